@@ -1,0 +1,54 @@
+//! CEL selector expressions: parsing for now (syntax errors with their
+//! position inside the expression).
+
+/// A CEL syntax error; `line` is 1-based within the expression, `column`
+/// 1-based in characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CelError {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Deepest nesting the parser accepts, as cel-go's default (Kubernetes uses 32
+/// for its own limits; the parser limit guards the stack).
+const MAX_RECURSION: u16 = 96;
+
+/// Parses an expression; the error names the first problem.
+pub fn parse(expr: &str) -> Result<(), CelError> {
+    let result = std::panic::catch_unwind(|| {
+        cel::parser::Parser::new()
+            .max_recursion_depth(MAX_RECURSION)
+            .parse(expr)
+            .map(|_| ())
+    });
+    match result {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(errs)) => {
+            let first = errs.errors.first();
+            Err(CelError {
+                message: first.map_or_else(|| "syntax error".to_owned(), |e| e.msg.clone()),
+                line: first.map_or(1, |e| e.pos.0.max(1) as u32),
+                column: first.map_or(1, |e| e.pos.1.max(1) as u32),
+            })
+        }
+        Err(_) => Err(CelError {
+            message: "the expression could not be parsed".into(),
+            line: 1,
+            column: 1,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn syntax_errors_have_positions() {
+        assert!(super::parse("device.driver == \"a\"").is_ok());
+        let e = super::parse("device.driver == ").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.column >= 15, "{e:?}");
+        let e = super::parse("a &&\n  (b").unwrap_err();
+        assert_eq!(e.line, 2, "{e:?}");
+    }
+}

@@ -1,0 +1,351 @@
+//! Kubernetes versions and DRA feature gates: each gate's default and lock
+//! per version (spec/feature-gates.md, from the versioned feature specs).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// A Kubernetes minor version that `resource.k8s.io/v1` is served in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version(pub u8);
+
+impl Version {
+    pub const V1_34: Version = Version(34);
+    pub const V1_35: Version = Version(35);
+    pub const V1_36: Version = Version(36);
+    pub const V1_37: Version = Version(37);
+    pub const SUPPORTED: [Version; 4] = [Self::V1_34, Self::V1_35, Self::V1_36, Self::V1_37];
+    pub const LATEST: Version = Self::V1_37;
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "1.{}", self.0)
+    }
+}
+
+impl FromStr for Version {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim().trim_start_matches('v');
+        let minor = t
+            .strip_prefix("1.")
+            .and_then(|m| m.split('.').next())
+            .and_then(|m| m.parse::<u8>().ok())
+            .ok_or_else(|| format!("invalid Kubernetes version {s:?}: expected e.g. 1.37"))?;
+        let v = Version(minor);
+        if Self::SUPPORTED.contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!(
+                "Kubernetes {v} is not supported: resource.k8s.io/v1 is checked for 1.34 to 1.37"
+            ))
+        }
+    }
+}
+
+/// A DRA feature gate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Gate {
+    DynamicResourceAllocation,
+    DRAAdminAccess,
+    DRAPrioritizedList,
+    DRAPartitionableDevices,
+    DRADeviceTaints,
+    DRADeviceTaintRules,
+    DRAResourceClaimDeviceStatus,
+    DRAConsumableCapacity,
+    DRAExtendedResource,
+    DRADeviceBindingConditions,
+    DRASchedulerFilterTimeout,
+    DRAListTypeAttributes,
+    DRANodeAllocatableResources,
+    DRAWorkloadResourceClaims,
+    DRADeviceCompatibilityGroups,
+    DRADerivedAttributes,
+    DRAOptionalNodeOperations,
+    DRAFractionalCapacityRange,
+    DRAPartitionableDevicesType,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Maturity {
+    Alpha,
+    Beta,
+    Ga,
+}
+
+/// A gate's state in one version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GateSpec {
+    pub maturity: Maturity,
+    pub default: bool,
+    pub locked: bool,
+}
+
+use Maturity::*;
+const fn s(maturity: Maturity, default: bool, locked: bool) -> Option<GateSpec> {
+    Some(GateSpec {
+        maturity,
+        default,
+        locked,
+    })
+}
+const NO: Option<GateSpec> = None;
+
+impl Gate {
+    pub const ALL: [Gate; 19] = [
+        Gate::DynamicResourceAllocation,
+        Gate::DRAAdminAccess,
+        Gate::DRAPrioritizedList,
+        Gate::DRAPartitionableDevices,
+        Gate::DRADeviceTaints,
+        Gate::DRADeviceTaintRules,
+        Gate::DRAResourceClaimDeviceStatus,
+        Gate::DRAConsumableCapacity,
+        Gate::DRAExtendedResource,
+        Gate::DRADeviceBindingConditions,
+        Gate::DRASchedulerFilterTimeout,
+        Gate::DRAListTypeAttributes,
+        Gate::DRANodeAllocatableResources,
+        Gate::DRAWorkloadResourceClaims,
+        Gate::DRADeviceCompatibilityGroups,
+        Gate::DRADerivedAttributes,
+        Gate::DRAOptionalNodeOperations,
+        Gate::DRAFractionalCapacityRange,
+        Gate::DRAPartitionableDevicesType,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Gate::DynamicResourceAllocation => "DynamicResourceAllocation",
+            Gate::DRAAdminAccess => "DRAAdminAccess",
+            Gate::DRAPrioritizedList => "DRAPrioritizedList",
+            Gate::DRAPartitionableDevices => "DRAPartitionableDevices",
+            Gate::DRADeviceTaints => "DRADeviceTaints",
+            Gate::DRADeviceTaintRules => "DRADeviceTaintRules",
+            Gate::DRAResourceClaimDeviceStatus => "DRAResourceClaimDeviceStatus",
+            Gate::DRAConsumableCapacity => "DRAConsumableCapacity",
+            Gate::DRAExtendedResource => "DRAExtendedResource",
+            Gate::DRADeviceBindingConditions => "DRADeviceBindingConditions",
+            Gate::DRASchedulerFilterTimeout => "DRASchedulerFilterTimeout",
+            Gate::DRAListTypeAttributes => "DRAListTypeAttributes",
+            Gate::DRANodeAllocatableResources => "DRANodeAllocatableResources",
+            Gate::DRAWorkloadResourceClaims => "DRAWorkloadResourceClaims",
+            Gate::DRADeviceCompatibilityGroups => "DRADeviceCompatibilityGroups",
+            Gate::DRADerivedAttributes => "DRADerivedAttributes",
+            Gate::DRAOptionalNodeOperations => "DRAOptionalNodeOperations",
+            Gate::DRAFractionalCapacityRange => "DRAFractionalCapacityRange",
+            Gate::DRAPartitionableDevicesType => "DRAPartitionableDevicesType",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Gate> {
+        Gate::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// The gate's maturity, default and lock in `v`; `None` when the gate
+    /// does not exist in that version.
+    pub fn spec(self, v: Version) -> Option<GateSpec> {
+        // Columns: 1.34, 1.35, 1.36, 1.37.
+        let row: [Option<GateSpec>; 4] = match self {
+            Gate::DynamicResourceAllocation => [
+                s(Ga, true, false),
+                s(Ga, true, true),
+                s(Ga, true, true),
+                s(Ga, true, true),
+            ],
+            Gate::DRAAdminAccess => [
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Ga, true, true),
+                s(Ga, true, true),
+            ],
+            Gate::DRAPrioritizedList => [
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Ga, true, false),
+                s(Ga, true, true),
+            ],
+            Gate::DRAPartitionableDevices => [
+                s(Alpha, false, false),
+                s(Alpha, false, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+            ],
+            Gate::DRADeviceTaints => [
+                s(Alpha, false, false),
+                s(Alpha, false, false),
+                s(Beta, true, false),
+                s(Ga, true, false),
+            ],
+            Gate::DRADeviceTaintRules => [
+                NO,
+                s(Alpha, false, false),
+                s(Beta, false, false),
+                s(Ga, true, false),
+            ],
+            Gate::DRAResourceClaimDeviceStatus => [
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Ga, true, true),
+            ],
+            Gate::DRAConsumableCapacity => [
+                s(Alpha, false, false),
+                s(Alpha, false, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+            ],
+            Gate::DRAExtendedResource => [
+                s(Alpha, false, false),
+                s(Alpha, false, false),
+                s(Beta, true, false),
+                s(Ga, true, true),
+            ],
+            Gate::DRADeviceBindingConditions => [
+                s(Alpha, false, false),
+                s(Alpha, false, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+            ],
+            Gate::DRASchedulerFilterTimeout => [
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+            ],
+            Gate::DRAListTypeAttributes | Gate::DRANodeAllocatableResources => {
+                [NO, NO, s(Alpha, false, false), s(Alpha, false, false)]
+            }
+            Gate::DRAWorkloadResourceClaims => {
+                [NO, NO, s(Alpha, false, false), s(Beta, false, false)]
+            }
+            Gate::DRADeviceCompatibilityGroups
+            | Gate::DRADerivedAttributes
+            | Gate::DRAOptionalNodeOperations
+            | Gate::DRAPartitionableDevicesType => [NO, NO, NO, s(Alpha, false, false)],
+            Gate::DRAFractionalCapacityRange => [NO, NO, NO, s(Beta, true, false)],
+        };
+        let i = usize::from(v.0.checked_sub(34)?);
+        row.get(i).copied().flatten()
+    }
+
+    /// The first supported version in which the gate is on by default.
+    pub fn default_on_since(self) -> Option<Version> {
+        Version::SUPPORTED
+            .into_iter()
+            .find(|v| self.spec(*v).is_some_and(|s| s.default))
+    }
+}
+
+impl fmt::Display for Gate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The feature gates in force: the version's defaults plus overrides.
+#[derive(Clone, Debug)]
+pub struct FeatureGates {
+    pub version: Version,
+    overrides: BTreeMap<Gate, bool>,
+}
+
+impl FeatureGates {
+    pub fn defaults(version: Version) -> Self {
+        FeatureGates {
+            version,
+            overrides: BTreeMap::new(),
+        }
+    }
+
+    /// Sets a gate, refusing what kube-apiserver would refuse at start-up:
+    /// a gate unknown to the version, or a locked gate set against its lock.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), String> {
+        let gate = Gate::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Gate::ALL.iter().map(|g| g.name()).collect();
+            match crate::suggest::did_you_mean(name, known.iter().copied()) {
+                Some(s) => format!("unknown feature gate {name:?} (did you mean {s:?}?)"),
+                None => format!("unknown feature gate {name:?}"),
+            }
+        })?;
+        let spec = gate
+            .spec(self.version)
+            .ok_or_else(|| format!("feature gate {name} does not exist in Kubernetes {}", self.version))?;
+        if spec.locked && on != spec.default {
+            return Err(format!(
+                "feature gate {name} is locked to {} in Kubernetes {}",
+                spec.default, self.version
+            ));
+        }
+        self.overrides.insert(gate, on);
+        Ok(())
+    }
+
+    /// Parses `Name=true,Other=false` as kube-apiserver's `--feature-gates`.
+    pub fn parse_into(&mut self, list: &str) -> Result<(), String> {
+        for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("invalid feature gate {part:?}: expected Name=true|false"))?;
+            let on = match value.trim().to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(format!("invalid value for feature gate {name}: {value:?}")),
+            };
+            self.set(name.trim(), on)?;
+        }
+        Ok(())
+    }
+
+    pub fn enabled(&self, gate: Gate) -> bool {
+        if let Some(on) = self.overrides.get(&gate) {
+            return *on;
+        }
+        gate.spec(self.version).is_some_and(|s| s.default)
+    }
+
+    /// Whether the gate differs from the version's default.
+    pub fn is_overridden(&self, gate: Gate) -> bool {
+        self.overrides.contains_key(&gate)
+    }
+
+    pub fn overrides(&self) -> impl Iterator<Item = (Gate, bool)> + '_ {
+        self.overrides.iter().map(|(g, on)| (*g, *on))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_table() {
+        let g = FeatureGates::defaults(Version::V1_35);
+        assert!(!g.enabled(Gate::DRAPartitionableDevices));
+        assert!(g.enabled(Gate::DRAPrioritizedList));
+        let g = FeatureGates::defaults(Version::V1_37);
+        assert!(!g.enabled(Gate::DRADeviceCompatibilityGroups));
+        assert!(g.enabled(Gate::DRADeviceTaints));
+        assert_eq!(Gate::DRAPartitionableDevices.default_on_since(), Some(Version::V1_36));
+    }
+
+    #[test]
+    fn locks_and_unknown_gates_are_refused() {
+        let mut g = FeatureGates::defaults(Version::V1_37);
+        assert!(g.set("DRAPrioritizedList", false).unwrap_err().contains("locked"));
+        assert!(g.set("DRAPriorityList", true).unwrap_err().contains("did you mean"));
+        let mut g = FeatureGates::defaults(Version::V1_36);
+        assert!(g.set("DRAPrioritizedList", false).is_ok());
+        assert!(!g.enabled(Gate::DRAPrioritizedList));
+        assert!(g.set("DRADeviceCompatibilityGroups", true).is_err());
+    }
+
+    #[test]
+    fn versions_parse() {
+        assert_eq!("1.36".parse::<Version>(), Ok(Version::V1_36));
+        assert_eq!("v1.34.2".parse::<Version>(), Ok(Version::V1_34));
+        assert!("1.33".parse::<Version>().is_err());
+    }
+}

@@ -1,0 +1,25 @@
+//! The pure engine of kubectl-dra.
+//!
+//! Everything here is synchronous, deterministic and free of I/O: the CLI
+//! reads files and talks to clusters, then hands text and objects to these
+//! modules and renders what comes back.
+//!
+//! - [`yaml`]: YAML/JSON to spanned [`tree::Node`]s, with limits for hostile input.
+//! - [`model`]: which documents are which Kubernetes objects.
+//! - [`schema`]: the v1 field shapes; decode errors and gated-field drops.
+//! - [`lint`]: the rule engine and its one-file-per-rule [`lint::rules`].
+//! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
+//! - [`diag`]: findings as data.
+
+pub mod cel;
+pub mod convert;
+pub mod diag;
+pub mod format;
+pub mod gates;
+pub mod lint;
+pub mod model;
+pub mod quantity;
+pub mod schema;
+pub mod suggest;
+pub mod tree;
+pub mod yaml;

@@ -1,0 +1,447 @@
+//! The lint engine: load files, decode and drop as the apiserver would, run
+//! every registered rule, and filter by selection and suppression comments.
+//!
+//! Rules live one per file in [`rules`]; [`registry::RULES`] is the one list.
+
+pub mod registry;
+pub mod rules;
+pub mod walk;
+
+use crate::diag::{Diagnostic, ErrorType, Label, ObjectRef, Severity, Summary};
+use crate::gates::FeatureGates;
+use crate::model::{self, ApiVersion, DocumentProblem, Object, ObjectKind};
+use crate::schema::{self, ShapeFinding};
+use crate::tree::Span;
+use crate::yaml::{Limits, LoadErrorKind};
+
+/// Where a rule's verdict comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The file could not be read as Kubernetes objects.
+    Input,
+    /// kube-apiserver decoding or field stripping.
+    Decode,
+    /// kube-apiserver validation: the object is rejected.
+    Apiserver,
+    /// Only a linter holding several objects can see it.
+    Linter,
+}
+
+impl Origin {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Origin::Input => "input",
+            Origin::Decode => "apiserver decoding",
+            Origin::Apiserver => "apiserver validation",
+            Origin::Linter => "cross-object (linter only)",
+        }
+    }
+}
+
+pub type ObjectCheck = fn(&Ctx<'_>, &Object, &mut Sink<'_>);
+pub type RunCheck = fn(&Ctx<'_>, &mut Sink<'_>);
+
+#[derive(Clone, Copy)]
+pub enum Check {
+    /// Reported by the loading or decoding pass, not by a function of its own.
+    Loader,
+    /// Runs once per object of these kinds.
+    Object(&'static [ObjectKind], ObjectCheck),
+    /// Runs once over all objects (cross-object rules).
+    Run(RunCheck),
+}
+
+/// A lint rule: its id, documentation and check.
+pub struct Rule {
+    pub id: &'static str,
+    /// kebab-case, naming the problem.
+    pub name: &'static str,
+    pub severity: Severity,
+    pub origin: Origin,
+    /// One line: what is wrong.
+    pub summary: &'static str,
+    /// Why it matters and what to do, in a few sentences.
+    pub docs: &'static str,
+    /// A manifest fragment that triggers the rule.
+    pub example: &'static str,
+    pub check: Check,
+}
+
+/// What the rules may read: the objects as they would be stored, and the gates.
+pub struct Ctx<'a> {
+    pub gates: &'a FeatureGates,
+    pub objects: &'a [Object],
+    pub sources: &'a [SourceFile],
+}
+
+impl<'a> Ctx<'a> {
+    /// Maps a position inside a string scalar (1-based line and column of
+    /// the decoded text) to the file, so a CEL error underlines its token.
+    pub fn expression_span(&self, obj: &Object, node: &crate::tree::Node, line: u32, column: u32) -> Span {
+        let Some(src) = self.sources.get(obj.file) else { return node.span };
+        crate::tree::inner_span(&src.text, node, line, column).unwrap_or(node.span)
+    }
+
+    pub fn of_kind(&self, kind: ObjectKind) -> impl Iterator<Item = &'a Object> + '_ {
+        self.objects.iter().filter(move |o| o.kind == kind)
+    }
+}
+
+/// Collects the findings of one rule.
+pub struct Sink<'r> {
+    rule: &'r Rule,
+    out: Vec<Diagnostic>,
+}
+
+impl<'r> Sink<'r> {
+    pub fn new(rule: &'r Rule) -> Self {
+        Sink { rule, out: Vec::new() }
+    }
+
+    /// Reports a finding on `obj` at the field `path`.
+    pub fn report(
+        &mut self,
+        obj: &Object,
+        error_type: ErrorType,
+        path: impl Into<String>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.out.push(Diagnostic {
+            rule: self.rule.id,
+            severity: self.rule.severity,
+            error_type,
+            field: path.into(),
+            message: message.into(),
+            label: None,
+            notes: Vec::new(),
+            span,
+            secondary: Vec::new(),
+            file: obj.file,
+            document: obj.document,
+            object: Some(obj.reference.clone()),
+        });
+        self.out.last_mut().expect("just pushed")
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.out
+    }
+}
+
+impl Diagnostic {
+    pub fn secondary(&mut self, span: Span, message: impl Into<String>) -> &mut Self {
+        self.secondary.push(Label {
+            span,
+            message: message.into(),
+            file: None,
+        });
+        self
+    }
+    pub fn note(&mut self, note: impl Into<String>) -> &mut Self {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn label_text(&mut self, label: impl Into<String>) -> &mut Self {
+        self.label = Some(label.into());
+        self
+    }
+}
+
+/// One input file.
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// Which rules run.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// When set, only these rule ids (or prefixes such as `DRA-V0`).
+    pub select: Option<Vec<String>>,
+    pub ignore: Vec<String>,
+}
+
+impl Selection {
+    pub fn allows(&self, id: &str) -> bool {
+        let matches = |pat: &String| id == pat || (!pat.is_empty() && id.starts_with(pat.as_str()));
+        if self.ignore.iter().any(matches) {
+            return false;
+        }
+        self.select.as_ref().is_none_or(|s| s.iter().any(matches))
+    }
+}
+
+pub struct Settings {
+    pub gates: FeatureGates,
+    pub selection: Selection,
+    pub limits: Limits,
+}
+
+/// The outcome of a lint run.
+pub struct LintResult {
+    pub diagnostics: Vec<Diagnostic>,
+    pub summary: Summary,
+    pub objects: Vec<Object>,
+}
+
+fn rule(id: &str) -> &'static Rule {
+    registry::find(id).unwrap_or_else(|| panic!("rule {id} is not registered"))
+}
+
+fn input_diag(id: &str, file: usize, document: usize, span: Span, message: String) -> Diagnostic {
+    let r = rule(id);
+    Diagnostic {
+        rule: r.id,
+        severity: r.severity,
+        error_type: ErrorType::Invalid,
+        field: String::new(),
+        message,
+        label: None,
+        notes: Vec::new(),
+        span,
+        secondary: Vec::new(),
+        file,
+        document,
+        object: None,
+    }
+}
+
+/// A problem with a whole file (unreadable, too large, not text) as a finding.
+pub fn file_problem(file: usize, message: String) -> Diagnostic {
+    input_diag(rules::e001_invalid_yaml::RULE.id, file, 0, Span::default(), message)
+}
+
+fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
+    match p {
+        DocumentProblem::Load(e) => {
+            let id = match e.kind {
+                LoadErrorKind::Syntax | LoadErrorKind::ComplexKey | LoadErrorKind::UnknownAnchor => {
+                    rules::e001_invalid_yaml::RULE.id
+                }
+                LoadErrorKind::TooDeep | LoadErrorKind::AliasBudget => rules::e002_input_over_limit::RULE.id,
+                LoadErrorKind::DuplicateKey => rules::e003_duplicate_key::RULE.id,
+            };
+            input_diag(id, file, e.document, e.span, e.message)
+        }
+        DocumentProblem::NotAnObject {
+            document,
+            node_kind,
+            span,
+        } => input_diag(
+            rules::e004_not_an_object::RULE.id,
+            file,
+            document,
+            span,
+            format!("this document is a {node_kind}, not a Kubernetes object"),
+        ),
+        DocumentProblem::MissingTypeMeta { document, field, span } => {
+            let mut d = input_diag(
+                rules::e004_not_an_object::RULE.id,
+                file,
+                document,
+                span,
+                format!("`{field}` is missing or not a string: this is not a Kubernetes object"),
+            );
+            d.field = field.to_owned();
+            d
+        }
+    }
+}
+
+fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnostic {
+    let (r, path, span, message, notes): (&Rule, String, Span, String, Vec<String>) = match f {
+        ShapeFinding::UnknownField {
+            path,
+            span,
+            suggestion,
+            since,
+        } => {
+            let mut notes = Vec::new();
+            if let Some(v) = since {
+                notes.push(format!(
+                    "the field exists from Kubernetes {v}; the target is {} (--kubernetes-version)",
+                    gates.version
+                ));
+            }
+            let leaf = path.rsplit('.').next().unwrap_or(&path).to_owned();
+            let message = match suggestion {
+                Some(s) => format!("unknown field \"{leaf}\" (did you mean \"{s}\"?)"),
+                None => format!("unknown field \"{leaf}\""),
+            };
+            notes.push("kubectl's strict field validation rejects it; without it the apiserver drops it silently".into());
+            (&rules::s001_unknown_field::RULE, path, span, message, notes)
+        }
+        ShapeFinding::WrongType {
+            path,
+            span,
+            expected,
+            got,
+        } => (
+            &rules::s002_wrong_type::RULE,
+            path,
+            span,
+            format!("expected {expected}, got {got}"),
+            vec!["the apiserver fails to decode the object (400 Bad Request)".into()],
+        ),
+        ShapeFinding::BadQuantity { path, span, message } => {
+            let r = if path.contains(".capacity[") && path.ends_with("].value") {
+                &rules::v042_capacity_quantity::RULE
+            } else if path.contains("ounters[") {
+                &rules::v066_counter_quantity::RULE
+            } else {
+                &rules::s002_wrong_type::RULE
+            };
+            (r, path, span, message, vec!["the apiserver fails to decode the object (400 Bad Request)".into()])
+        }
+        ShapeFinding::Dropped { path, span, gate } => {
+            let since = match gate.default_on_since() {
+                Some(v) if v > gates.version => format!(" (on by default from Kubernetes {v})"),
+                Some(_) => String::new(),
+                None => " (off by default in every supported version)".to_owned(),
+            };
+            let leaf = path.rsplit('.').next().unwrap_or(&path).to_owned();
+            (
+                &rules::d001_dropped_field::RULE,
+                path,
+                span,
+                format!("`{leaf}` will be dropped: feature gate {gate} is off in Kubernetes {}", gates.version),
+                vec![
+                    format!("the apiserver strips the field on create{since}"),
+                    format!("enable {gate} on kube-apiserver and kube-scheduler, or remove the field"),
+                ],
+            )
+        }
+    };
+    let error_type = if r.id == rules::d001_dropped_field::RULE.id {
+        ErrorType::Dropped
+    } else {
+        ErrorType::Invalid
+    };
+    Diagnostic {
+        rule: r.id,
+        severity: r.severity,
+        error_type,
+        field: path,
+        message,
+        label: None,
+        notes,
+        span,
+        secondary: Vec::new(),
+        file: obj.file,
+        document: obj.document,
+        object: Some(obj.reference.clone()),
+    }
+}
+
+fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
+    let r = &rules::a001_beta_api_version::RULE;
+    let span = obj.root.get("apiVersion").map_or(obj.root.span, |n| n.span);
+    let (message, note) = match (obj.api, obj.kind) {
+        (ApiVersion::V1, _) => return None,
+        (ApiVersion::V1Alpha3, ObjectKind::DeviceTaintRule) => (
+            "resource.k8s.io/v1alpha3 DeviceTaintRule is an alpha API: use resource.k8s.io/v1 (Kubernetes 1.37+)".to_owned(),
+            "alpha APIs are off by default and removed without notice",
+        ),
+        (ApiVersion::V1Beta2, _) => (
+            format!("{} is deprecated: use resource.k8s.io/v1, served from Kubernetes 1.34", obj.reference.api_version),
+            "v1beta2 has the v1 shape: change the apiVersion; checked here as v1",
+        ),
+        (ApiVersion::V1Beta1, _) => (
+            format!("{} is deprecated: use resource.k8s.io/v1, served from Kubernetes 1.34", obj.reference.api_version),
+            "in v1, device fields move out of `basic` and request fields into `exactly`; checked here after that conversion",
+        ),
+        _ => (
+            format!("{} is not a version of resource.k8s.io that kubectl-dra knows; not checked", obj.reference.api_version),
+            "use resource.k8s.io/v1",
+        ),
+    };
+    Some(Diagnostic {
+        rule: r.id,
+        severity: r.severity,
+        error_type: ErrorType::Warning,
+        field: "apiVersion".into(),
+        message,
+        label: None,
+        notes: vec![note.into()],
+        span,
+        secondary: Vec::new(),
+        file: obj.file,
+        document: obj.document,
+        object: Some(obj.reference.clone()),
+    })
+}
+
+/// Lints files as kube-apiserver (and a cross-object linter) would see them.
+pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> LintResult {
+    let mut diagnostics = pre;
+    let mut objects: Vec<Object> = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let parsed = model::parse_file(i, &f.text, settings.limits);
+        diagnostics.extend(parsed.problems.into_iter().map(|p| problem_to_diag(i, p)));
+        objects.extend(parsed.objects);
+    }
+    let mut checked: Vec<Object> = Vec::with_capacity(objects.len());
+    for mut obj in objects {
+        if let Some(d) = api_version_diag(&obj) {
+            diagnostics.push(d);
+        }
+        match obj.api {
+            ApiVersion::V1Beta1 => crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root),
+            ApiVersion::Other if obj.kind != ObjectKind::Workload && obj.kind != ObjectKind::Namespace => {
+                continue
+            }
+            _ => {}
+        }
+        let findings = schema::decode_and_drop(obj.kind, &mut obj.root, &settings.gates);
+        diagnostics.extend(findings.into_iter().map(|f| shape_to_diag(&obj, f, &settings.gates)));
+        checked.push(obj);
+    }
+    let cx = Ctx {
+        gates: &settings.gates,
+        objects: &checked,
+        sources: files,
+    };
+    for r in registry::RULES {
+        if !settings.selection.allows(r.id) {
+            continue;
+        }
+        let mut sink = Sink::new(r);
+        match r.check {
+            Check::Loader => continue,
+            Check::Object(kinds, f) => {
+                for obj in checked.iter().filter(|o| kinds.contains(&o.kind)) {
+                    f(&cx, obj, &mut sink);
+                }
+            }
+            Check::Run(f) => f(&cx, &mut sink),
+        }
+        diagnostics.extend(sink.into_diagnostics());
+    }
+    // Selection and suppression comments apply to every finding alike.
+    diagnostics.retain(|d| {
+        settings.selection.allows(d.rule)
+            && !checked
+                .iter()
+                .any(|o| o.file == d.file && o.document == d.document && same_object(o, d) && o.is_suppressed(d.rule))
+    });
+    diagnostics.sort_by(|a, b| {
+        (a.file, a.span.start.index, a.rule, &a.field).cmp(&(b.file, b.span.start.index, b.rule, &b.field))
+    });
+    diagnostics.dedup();
+    let summary = Summary {
+        files: files.len(),
+        objects: checked.len(),
+        errors: diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
+        warnings: diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
+    };
+    LintResult {
+        diagnostics,
+        summary,
+        objects: checked,
+    }
+}
+
+fn same_object(o: &Object, d: &Diagnostic) -> bool {
+    d.object.as_ref().is_none_or(|r: &ObjectRef| *r == o.reference)
+}

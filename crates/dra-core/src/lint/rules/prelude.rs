@@ -1,0 +1,86 @@
+//! What every rule file needs.
+pub(crate) use crate::diag::ErrorType::*;
+pub(crate) use crate::format::*;
+pub(crate) use crate::gates::{Gate, Version};
+pub(crate) use crate::lint::walk::*;
+pub(crate) use crate::lint::{Check, Ctx, Sink};
+pub(crate) use crate::model::Object;
+pub(crate) use crate::model::ObjectKind::{self, *};
+pub(crate) use crate::quantity::Quantity;
+pub(crate) use crate::tree::Node;
+
+pub(crate) const SLICES: &[ObjectKind] = &[ResourceSlice];
+pub(crate) const CLASSES: &[ObjectKind] = &[DeviceClass];
+pub(crate) const CLAIMS: &[ObjectKind] = &[ResourceClaim, ResourceClaimTemplate];
+pub(crate) const WORKLOADS: &[ObjectKind] = &[Workload];
+
+/// Reports `metadata.name` when it is not a DNS subdomain (all DRA kinds).
+pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
+    let Some(meta) = get(&obj.root, "metadata") else { return };
+    for key in ["name", "generateName"] {
+        let Some(e) = entry(meta, key) else { continue };
+        let Some(name) = e.value.as_str() else { continue };
+        // generateName gets a random suffix; its prefix may end in '-'.
+        let checked = if key == "generateName" {
+            format!("{}x", name)
+        } else {
+            name.to_owned()
+        };
+        if !name.is_empty() && !is_dns_subdomain(&checked) {
+            out.report(
+                obj,
+                Invalid,
+                format!("metadata.{key}"),
+                e.value.span,
+                format!("{name:?} is not a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters"),
+            );
+        }
+    }
+}
+
+/// Reports a driver name that is missing, too long or not a DNS subdomain.
+pub(crate) fn check_driver_name(obj: &Object, parent: &Node, key: &str, path: &str, out: &mut Sink<'_>) {
+    let value = get(parent, key);
+    let Some(name) = value.map_or(Some(""), Node::as_str) else { return };
+    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
+    match driver_name_problem(name) {
+        Some(DriverNameProblem::Empty) => {
+            out.report(obj, Required, path, span, "a driver name is required");
+        }
+        Some(DriverNameProblem::TooLong) => {
+            out.report(obj, TooLong, path, span, format!("driver name is longer than {DRIVER_NAME_MAX} characters"));
+        }
+        Some(DriverNameProblem::NotSubdomain) => {
+            out.report(obj, Invalid, path, span, format!("{name:?} is not a DNS subdomain (e.g. gpu.example.com)"));
+        }
+        None => {}
+    }
+}
+
+/// Reports a required DNS-label name field.
+pub(crate) fn check_dns_label(obj: &Object, parent: &Node, key: &str, path: &str, what: &str, out: &mut Sink<'_>) {
+    match get(parent, key) {
+        None => {
+            out.report(obj, Required, path, missing_span(parent), format!("{what} is required"));
+        }
+        Some(n) => match n.as_str() {
+            Some("") => {
+                out.report(obj, Required, path, n.span, format!("{what} is required"));
+            }
+            Some(s) if !is_dns_label(s) => {
+                out.report(obj, Invalid, path, n.span, format!("{what} {s:?} is not a DNS label: lower-case letters, digits and '-', at most 63 characters"));
+            }
+            _ => {}
+        },
+    }
+}
+
+/// Reports a list longer than `max` as TooMany at the list.
+pub(crate) fn check_too_many(obj: &Object, parent: &Node, key: &str, path: &str, max: usize, what: &str, out: &mut Sink<'_>) {
+    let Some(e) = entry(parent, key) else { return };
+    let Some(list) = e.value.as_seq() else { return };
+    if list.len() > max {
+        out.report(obj, TooMany, path, e.key_span, format!("{} {what}; at most {max} are allowed", list.len()))
+            .label_text(format!("{} here", list.len()));
+    }
+}

@@ -1,0 +1,22 @@
+//! DRA-V015: shared counters and devices in one slice.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V015", name: "counters-and-devices-in-one-slice", severity: Error, origin: Apiserver,
+    summary: "A ResourceSlice sets both sharedCounters and devices",
+    docs: "Counter sets must be published in a slice of their own, separate from the devices that consume them; both slices belong to the same pool and count towards its resourceSliceCount.",
+    example: "spec:\n  sharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]\n  devices: [{name: gpu-0}]\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some(spec) = obj.spec() else { return };
+    let (Some(counters), Some(devs)) = (entry(spec, "sharedCounters"), entry(spec, "devices")) else { return };
+    if counters.value.as_seq().is_some_and(|s| !s.is_empty()) && devs.value.as_seq().is_some_and(|s| !s.is_empty()) {
+        let pool = get(spec, "pool").and_then(|p| get_str(p, "name")).unwrap_or("the pool");
+        out.report(obj, Invalid, "spec", counters.key_span, "only one of `sharedCounters` or `devices` may be set")
+            .label_text("counter sets here ...")
+            .secondary(devs.key_span, "... and devices here")
+            .note(format!("publish the counter sets in their own slice of pool {pool} (resourceSliceCount counts both)"));
+    }
+}

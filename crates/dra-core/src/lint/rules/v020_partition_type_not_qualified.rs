@@ -1,0 +1,20 @@
+//! DRA-V020: partitionTypeAttribute not a fully qualified name.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V020", name: "partition-type-not-qualified", severity: Error, origin: Apiserver,
+    summary: "partitionTypeAttribute is not a fully qualified attribute name (domain/name)",
+    docs: "The attribute must be named with its domain, e.g. `gpu.example.com/profile`.",
+    example: "spec:\n  partitionTypeAttribute: profile\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some(n) = obj.spec().and_then(|s| get(s, "partitionTypeAttribute")) else { return };
+    let Some(name) = n.as_str() else { return };
+    if !name.contains('/') {
+        out.report(obj, Invalid, "spec.partitionTypeAttribute", n.span, "must be a fully qualified name (domain/name)");
+    } else if let Some((_, msg)) = qualified_name_problem(name) {
+        out.report(obj, Invalid, "spec.partitionTypeAttribute", n.span, msg);
+    }
+}

@@ -1,0 +1,29 @@
+//! DRA-V052: a device without exactly one node selection in a per-device slice.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V052", name: "device-node-selection-count", severity: Error, origin: Apiserver,
+    summary: "With perDeviceNodeSelection, a device sets none, or several, of nodeName, nodeSelector, allNodes",
+    docs: "In a slice with `perDeviceNodeSelection: true` every device must say where it is available, in exactly one way.",
+    example: "spec:\n  perDeviceNodeSelection: true\n  devices:\n  - name: gpu-0\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some(spec) = obj.spec() else { return };
+    if get(spec, "perDeviceNodeSelection").and_then(Node::as_bool) != Some(true) {
+        return;
+    }
+    for (i, d) in devices(cx.gates.version, obj) {
+        let set: Vec<&str> = ["nodeName", "nodeSelector", "allNodes"].into_iter().filter(|k| get(d, k).is_some()).collect();
+        match set.len() {
+            0 => {
+                out.report(obj, Required, format!("spec.devices[{i}]"), d.span, "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required");
+            }
+            1 => {}
+            _ => {
+                out.report(obj, Invalid, format!("spec.devices[{i}]"), d.span, format!("exactly one of `nodeName`, `nodeSelector`, `allNodes` is required, but {{{}}} are set", set.join(", ")));
+            }
+        }
+    }
+}

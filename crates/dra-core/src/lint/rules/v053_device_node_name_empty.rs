@@ -1,0 +1,27 @@
+//! DRA-V053: empty device nodeName or allNodes false.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V053", name: "invalid-device-node-selection", severity: Error, origin: Apiserver,
+    summary: "A device's nodeName is empty or not a node name, or its allNodes is false",
+    docs: "Per-device node selection follows the slice-level rules: a non-empty valid node name, or `allNodes: true`.",
+    example: "devices:\n- {name: gpu-0, allNodes: false}\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (i, d) in devices(cx.gates.version, obj) {
+        if let Some(n) = get(d, "nodeName") {
+            if let Some(s) = n.as_str() {
+                if s.is_empty() || !is_dns_subdomain(s) {
+                    out.report(obj, Invalid, format!("spec.devices[{i}].nodeName"), n.span, "must be a valid node name");
+                }
+            }
+        }
+        if let Some(n) = get(d, "allNodes") {
+            if n.as_bool() == Some(false) {
+                out.report(obj, Invalid, format!("spec.devices[{i}].allNodes"), n.span, "must be true when set");
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! DRA-V064: too many counters in a counter set.
+use super::prelude::*;
+use super::v060_too_many_counter_sets::counter_sets;
+
+declare_rule! {
+    id: "DRA-V064", name: "too-many-counters", severity: Error, origin: Apiserver,
+    summary: "A counter set has more than 32 counters",
+    docs: "Each counter set holds at most 32 counters.",
+    example: "sharedCounters:\n- name: gpu-0\n  counters: {... 33 counters ...}\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (i, s) in counter_sets(cx, obj).iter().enumerate() {
+        let n = entries(s, "counters").len();
+        if n > MAX_COUNTERS {
+            let span = entry(s, "counters").map_or(s.span, |e| e.key_span);
+            out.report(obj, TooMany, format!("spec.sharedCounters[{i}].counters"), span, format!("{n} counters; at most {MAX_COUNTERS} are allowed"));
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! DRA-V069: consumed counterSet missing or not a DNS label.
+use super::prelude::*;
+use super::v067_too_many_consumes_counters::consumptions;
+
+declare_rule! {
+    id: "DRA-V069", name: "invalid-consumed-counter-set", severity: Error, origin: Apiserver,
+    summary: "A consumesCounters entry has no counterSet, or it is not a DNS label",
+    docs: "counterSet names the counter set (in a slice of the same pool) that the device draws from.",
+    example: "consumesCounters:\n- counters: {memory: {value: 10Gi}}\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (i, d) in devices(cx.gates.version, obj) {
+        for (j, c) in consumptions(d).iter().enumerate() {
+            check_dns_label(obj, c, "counterSet", &format!("spec.devices[{i}].consumesCounters[{j}].counterSet"), "counter set name", out);
+        }
+    }
+}

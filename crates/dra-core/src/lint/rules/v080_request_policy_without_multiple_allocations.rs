@@ -1,0 +1,78 @@
+//! DRA-V080: requestPolicy on a device that cannot be shared.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V080", name: "request-policy-without-multiple-allocations", severity: Error, origin: Apiserver,
+    summary: "A capacity has a requestPolicy but the device does not set allowMultipleAllocations: true",
+    docs: "Consumable capacity (DRAConsumableCapacity) lets several claims share one device, each taking part of a capacity as its requestPolicy allows. A policy on a device that can only be allocated once is rejected.",
+    example: "devices:\n- name: nic-0\n  capacity:\n    bandwidth:\n      value: 100G\n      requestPolicy: {default: 1G}\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (i, d) in devices(cx.gates.version, obj) {
+        if get(d, "allowMultipleAllocations").and_then(Node::as_bool) == Some(true) {
+            continue;
+        }
+        for c in entries(d, "capacity") {
+            if let Some(e) = entry(&c.value, "requestPolicy") {
+                out.report(obj, Forbidden, format!("spec.devices[{i}].capacity[{}].requestPolicy", c.key), e.key_span, "allowMultipleAllocations must be true");
+            }
+        }
+    }
+}
+
+/// A capacity's request policy, parsed, on a device that allows multiple allocations.
+pub(crate) struct Policy<'a> {
+    pub node: &'a Node,
+    pub path: String,
+    pub capacity: Quantity,
+    pub default: Option<(Quantity, &'a Node)>,
+}
+
+pub(crate) fn quantity_of(n: &Node) -> Option<Quantity> {
+    n.scalar_text().and_then(|t| Quantity::parse(t).ok())
+}
+
+pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {
+    let mut out = Vec::new();
+    for (i, d) in devices(cx.gates.version, obj) {
+        if get(d, "allowMultipleAllocations").and_then(Node::as_bool) != Some(true) {
+            continue;
+        }
+        for c in entries(d, "capacity") {
+            let Some(rp) = get(&c.value, "requestPolicy") else { continue };
+            let capacity = get(&c.value, "value").and_then(quantity_of).unwrap_or_else(Quantity::zero);
+            let default = get(rp, "default").and_then(|n| quantity_of(n).map(|q| (q, n)));
+            out.push(Policy {
+                node: rp,
+                path: format!("spec.devices[{i}].capacity[{}].requestPolicy", c.key),
+                capacity,
+                default,
+            });
+        }
+    }
+    out
+}
+
+/// Policies with `validRange` and not also `validValues` (which V081 rejects).
+pub(crate) fn ranges<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<(Policy<'a>, &'a Node)> {
+    policies(cx, obj)
+        .into_iter()
+        .filter(|p| items(p.node, "validValues").is_empty())
+        .filter_map(|p| get(p.node, "validRange").map(|r| (p, r)))
+        .filter(|(p, _)| p.default.is_some())
+        .collect()
+}
+
+/// `validValues` policies with a default (V082 reports the others).
+pub(crate) fn value_lists<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<(Policy<'a>, &'a [Node])> {
+    policies(cx, obj)
+        .into_iter()
+        .filter(|p| get(p.node, "validRange").is_none() && p.default.is_some())
+        .filter_map(|p| {
+            let vals = items(p.node, "validValues");
+            (!vals.is_empty()).then_some((p, vals))
+        })
+        .collect()
+}

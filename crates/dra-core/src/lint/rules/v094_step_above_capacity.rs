@@ -1,0 +1,23 @@
+//! DRA-V094: min + step above the capacity.
+use super::prelude::*;
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+
+declare_rule! {
+    id: "DRA-V094", name: "step-above-capacity", severity: Error, origin: Apiserver,
+    summary: "validRange.min plus one step is larger than the capacity value",
+    docs: "A range whose first step already exceeds the capacity has only one usable value; use validValues or a smaller step.",
+    example: "capacity:\n  bw:\n    value: 10G\n    requestPolicy: {default: 5G, validRange: {min: 5G, step: 6G}}\n",
+    check: Check::Object(SLICES, check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (p, r) in ranges(cx, obj) {
+        let (Some(min), Some(sn)) = (get(r, "min").and_then(quantity_of), get(r, "step")) else { continue };
+        let Some(step) = quantity_of(sn) else { continue };
+        if let Some(added) = min.checked_add(&step) {
+            if added > p.capacity {
+                out.report(obj, Invalid, format!("{}.validRange.step", p.path), sn.span, format!("one step {added} is larger than capacity value: {}", p.capacity));
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! DRA-V095: default or max not on a step.
+use super::prelude::*;
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+
+declare_rule! {
+    id: "DRA-V095", name: "not-a-multiple-of-step", severity: Error, origin: Apiserver,
+    summary: "(default - min) or (max - min) is not a multiple of validRange.step",
+    docs: "Default and max must be reachable from min in whole steps. Without DRAFractionalCapacityRange (or when no value is fractional) the check uses whole units, rounding each value up; with it, milli-units.",
+    example: "requestPolicy:\n  default: 3Gi\n  validRange: {min: 2Gi, step: 2Gi}\n",
+    check: Check::Object(SLICES, check),
+}
+
+/// The step arithmetic of the apiserver: whole units, or milli-units when
+/// DRAFractionalCapacityRange is on and a value is fractional. `None` when
+/// another rule (V093, V096, V097) already rejects the values.
+pub(crate) fn units(cx: &Ctx<'_>, values: &[Quantity]) -> Option<Vec<i128>> {
+    let milli = cx.gates.enabled(Gate::DRAFractionalCapacityRange) && values.iter().any(Quantity::is_fractional);
+    if milli {
+        if values.iter().any(Quantity::finer_than_milli) {
+            return None;
+        }
+        return Some(values.iter().map(Quantity::milli_value).collect());
+    }
+    let v: Vec<i128> = values.iter().map(Quantity::value).collect();
+    if cx.gates.version >= Version::V1_37 && v.iter().any(|x| *x < 0 || *x > i128::from(i64::MAX)) {
+        return None;
+    }
+    Some(v)
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (p, r) in ranges(cx, obj) {
+        let (Some(min), Some(sn), Some((default, _))) = (get(r, "min").and_then(quantity_of), get(r, "step"), p.default) else { continue };
+        let Some(step) = quantity_of(sn) else { continue };
+        let max = get(r, "max").and_then(quantity_of);
+        let mut all = vec![min, step, default];
+        all.extend(max);
+        let Some(u) = units(cx, &all) else { continue };
+        if u[1] <= 0 {
+            continue;
+        }
+        let path = format!("{}.validRange.step", p.path);
+        if (u[2] - u[0]) % u[1] != 0 {
+            out.report(obj, Invalid, path.clone(), sn.span, format!("default {default} is not a multiple of a given step ({step}) from ({min})"));
+        }
+        if let (Some(mx), Some(m)) = (max, u.get(3)) {
+            if (m - u[0]) % u[1] != 0 {
+                out.report(obj, Invalid, path, sn.span, format!("max {mx} is not a multiple of a given step ({step}) from ({min})"));
+            }
+        }
+    }
+}

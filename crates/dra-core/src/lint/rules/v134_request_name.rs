@@ -1,0 +1,16 @@
+//! DRA-V134: request name missing or not a DNS label.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V134", name: "invalid-request-name", severity: Error, origin: Apiserver,
+    summary: "A request has no name, or its name is not a DNS label",
+    docs: "Request names are DNS labels: lower-case letters, digits and '-'.",
+    example: "requests:\n- name: GPU_0\n",
+    check: Check::Object(CLAIMS, check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (_, r, path) in requests(obj) {
+        check_dns_label(obj, r, "name", &format!("{path}.name"), "request name", out);
+    }
+}

@@ -1,0 +1,18 @@
+//! DRA-V139: subrequest name missing or not a DNS label.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V139", name: "invalid-subrequest-name", severity: Error, origin: Apiserver,
+    summary: "A firstAvailable entry has no name, or its name is not a DNS label",
+    docs: "Subrequest names are DNS labels; the allocation result names `request/subrequest`.",
+    example: "firstAvailable:\n- {name: Big_GPU, deviceClassName: gpu.example.com}\n",
+    check: Check::Object(CLAIMS, check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for b in request_bodies(obj) {
+        if b.subrequest.is_some() {
+            check_dns_label(obj, b.node, "name", &format!("{}.name", b.path), "subrequest name", out);
+        }
+    }
+}

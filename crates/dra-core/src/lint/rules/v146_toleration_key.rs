@@ -1,0 +1,33 @@
+//! DRA-V146: toleration key not a label name.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V146", name: "invalid-toleration-key", severity: Error, origin: Apiserver,
+    summary: "A device toleration key is set and not a label name",
+    docs: "Toleration keys match taint keys, which follow label-key syntax. An empty key with operator Exists tolerates every taint.",
+    example: "tolerations:\n- {key: \"bad key\", operator: Exists}\n",
+    check: Check::Object(CLAIMS, check),
+}
+
+/// The tolerations of every request body, unless over the limit.
+pub(crate) fn tolerations(obj: &Object) -> Vec<(&Node, String)> {
+    let mut out = Vec::new();
+    for b in request_bodies(obj) {
+        let t = items(b.node, "tolerations");
+        if t.len() > MAX_TOLERATIONS {
+            continue;
+        }
+        out.extend(t.iter().enumerate().map(|(j, n)| (n, format!("{}.tolerations[{j}]", b.path))));
+    }
+    out
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (t, path) in tolerations(obj) {
+        if let Some(k) = get(t, "key") {
+            if k.as_str().is_some_and(|s| !s.is_empty() && !is_label_key(s)) {
+                out.report(obj, Invalid, format!("{path}.key"), k.span, "not a valid label key");
+            }
+        }
+    }
+}

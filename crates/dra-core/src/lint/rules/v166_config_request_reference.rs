@@ -1,0 +1,34 @@
+//! DRA-V166: a config naming a request that does not exist.
+use super::prelude::*;
+use super::v157_constraint_request_reference::check_request_ref;
+
+declare_rule! {
+    id: "DRA-V166", name: "unknown-config-request", severity: Error, origin: Apiserver,
+    summary: "A claim config entry refers to a request that the claim does not have, or repeats one",
+    docs: "Config requests name requests of the same claim (or `request/subrequest`); an empty list applies the config to all requests.",
+    example: "requests:\n- {name: gpu, exactly: {...}}\nconfig:\n- requests: [gpus]\n  opaque: {...}\n",
+    check: Check::Object(CLAIMS, check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some((dc, prefix)) = device_claim(obj) else { return };
+    let cfgs = items(dc, "config");
+    if cfgs.len() > MAX_CONFIGS {
+        return;
+    }
+    let names = request_names(obj);
+    for (i, c) in cfgs.iter().enumerate() {
+        let refs = items(c, "requests");
+        let path = format!("{prefix}.config[{i}].requests");
+        if refs.len() > MAX_REQUESTS {
+            check_too_many(obj, c, "requests", &path, MAX_REQUESTS, "request references", out);
+            continue;
+        }
+        for (j, r) in refs.iter().enumerate() {
+            check_request_ref(obj, r, format!("{path}[{j}]"), &names, out);
+        }
+        for (j, name) in duplicates(refs.iter().enumerate().filter_map(|(j, r)| r.as_str().map(|s| (j, s)))) {
+            out.report(obj, Duplicate, format!("{path}[{j}]"), refs[j].span, format!("{name:?} is listed twice"));
+        }
+    }
+}

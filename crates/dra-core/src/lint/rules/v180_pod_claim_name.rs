@@ -1,0 +1,35 @@
+//! DRA-V180: pod resourceClaims name missing, invalid or repeated.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V180", name: "invalid-pod-claim-name", severity: Error, origin: Apiserver,
+    summary: "A pod's spec.resourceClaims entry has no name, a name that is not a DNS label, or a repeated name",
+    docs: "Containers refer to pod-level claims by this name in resources.claims.",
+    example: "spec:\n  resourceClaims:\n  - name: GPU\n    resourceClaimTemplateName: gpu-template\n",
+    check: Check::Object(WORKLOADS, check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some(spec) = obj.pod_spec() else { return };
+    let base = obj.pod_spec_field();
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, c) in items(spec, "resourceClaims").iter().enumerate() {
+        let path = format!("{base}.resourceClaims[{i}].name");
+        match get(c, "name").map(|n| (n, n.as_str())) {
+            None | Some((_, Some(""))) => {
+                out.report(obj, Required, path, c.span, "a claim name is required");
+            }
+            Some((n, Some(name))) => {
+                if seen.contains(&name) {
+                    out.report(obj, Duplicate, path, n.span, format!("claim name {name:?} is used twice"));
+                } else {
+                    if !is_dns_label(name) {
+                        out.report(obj, Invalid, path, n.span, format!("{name:?} is not a DNS label"));
+                    }
+                    seen.push(name);
+                }
+            }
+            _ => {}
+        }
+    }
+}

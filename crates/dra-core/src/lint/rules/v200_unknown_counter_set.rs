@@ -1,0 +1,91 @@
+//! DRA-V200: a device consuming a counter set its pool does not define.
+use super::prelude::*;
+use std::collections::BTreeMap;
+
+declare_rule! {
+    id: "DRA-V200", name: "unknown-counter-set", severity: Warning, origin: Linter,
+    summary: "A device consumes a counter set that no slice of its pool defines",
+    docs: "Counter sets are looked up only within the device's own pool (same driver and pool name, newest generation). The apiserver accepts the slice, but the scheduler can never allocate the device. kubectl-dra treats the slices in the input as the whole pool.",
+    example: "# pool node-1 defines gpu-0-counters, the device consumes gpu-9-counters\nconsumesCounters:\n- counterSet: gpu-9-counters\n",
+    check: Check::Run(check),
+}
+
+/// The slices of one pool at its newest generation.
+pub(crate) struct Pool<'a> {
+    pub driver: &'a str,
+    pub name: &'a str,
+    pub slices: Vec<&'a Object>,
+    /// Slices of older generations, ignored by consumers.
+    pub stale: Vec<&'a Object>,
+}
+
+impl<'a> Pool<'a> {
+    /// Counter set name -> (slice, counter-set index, node).
+    pub fn counter_sets(&self) -> Vec<(&'a str, &'a Object, usize, &'a Node)> {
+        let mut out = Vec::new();
+        for s in &self.slices {
+            let Some(spec) = s.spec() else { continue };
+            for (i, cs) in items(spec, "sharedCounters").iter().enumerate() {
+                if let Some(n) = get_str(cs, "name") {
+                    out.push((n, *s, i, cs));
+                }
+            }
+        }
+        out
+    }
+
+    /// (slice, device index, device) for every device of the pool.
+    pub fn devices(&self) -> Vec<(&'a Object, usize, &'a Node)> {
+        let mut out = Vec::new();
+        for s in &self.slices {
+            let Some(spec) = s.spec() else { continue };
+            for (i, d) in items(spec, "devices").iter().enumerate() {
+                out.push((*s, i, d));
+            }
+        }
+        out
+    }
+}
+
+fn generation(o: &Object) -> i64 {
+    o.spec().and_then(|s| get(s, "pool")).and_then(|p| get(p, "generation")).and_then(Node::as_i64).unwrap_or(0)
+}
+
+/// Groups the input's slices into pools (driver, pool name), sorted.
+pub(crate) fn pools<'a>(cx: &Ctx<'a>) -> Vec<Pool<'a>> {
+    let mut by_key: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
+    for s in cx.objects.iter().filter(|o| o.kind == ResourceSlice) {
+        let Some(spec) = s.spec() else { continue };
+        let (Some(driver), Some(pool)) = (get_str(spec, "driver"), get(spec, "pool").and_then(|p| get_str(p, "name"))) else { continue };
+        by_key.entry((driver, pool)).or_default().push(s);
+    }
+    by_key
+        .into_iter()
+        .map(|((driver, name), all)| {
+            let newest = all.iter().map(|o| generation(o)).max().unwrap_or(0);
+            let (slices, stale) = all.into_iter().partition(|o| generation(o) == newest);
+            Pool { driver, name, slices, stale }
+        })
+        .collect()
+}
+
+fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
+    for pool in pools(cx) {
+        let sets: Vec<&str> = pool.counter_sets().into_iter().map(|(n, ..)| n).collect();
+        for (slice, i, d) in pool.devices() {
+            for (j, c) in items(d, "consumesCounters").iter().enumerate() {
+                let Some(n) = get(c, "counterSet") else { continue };
+                let Some(name) = n.as_str() else { continue };
+                if !sets.contains(&name) {
+                    let d = out.report(slice, Warning, format!("spec.devices[{i}].consumesCounters[{j}].counterSet"), n.span, format!("counter set {name:?} is not defined by any slice of pool {}/{}", pool.driver, pool.name));
+                    match crate::suggest::did_you_mean(name, sets.iter().copied()) {
+                        Some(s) => d.note(format!("did you mean {s:?}?")),
+                        None if sets.is_empty() => d.note("no slice of this pool in the input defines sharedCounters"),
+                        None => d.note(format!("the pool defines: {}", sets.join(", "))),
+                    };
+                    d.note("the scheduler can never allocate this device");
+                }
+            }
+        }
+    }
+}

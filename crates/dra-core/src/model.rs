@@ -1,0 +1,258 @@
+//! Kubernetes objects found in source files: which kind each document is,
+//! where its pod spec lives, and which findings its comments suppress.
+
+use crate::diag::ObjectRef;
+use crate::tree::{Node, Value};
+use crate::yaml::{self, Limits, LoadError};
+
+/// The kinds kubectl-dra understands; everything else is skipped silently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    ResourceSlice,
+    DeviceClass,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    DeviceTaintRule,
+    /// A Pod or a workload with a pod template.
+    Workload,
+    Namespace,
+}
+
+/// Versions of `resource.k8s.io` and how they relate to v1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApiVersion {
+    V1,
+    /// Same shape as v1 (`resource.k8s.io/v1beta2`).
+    V1Beta2,
+    /// Devices carry `basic`, requests have no `exactly` (`v1beta1`).
+    V1Beta1,
+    /// Only DeviceTaintRule lived here.
+    V1Alpha3,
+    /// Not a `resource.k8s.io` version kubectl-dra knows.
+    Other,
+}
+
+#[derive(Debug)]
+pub struct Object {
+    pub file: usize,
+    pub document: usize,
+    pub kind: ObjectKind,
+    pub api: ApiVersion,
+    pub reference: ObjectRef,
+    pub root: Node,
+    /// Rule ids suppressed by `# kubectl-dra: ignore=...` comments in the object.
+    pub suppressed: Vec<String>,
+    /// For workloads: the key path to the pod spec (`spec`, `spec.template.spec`, ...).
+    pub pod_spec_path: &'static [&'static str],
+}
+
+impl Object {
+    pub fn name(&self) -> Option<&str> {
+        self.reference.name.as_deref()
+    }
+    pub fn namespace(&self) -> Option<&str> {
+        self.reference.namespace.as_deref()
+    }
+    pub fn spec(&self) -> Option<&Node> {
+        self.root.get("spec")
+    }
+    pub fn pod_spec(&self) -> Option<&Node> {
+        let mut n = &self.root;
+        for k in self.pod_spec_path {
+            n = n.get(k)?;
+        }
+        Some(n)
+    }
+    /// The key path of the pod spec, as a field-path prefix.
+    pub fn pod_spec_field(&self) -> String {
+        self.pod_spec_path.join(".")
+    }
+    pub fn is_suppressed(&self, rule: &str) -> bool {
+        self.suppressed.iter().any(|s| s == rule || s == "all")
+    }
+}
+
+/// A document that could not be turned into an object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DocumentProblem {
+    Load(LoadError),
+    /// The document is a scalar or a list, not an object.
+    NotAnObject { document: usize, node_kind: String, span: crate::tree::Span },
+    /// `apiVersion` or `kind` missing or not a string.
+    MissingTypeMeta { document: usize, field: &'static str, span: crate::tree::Span },
+}
+
+/// The objects in one file, and what kept the rest from being read.
+#[derive(Debug, Default)]
+pub struct ParsedFile {
+    pub objects: Vec<Object>,
+    pub problems: Vec<DocumentProblem>,
+}
+
+fn classify(api_version: &str, kind: &str) -> Option<(ObjectKind, ApiVersion, &'static [&'static str])> {
+    let resource_api = |v: &str| match v {
+        "resource.k8s.io/v1" => ApiVersion::V1,
+        "resource.k8s.io/v1beta2" => ApiVersion::V1Beta2,
+        "resource.k8s.io/v1beta1" => ApiVersion::V1Beta1,
+        "resource.k8s.io/v1alpha3" => ApiVersion::V1Alpha3,
+        _ => ApiVersion::Other,
+    };
+    let group = api_version.split_once('/').map_or("", |(g, _)| g);
+    let dra = |k| Some((k, resource_api(api_version), &[][..]));
+    match (group, kind) {
+        ("resource.k8s.io", "ResourceSlice") => dra(ObjectKind::ResourceSlice),
+        ("resource.k8s.io", "DeviceClass") => dra(ObjectKind::DeviceClass),
+        ("resource.k8s.io", "ResourceClaim") => dra(ObjectKind::ResourceClaim),
+        ("resource.k8s.io", "ResourceClaimTemplate") => dra(ObjectKind::ResourceClaimTemplate),
+        ("resource.k8s.io", "DeviceTaintRule") => dra(ObjectKind::DeviceTaintRule),
+        ("", "Pod") if api_version == "v1" => Some((ObjectKind::Workload, ApiVersion::Other, &["spec"])),
+        ("", "Namespace") if api_version == "v1" => {
+            Some((ObjectKind::Namespace, ApiVersion::Other, &[]))
+        }
+        ("", "PodTemplate") if api_version == "v1" => {
+            Some((ObjectKind::Workload, ApiVersion::Other, &["template", "spec"]))
+        }
+        ("", "ReplicationController") if api_version == "v1" => {
+            Some((ObjectKind::Workload, ApiVersion::Other, &["spec", "template", "spec"]))
+        }
+        ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") | ("batch", "Job") => {
+            Some((ObjectKind::Workload, ApiVersion::Other, &["spec", "template", "spec"]))
+        }
+        ("batch", "CronJob") => Some((
+            ObjectKind::Workload,
+            ApiVersion::Other,
+            &["spec", "jobTemplate", "spec", "template", "spec"],
+        )),
+        _ => None,
+    }
+}
+
+/// Reads one file's text into objects. `kind: List` items become objects of
+/// their own; unknown kinds are skipped; bad documents become problems.
+pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
+    let loaded = yaml::load(text, limits);
+    let mut out = ParsedFile::default();
+    out.problems
+        .extend(loaded.errors.into_iter().map(DocumentProblem::Load));
+    let lines: Vec<&str> = text.lines().collect();
+    let mut prev_end_line = 0u32;
+    for doc in loaded.documents {
+        let doc_first = prev_end_line + 1;
+        prev_end_line = doc.root.span.end.line;
+        if doc.root.is_null() {
+            continue;
+        }
+        let mut queue = vec![(doc.root, doc_first)];
+        while let Some((root, first_line)) = queue.pop() {
+            if !matches!(root.value, Value::Map(_)) {
+                out.problems.push(DocumentProblem::NotAnObject {
+                    document: doc.index,
+                    node_kind: root.kind().to_string(),
+                    span: root.span,
+                });
+                continue;
+            }
+            let api_version = root.get("apiVersion").and_then(Node::as_str).map(str::to_owned);
+            let kind = root.get("kind").and_then(Node::as_str).map(str::to_owned);
+            let (Some(api_version), Some(kind)) = (api_version, kind) else {
+                let field = if root.get("apiVersion").and_then(Node::as_str).is_none() {
+                    "apiVersion"
+                } else {
+                    "kind"
+                };
+                let span = root.entry(field).map_or(root.span, |e| e.value.span);
+                out.problems.push(DocumentProblem::MissingTypeMeta {
+                    document: doc.index,
+                    field,
+                    span,
+                });
+                continue;
+            };
+            if kind == "List" || kind.ends_with("List") && root.get("items").is_some() {
+                let mut root = root;
+                if let Some(items) = root.get_mut("items") {
+                    if let Value::Seq(items) = &mut items.value {
+                        for item in items.drain(..).rev() {
+                            let line = item.span.start.line;
+                            queue.push((item, line));
+                        }
+                    }
+                }
+                continue;
+            }
+            let Some((kind_enum, api, pod_spec_path)) = classify(&api_version, &kind) else {
+                continue;
+            };
+            let meta = root.get("metadata");
+            let meta_str = |k: &str| meta.and_then(|m| m.get(k)).and_then(Node::as_str).map(str::to_owned);
+            let name = meta_str("name").or_else(|| meta_str("generateName"));
+            let reference = ObjectRef {
+                api_version,
+                kind,
+                namespace: meta_str("namespace"),
+                name,
+            };
+            let last_line = root.span.end.line.max(first_line);
+            let suppressed = suppressions(&lines, first_line, last_line);
+            out.objects.push(Object {
+                file,
+                document: doc.index,
+                kind: kind_enum,
+                api,
+                reference,
+                root,
+                suppressed,
+                pod_spec_path,
+            });
+        }
+    }
+    out
+}
+
+/// Collects `# kubectl-dra: ignore=DRA-V012,DRA-V030` comments in a line range.
+fn suppressions(lines: &[&str], first: u32, last: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    let from = first.saturating_sub(1) as usize;
+    let to = (last as usize).min(lines.len());
+    for line in lines.get(from..to).unwrap_or_default() {
+        let Some(hash) = line.find('#') else { continue };
+        let comment = line[hash + 1..].trim();
+        let Some(rest) = comment.strip_prefix("kubectl-dra:") else {
+            continue;
+        };
+        let Some(ids) = rest.trim().strip_prefix("ignore=") else {
+            continue;
+        };
+        out.extend(
+            ids.split([',', ' '])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_workloads_and_suppressions() {
+        let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: a}\n- apiVersion: v1\n  kind: ConfigMap\n---\n# kubectl-dra: ignore=DRA-V001\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\n";
+        let p = parse_file(0, text, Limits::default());
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        assert_eq!(p.objects.len(), 2);
+        assert_eq!(p.objects[0].kind, ObjectKind::DeviceClass);
+        assert_eq!(p.objects[1].kind, ObjectKind::Workload);
+        assert_eq!(p.objects[1].document, 1);
+        assert_eq!(p.objects[1].suppressed, vec!["DRA-V001"]);
+        assert_eq!(p.objects[1].reference.to_string(), "Deployment ns/d");
+    }
+
+    #[test]
+    fn scalar_documents_are_problems() {
+        let p = parse_file(0, "just a string\n---\n- a\n", Limits::default());
+        assert_eq!(p.problems.len(), 2);
+    }
+}

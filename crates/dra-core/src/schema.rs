@@ -1,0 +1,457 @@
+//! The shape of the `resource.k8s.io/v1` kinds: which fields exist in which
+//! version, their JSON types, and the feature gate each one needs.
+//!
+//! One pass over an object does what the apiserver does before validation:
+//! decode (wrong types, unparsable quantities, unknown fields under strict
+//! field validation) and drop the fields whose gate is off (strategy
+//! `PrepareForCreate`). The rules then see the object as it would be stored.
+
+use crate::diag::ErrorType;
+use crate::gates::{FeatureGates, Gate, Version};
+use crate::model::ObjectKind;
+use crate::quantity::Quantity;
+use crate::suggest::did_you_mean;
+use crate::tree::{Node, Span, Value};
+
+/// A field's JSON type.
+#[derive(Debug)]
+pub enum Ty {
+    Str,
+    Bool,
+    Int,
+    Quantity,
+    /// Anything: raw extensions, status, and shapes still moving upstream.
+    Any,
+    Obj(&'static [Field]),
+    List(&'static Ty),
+    /// `map[string]T`
+    Map(&'static Ty),
+}
+
+/// Which gates keep a field.
+#[derive(Debug, Clone, Copy)]
+pub enum Needs {
+    Always,
+    Gate(Gate),
+    /// Kept only when every gate is on.
+    AllOf(&'static [Gate]),
+}
+
+#[derive(Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub ty: Ty,
+    pub needs: Needs,
+    /// First Kubernetes minor version whose v1 API has the field.
+    pub since: u8,
+}
+
+const fn f(name: &'static str, ty: Ty) -> Field {
+    Field {
+        name,
+        ty,
+        needs: Needs::Always,
+        since: 34,
+    }
+}
+const fn g(name: &'static str, ty: Ty, gate: Gate) -> Field {
+    Field {
+        name,
+        ty,
+        needs: Needs::Gate(gate),
+        since: 34,
+    }
+}
+const fn gs(name: &'static str, ty: Ty, gate: Gate, since: u8) -> Field {
+    Field {
+        name,
+        ty,
+        needs: Needs::Gate(gate),
+        since,
+    }
+}
+
+use Ty::*;
+
+const STRINGS: Ty = List(&Str);
+
+pub const OBJECT_META: &[Field] = &[
+    f("name", Str),
+    f("generateName", Str),
+    f("namespace", Str),
+    f("selfLink", Str),
+    f("uid", Str),
+    f("resourceVersion", Str),
+    f("generation", Int),
+    f("creationTimestamp", Any),
+    f("deletionTimestamp", Any),
+    f("deletionGracePeriodSeconds", Int),
+    f("labels", Map(&Str)),
+    f("annotations", Map(&Str)),
+    f("ownerReferences", Any),
+    f("finalizers", STRINGS),
+    f("managedFields", Any),
+];
+
+const NODE_SELECTOR_REQUIREMENT: &[Field] = &[f("key", Str), f("operator", Str), f("values", STRINGS)];
+const NODE_SELECTOR_TERM: &[Field] = &[
+    f("matchExpressions", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
+    f("matchFields", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
+];
+const NODE_SELECTOR: &[Field] = &[f("nodeSelectorTerms", List(&Obj(NODE_SELECTOR_TERM)))];
+
+const COUNTER: &[Field] = &[f("value", Quantity)];
+
+const DEVICE_ATTRIBUTE: &[Field] = &[
+    f("int", Int),
+    f("bool", Bool),
+    f("string", Str),
+    f("version", Str),
+    gs("ints", List(&Int), Gate::DRAListTypeAttributes, 36),
+    gs("bools", List(&Bool), Gate::DRAListTypeAttributes, 36),
+    gs("strings", List(&Str), Gate::DRAListTypeAttributes, 36),
+    gs("versions", List(&Str), Gate::DRAListTypeAttributes, 36),
+];
+
+const VALID_RANGE: &[Field] = &[f("min", Quantity), f("max", Quantity), f("step", Quantity)];
+const REQUEST_POLICY: &[Field] = &[
+    f("default", Quantity),
+    f("validValues", List(&Quantity)),
+    f("validRange", Obj(VALID_RANGE)),
+];
+const DEVICE_CAPACITY: &[Field] = &[
+    f("value", Quantity),
+    g("requestPolicy", Obj(REQUEST_POLICY), Gate::DRAConsumableCapacity),
+];
+
+const COUNTER_CONSUMPTION: &[Field] = &[
+    f("counterSet", Str),
+    f("counters", Map(&Obj(COUNTER))),
+    gs("compatibilityGroups", STRINGS, Gate::DRADeviceCompatibilityGroups, 37),
+];
+
+const DEVICE_TAINT: &[Field] = &[f("key", Str), f("value", Str), f("effect", Str), f("timeAdded", Any)];
+
+const BINDING_GATES: &[Gate] = &[Gate::DRADeviceBindingConditions, Gate::DRAResourceClaimDeviceStatus];
+
+const DEVICE: &[Field] = &[
+    f("name", Str),
+    f("attributes", Map(&Obj(DEVICE_ATTRIBUTE))),
+    f("capacity", Map(&Obj(DEVICE_CAPACITY))),
+    g("consumesCounters", List(&Obj(COUNTER_CONSUMPTION)), Gate::DRAPartitionableDevices),
+    g("nodeName", Str, Gate::DRAPartitionableDevices),
+    g("nodeSelector", Obj(NODE_SELECTOR), Gate::DRAPartitionableDevices),
+    g("allNodes", Bool, Gate::DRAPartitionableDevices),
+    g("taints", List(&Obj(DEVICE_TAINT)), Gate::DRADeviceTaints),
+    Field {
+        name: "bindsToNode",
+        ty: Bool,
+        needs: Needs::AllOf(BINDING_GATES),
+        since: 34,
+    },
+    Field {
+        name: "bindingConditions",
+        ty: STRINGS,
+        needs: Needs::AllOf(BINDING_GATES),
+        since: 34,
+    },
+    Field {
+        name: "bindingFailureConditions",
+        ty: STRINGS,
+        needs: Needs::AllOf(BINDING_GATES),
+        since: 34,
+    },
+    g("allowMultipleAllocations", Bool, Gate::DRAConsumableCapacity),
+    gs("nodeAllocatableResources", Map(&Any), Gate::DRANodeAllocatableResources, 37),
+];
+
+const POOL: &[Field] = &[f("name", Str), f("generation", Int), f("resourceSliceCount", Int)];
+const COUNTER_SET: &[Field] = &[f("name", Str), f("counters", Map(&Obj(COUNTER)))];
+
+const RESOURCE_SLICE_SPEC: &[Field] = &[
+    f("driver", Str),
+    f("pool", Obj(POOL)),
+    f("nodeName", Str),
+    f("nodeSelector", Obj(NODE_SELECTOR)),
+    f("allNodes", Bool),
+    f("devices", List(&Obj(DEVICE))),
+    g("perDeviceNodeSelection", Bool, Gate::DRAPartitionableDevices),
+    g("sharedCounters", List(&Obj(COUNTER_SET)), Gate::DRAPartitionableDevices),
+    gs("partitionTypeAttribute", Str, Gate::DRAPartitionableDevicesType, 37),
+    gs("skipNodeOperations", STRINGS, Gate::DRAOptionalNodeOperations, 37),
+];
+
+const CEL_SELECTOR: &[Field] = &[f("expression", Str)];
+const DEVICE_SELECTOR: &[Field] = &[f("cel", Obj(CEL_SELECTOR))];
+const OPAQUE: &[Field] = &[f("driver", Str), f("parameters", Any)];
+const CLASS_CONFIG: &[Field] = &[f("opaque", Obj(OPAQUE))];
+
+const DEVICE_CLASS_SPEC: &[Field] = &[
+    f("selectors", List(&Obj(DEVICE_SELECTOR))),
+    f("config", List(&Obj(CLASS_CONFIG))),
+    g("extendedResourceName", Str, Gate::DRAExtendedResource),
+];
+
+const TOLERATION: &[Field] = &[
+    f("key", Str),
+    f("operator", Str),
+    f("value", Str),
+    f("effect", Str),
+    f("tolerationSeconds", Int),
+];
+const CAPACITY_REQUIREMENTS: &[Field] = &[f("requests", Map(&Quantity))];
+
+const EXACT_REQUEST: &[Field] = &[
+    f("deviceClassName", Str),
+    f("selectors", List(&Obj(DEVICE_SELECTOR))),
+    f("allocationMode", Str),
+    f("count", Int),
+    g("adminAccess", Bool, Gate::DRAAdminAccess),
+    g("tolerations", List(&Obj(TOLERATION)), Gate::DRADeviceTaints),
+    g("capacity", Obj(CAPACITY_REQUIREMENTS), Gate::DRAConsumableCapacity),
+    gs("derivedAttributes", List(&Any), Gate::DRADerivedAttributes, 37),
+];
+const SUB_REQUEST: &[Field] = &[
+    f("name", Str),
+    f("deviceClassName", Str),
+    f("selectors", List(&Obj(DEVICE_SELECTOR))),
+    f("allocationMode", Str),
+    f("count", Int),
+    g("tolerations", List(&Obj(TOLERATION)), Gate::DRADeviceTaints),
+    g("capacity", Obj(CAPACITY_REQUIREMENTS), Gate::DRAConsumableCapacity),
+    gs("derivedAttributes", List(&Any), Gate::DRADerivedAttributes, 37),
+];
+const DEVICE_REQUEST: &[Field] = &[
+    f("name", Str),
+    f("exactly", Obj(EXACT_REQUEST)),
+    g("firstAvailable", List(&Obj(SUB_REQUEST)), Gate::DRAPrioritizedList),
+];
+// distinctAttribute is gated, but the strategy clears a copy of each
+// constraint, so in practice it survives (spec/feature-gates.md).
+const CONSTRAINT: &[Field] = &[f("requests", STRINGS), f("matchAttribute", Str), f("distinctAttribute", Str)];
+const CLAIM_CONFIG: &[Field] = &[f("requests", STRINGS), f("opaque", Obj(OPAQUE))];
+const DEVICE_CLAIM: &[Field] = &[
+    f("requests", List(&Obj(DEVICE_REQUEST))),
+    f("constraints", List(&Obj(CONSTRAINT))),
+    f("config", List(&Obj(CLAIM_CONFIG))),
+];
+const CLAIM_SPEC: &[Field] = &[f("devices", Obj(DEVICE_CLAIM))];
+const TEMPLATE_SPEC: &[Field] = &[f("metadata", Obj(OBJECT_META)), f("spec", Obj(CLAIM_SPEC))];
+
+const fn top(spec: Ty, status: bool) -> [Field; 5] {
+    [
+        f("apiVersion", Str),
+        f("kind", Str),
+        f("metadata", Obj(OBJECT_META)),
+        f("spec", spec),
+        f("status", if status { Any } else { Any }),
+    ]
+}
+
+static SLICE: [Field; 5] = top(Obj(RESOURCE_SLICE_SPEC), false);
+static CLASS: [Field; 5] = top(Obj(DEVICE_CLASS_SPEC), false);
+static CLAIM: [Field; 5] = top(Obj(CLAIM_SPEC), true);
+static TEMPLATE: [Field; 5] = top(Obj(TEMPLATE_SPEC), false);
+
+/// The top-level fields of a kind, or `None` when kubectl-dra does not check
+/// its shape (pods, namespaces, DeviceTaintRules).
+pub fn fields_of(kind: ObjectKind) -> Option<&'static [Field]> {
+    match kind {
+        ObjectKind::ResourceSlice => Some(&SLICE),
+        ObjectKind::DeviceClass => Some(&CLASS),
+        ObjectKind::ResourceClaim => Some(&CLAIM),
+        ObjectKind::ResourceClaimTemplate => Some(&TEMPLATE),
+        _ => None,
+    }
+}
+
+/// What the decode-and-drop pass found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeFinding {
+    UnknownField {
+        path: String,
+        span: Span,
+        suggestion: Option<&'static str>,
+        /// Set when the field exists in a later version.
+        since: Option<Version>,
+    },
+    WrongType {
+        path: String,
+        span: Span,
+        expected: &'static str,
+        got: String,
+    },
+    BadQuantity {
+        path: String,
+        span: Span,
+        message: String,
+    },
+    Dropped {
+        path: String,
+        span: Span,
+        gate: Gate,
+    },
+}
+
+impl ShapeFinding {
+    pub fn error_type(&self) -> ErrorType {
+        match self {
+            ShapeFinding::Dropped { .. } => ErrorType::Dropped,
+            _ => ErrorType::Invalid,
+        }
+    }
+}
+
+/// Decodes `root` against the kind's fields and strips gated fields that are
+/// off. Type errors leave the node in place; rules skip values of the wrong type.
+pub fn decode_and_drop(kind: ObjectKind, root: &mut Node, gates: &FeatureGates) -> Vec<ShapeFinding> {
+    let mut out = Vec::new();
+    if let Some(fields) = fields_of(kind) {
+        let mut path = String::new();
+        walk_obj(fields, root, &mut path, gates, &mut out);
+    }
+    out
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+fn needed_gate_off(needs: Needs, gates: &FeatureGates) -> Option<Gate> {
+    match needs {
+        Needs::Always => None,
+        Needs::Gate(g) => (!gates.enabled(g)).then_some(g),
+        Needs::AllOf(gs) => gs.iter().copied().find(|g| !gates.enabled(*g)),
+    }
+}
+
+fn walk_obj(fields: &'static [Field], node: &mut Node, path: &mut String, gates: &FeatureGates, out: &mut Vec<ShapeFinding>) {
+    let Value::Map(entries) = &mut node.value else {
+        return;
+    };
+    let version = gates.version;
+    let mut drop_keys: Vec<String> = Vec::new();
+    for e in entries.iter_mut() {
+        let field = fields.iter().find(|fd| fd.name == e.key);
+        let field_path = join(path, &e.key);
+        match field {
+            Some(fd) if fd.since <= version.0 => {
+                if e.value.is_null() {
+                    continue;
+                }
+                if let Some(gate) = needed_gate_off(fd.needs, gates) {
+                    out.push(ShapeFinding::Dropped {
+                        path: field_path,
+                        span: e.key_span,
+                        gate,
+                    });
+                    drop_keys.push(e.key.clone());
+                    continue;
+                }
+                let mut p = field_path;
+                walk_ty(&fd.ty, &mut e.value, &mut p, gates, out);
+            }
+            Some(fd) => out.push(ShapeFinding::UnknownField {
+                path: field_path,
+                span: e.key_span,
+                suggestion: None,
+                since: Some(Version(fd.since)),
+            }),
+            None => {
+                let suggestion = did_you_mean(
+                    &e.key,
+                    fields.iter().filter(|fd| fd.since <= version.0).map(|fd| fd.name),
+                );
+                out.push(ShapeFinding::UnknownField {
+                    path: field_path,
+                    span: e.key_span,
+                    suggestion,
+                    since: None,
+                });
+            }
+        }
+    }
+    entries.retain(|e| !drop_keys.contains(&e.key));
+}
+
+fn walk_ty(ty: &'static Ty, node: &mut Node, path: &mut String, gates: &FeatureGates, out: &mut Vec<ShapeFinding>) {
+    if node.is_null() {
+        return;
+    }
+    let wrong = |expected: &'static str, node: &Node, path: &str| ShapeFinding::WrongType {
+        path: path.to_owned(),
+        span: node.span,
+        expected,
+        got: node.kind().to_string(),
+    };
+    match ty {
+        Any => {}
+        Str => {
+            if node.as_str().is_none() {
+                out.push(wrong("string", node, path));
+            }
+        }
+        Bool => {
+            if node.as_bool().is_none() {
+                out.push(wrong("boolean", node, path));
+            }
+        }
+        Int => {
+            if !matches!(node.value, Value::Int(_)) {
+                out.push(wrong("integer", node, path));
+            }
+        }
+        Quantity => match node.value {
+            Value::Str(_) | Value::Int(_) | Value::Float(_) => {
+                let text = node.scalar_text().unwrap_or_default();
+                if let Err(e) = Quantity::parse(text) {
+                    out.push(ShapeFinding::BadQuantity {
+                        path: path.clone(),
+                        span: node.span,
+                        message: format!("unable to parse quantity's suffix: {text:?}: {e}"),
+                    });
+                }
+            }
+            _ => out.push(wrong("quantity (string or number)", node, path)),
+        },
+        Obj(fields) => {
+            if matches!(node.value, Value::Map(_)) {
+                walk_obj(fields, node, path, gates, out);
+            } else {
+                out.push(wrong("object", node, path));
+            }
+        }
+        List(item) => {
+            if let Value::Seq(items) = &mut node.value {
+                let base_len = path.len();
+                for (i, it) in items.iter_mut().enumerate() {
+                    path.truncate(base_len);
+                    path.push_str(&format!("[{i}]"));
+                    walk_ty(item, it, path, gates, out);
+                }
+                path.truncate(base_len);
+            } else {
+                out.push(wrong("list", node, path));
+            }
+        }
+        Map(item) => {
+            if let Value::Map(entries) = &mut node.value {
+                let base_len = path.len();
+                for e in entries.iter_mut() {
+                    path.truncate(base_len);
+                    path.push('[');
+                    path.push_str(&e.key);
+                    path.push(']');
+                    walk_ty(item, &mut e.value, path, gates, out);
+                }
+                path.truncate(base_len);
+            } else {
+                out.push(wrong("object", node, path));
+            }
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! YAML (and JSON, a subset of it) to spanned [`Node`] trees.
+//!
+//! Built on `saphyr-parser`'s event stream, with an explicit stack instead of
+//! recursion, because the parser itself has no block-nesting limit and a
+//! recursive builder overflows on hostile input. This module adds what the
+//! parser leaves to its users: a depth limit, an alias-expansion budget
+//! (billion laughs), `<<` merge keys as kubectl's decoder applies them,
+//! duplicate-key detection, and YAML 1.1 scalar resolution as
+//! `sigs.k8s.io/yaml` (go-yaml v2) performs it, so `yes` is a boolean here too.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle as PStyle, Span as PSpan, Tag};
+
+use crate::tree::{Entry, Node, Pos, ScalarStyle, Span, Value};
+
+/// Bounds that keep hostile input from exhausting the stack or memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Deepest nesting of collections accepted in one document.
+    pub max_depth: usize,
+    /// Nodes that alias expansion may add to one file.
+    pub max_alias_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 256,
+            max_alias_nodes: 100_000,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    /// The YAML syntax is broken; nothing after this point was read.
+    Syntax,
+    /// Collections nested deeper than [`Limits::max_depth`].
+    TooDeep,
+    /// Aliases would expand to more than [`Limits::max_alias_nodes`] nodes.
+    AliasBudget,
+    /// The same key twice in one mapping.
+    DuplicateKey,
+    /// A mapping key that is itself a list or mapping.
+    ComplexKey,
+    /// An alias to an anchor that was never defined.
+    UnknownAnchor,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadError {
+    pub kind: LoadErrorKind,
+    pub message: String,
+    pub span: Span,
+    /// 0-based index of the document in which it happened.
+    pub document: usize,
+}
+
+#[derive(Debug)]
+pub struct Document {
+    /// 0-based index among the file's documents.
+    pub index: usize,
+    pub root: Node,
+}
+
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub documents: Vec<Document>,
+    pub errors: Vec<LoadError>,
+}
+
+fn pos(m: &Marker) -> Pos {
+    Pos {
+        index: m.index() as u32,
+        line: m.line() as u32,
+        col: m.col() as u32 + 1,
+    }
+}
+
+fn span(s: &PSpan) -> Span {
+    Span::new(pos(&s.start), pos(&s.end))
+}
+
+enum Frame {
+    Seq {
+        items: Vec<Node>,
+        start: Span,
+        anchor: usize,
+    },
+    Map {
+        entries: Vec<Entry>,
+        key: Option<(String, Span)>,
+        start: Span,
+        anchor: usize,
+    },
+}
+
+/// Loads every document of a YAML stream. Never panics; problems become
+/// [`LoadError`]s and the documents that could be read are returned.
+pub fn load(text: &str, limits: Limits) -> Loaded {
+    let mut out = Loaded::default();
+    let mut parser = Parser::new_from_str(text);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut anchors: HashMap<usize, Node> = HashMap::new();
+    let mut alias_nodes = 0usize;
+    let mut doc_index = 0usize;
+    let mut root: Option<Node> = None;
+    // While skipping a document we gave up on, the nesting still to close.
+    let mut skip_depth: Option<usize> = None;
+    let mut in_document = false;
+
+    loop {
+        let (event, ev_span) = match parser.next_event() {
+            None => break,
+            Some(Ok(ev)) => ev,
+            Some(Err(e)) => {
+                let p = pos(e.marker());
+                out.errors.push(LoadError {
+                    kind: LoadErrorKind::Syntax,
+                    message: format!("invalid YAML: {}", e.info()),
+                    span: Span::point(p),
+                    document: doc_index,
+                });
+                break;
+            }
+        };
+        let sp = span(&ev_span);
+
+        if let Some(depth) = skip_depth.as_mut() {
+            match event {
+                Event::SequenceStart(..) | Event::MappingStart(..) => *depth += 1,
+                Event::SequenceEnd | Event::MappingEnd => *depth = depth.saturating_sub(1),
+                Event::DocumentEnd => {
+                    skip_depth = None;
+                    in_document = false;
+                    doc_index += 1;
+                    stack.clear();
+                    root = None;
+                }
+                _ => {}
+            }
+            continue;
+        }
+
+        let finished: Option<(Node, usize)> = match event {
+            Event::StreamStart | Event::Nothing => None,
+            Event::StreamEnd => break,
+            Event::DocumentStart(_) => {
+                in_document = true;
+                anchors.clear();
+                None
+            }
+            Event::DocumentEnd => {
+                if let Some(node) = root.take() {
+                    out.documents.push(Document {
+                        index: doc_index,
+                        root: node,
+                    });
+                }
+                in_document = false;
+                doc_index += 1;
+                None
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                Some((scalar(&text, style, tag.as_deref(), sp), anchor))
+            }
+            Event::Alias(id) => match anchors.get(&id) {
+                Some(node) => {
+                    let n = node.count_nodes();
+                    alias_nodes += n;
+                    if alias_nodes > limits.max_alias_nodes {
+                        out.errors.push(LoadError {
+                            kind: LoadErrorKind::AliasBudget,
+                            message: format!(
+                                "aliases expand to more than {} nodes (an alias bomb?); document skipped",
+                                limits.max_alias_nodes
+                            ),
+                            span: sp,
+                            document: doc_index,
+                        });
+                        skip_depth = Some(stack.len());
+                        stack.clear();
+                        root = None;
+                        continue;
+                    }
+                    Some((node.clone(), 0))
+                }
+                None => {
+                    out.errors.push(LoadError {
+                        kind: LoadErrorKind::UnknownAnchor,
+                        message: "alias to an unknown anchor".into(),
+                        span: sp,
+                        document: doc_index,
+                    });
+                    Some((Node::new(Value::Null, sp), 0))
+                }
+            },
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if stack.len() >= limits.max_depth {
+                    out.errors.push(LoadError {
+                        kind: LoadErrorKind::TooDeep,
+                        message: format!(
+                            "nesting deeper than {} levels; document skipped",
+                            limits.max_depth
+                        ),
+                        span: sp,
+                        document: doc_index,
+                    });
+                    skip_depth = Some(stack.len() + 1);
+                    stack.clear();
+                    root = None;
+                    continue;
+                }
+                if matches!(event, Event::SequenceStart(..)) {
+                    stack.push(Frame::Seq {
+                        items: Vec::new(),
+                        start: sp,
+                        anchor,
+                    });
+                } else {
+                    stack.push(Frame::Map {
+                        entries: Vec::new(),
+                        key: None,
+                        start: sp,
+                        anchor,
+                    });
+                }
+                None
+            }
+            Event::SequenceEnd => match stack.pop() {
+                Some(Frame::Seq {
+                    items,
+                    start,
+                    anchor,
+                }) => {
+                    let end = items.last().map_or(sp.end, |n| n.span.end.max(sp.end));
+                    Some((Node::new(Value::Seq(items), Span::new(start.start, end)), anchor))
+                }
+                _ => None,
+            },
+            Event::MappingEnd => match stack.pop() {
+                Some(Frame::Map {
+                    entries,
+                    start,
+                    anchor,
+                    ..
+                }) => {
+                    let entries = merge_keys(entries);
+                    let end = entries.last().map_or(sp.end, |e| e.value.span.end.max(sp.end));
+                    Some((Node::new(Value::Map(entries), Span::new(start.start, end)), anchor))
+                }
+                _ => None,
+            },
+        };
+
+        let Some((node, anchor)) = finished else {
+            continue;
+        };
+        if anchor != 0 {
+            anchors.insert(anchor, node.clone());
+        }
+        match stack.last_mut() {
+            None => {
+                if in_document {
+                    root = Some(node);
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                None => {
+                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) {
+                        out.errors.push(LoadError {
+                            kind: LoadErrorKind::ComplexKey,
+                            message: "a mapping key must be a scalar".into(),
+                            span: node.span,
+                            document: doc_index,
+                        });
+                        *key = Some((String::from("?"), node.span));
+                    } else {
+                        let text = match &node.value {
+                            Value::Str(s) => s.clone(),
+                            Value::Null if node.raw.is_empty() => String::new(),
+                            _ => node.raw.to_string(),
+                        };
+                        *key = Some((text, node.span));
+                    }
+                }
+                Some((k, key_span)) => {
+                    if k != "<<" {
+                        if let Some(prev) = entries.iter().find(|e| e.key == k) {
+                            out.errors.push(LoadError {
+                                kind: LoadErrorKind::DuplicateKey,
+                                message: format!(
+                                    "mapping key \"{k}\" already defined at line {}",
+                                    prev.key_span.start.line
+                                ),
+                                span: key_span,
+                                document: doc_index,
+                            });
+                            entries.retain(|e| e.key != k);
+                        }
+                    }
+                    entries.push(Entry {
+                        key: k,
+                        key_span,
+                        value: node,
+                    });
+                }
+            },
+        }
+    }
+    out
+}
+
+/// Applies `<<` merge keys: the mapping's own keys win, then the merged
+/// mappings in order (the first one listed wins among them).
+fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
+    if !entries.iter().any(|e| e.key == "<<") {
+        return entries;
+    }
+    let mut own: Vec<Entry> = Vec::with_capacity(entries.len());
+    let mut merged: Vec<Node> = Vec::new();
+    for e in entries {
+        if e.key == "<<" {
+            match e.value.value {
+                Value::Map(_) => merged.push(e.value),
+                Value::Seq(_) => {
+                    let mut value = e.value;
+                    if let Value::Seq(items) = &mut value.value {
+                        merged.append(items);
+                    }
+                }
+                _ => own.push(e),
+            }
+        } else {
+            own.push(e);
+        }
+    }
+    for mut m in merged {
+        if let Value::Map(es) = &mut m.value {
+            for e in es.drain(..) {
+                if !own.iter().any(|o| o.key == e.key) {
+                    own.push(e);
+                }
+            }
+        }
+    }
+    own
+}
+
+fn core_tag(tag: Option<&Tag>) -> Option<&str> {
+    let tag = tag?;
+    if tag.handle == "tag:yaml.org,2002:" || tag.handle == "!!" {
+        Some(tag.suffix.as_str())
+    } else {
+        None
+    }
+}
+
+fn scalar(text: &str, style: PStyle, tag: Option<&Tag>, sp: Span) -> Node {
+    let style = match style {
+        PStyle::Plain => ScalarStyle::Plain,
+        PStyle::SingleQuoted | PStyle::DoubleQuoted => ScalarStyle::Quoted,
+        _ => ScalarStyle::Block,
+    };
+    let value = match core_tag(tag) {
+        Some("str") => Value::Str(text.to_owned()),
+        Some(_) | None if style != ScalarStyle::Plain => Value::Str(text.to_owned()),
+        _ => resolve_plain(text),
+    };
+    Node {
+        value,
+        span: sp,
+        raw: Box::from(text),
+        style,
+    }
+}
+
+/// Resolves a plain scalar the way go-yaml v2 does (YAML 1.1 booleans).
+pub fn resolve_plain(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
+            return Value::Bool(true)
+        }
+        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off" | "OFF" => {
+            return Value::Bool(false)
+        }
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Float(f64::INFINITY)
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        _ => {}
+    }
+    let first = text.as_bytes()[0];
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return Value::Str(text.to_owned());
+    }
+    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    let (neg, digits) = match plain.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, plain.strip_prefix('+').unwrap_or(&plain)),
+    };
+    let radix_int = |s: &str, radix: u32| i64::from_str_radix(s, radix).ok();
+    let int = if let Some(h) = digits.strip_prefix("0x") {
+        radix_int(h, 16)
+    } else if let Some(b) = digits.strip_prefix("0b") {
+        radix_int(b, 2)
+    } else if digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()) {
+        radix_int(digits, 8)
+    } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        match digits.parse::<i64>() {
+            Ok(i) => Some(i),
+            Err(_) => return Value::Float(plain.parse().unwrap_or(f64::NAN)),
+        }
+    } else {
+        None
+    };
+    if let Some(i) = int {
+        return Value::Int(if neg { -i } else { i });
+    }
+    if is_float(digits) {
+        if let Ok(f) = plain.parse::<f64>() {
+            return Value::Float(f);
+        }
+    }
+    Value::Str(text.to_owned())
+}
+
+fn is_float(s: &str) -> bool {
+    // [0-9]*\.?[0-9]+([eE][-+]?[0-9]+)? with at least one digit
+    let (mantissa, exp) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let mut dots = 0;
+    let mut digits = 0;
+    for b in mantissa.bytes() {
+        match b {
+            b'.' => dots += 1,
+            b'0'..=b'9' => digits += 1,
+            _ => return false,
+        }
+    }
+    if dots > 1 || digits == 0 {
+        return false;
+    }
+    match exp {
+        None => true,
+        Some(e) => {
+            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+            !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Node {
+        let mut l = load(text, Limits::default());
+        assert!(l.errors.is_empty(), "{:?}", l.errors);
+        l.documents.remove(0).root
+    }
+
+    #[test]
+    fn spans_point_at_keys_and_values() {
+        let n = one("a:\n  b: [1, x]\n");
+        let a = n.entry("a").unwrap();
+        assert_eq!((a.key_span.start.line, a.key_span.start.col), (1, 1));
+        let b = a.value.entry("b").unwrap();
+        assert_eq!((b.key_span.start.line, b.key_span.start.col), (2, 3));
+        let items = b.value.as_seq().unwrap();
+        assert_eq!(items[1].span.start.col, 10);
+        assert_eq!(items[0].value, Value::Int(1));
+        assert_eq!(items[1].as_str(), Some("x"));
+    }
+
+    #[test]
+    fn yaml11_scalars() {
+        assert_eq!(resolve_plain("yes"), Value::Bool(true));
+        assert_eq!(resolve_plain("Off"), Value::Bool(false));
+        assert_eq!(resolve_plain("8Gi"), Value::Str("8Gi".into()));
+        assert_eq!(resolve_plain("010"), Value::Int(8));
+        assert_eq!(resolve_plain("1.5"), Value::Float(1.5));
+        assert_eq!(resolve_plain("1e3"), Value::Float(1000.0));
+        assert_eq!(resolve_plain("-"), Value::Str("-".into()));
+        assert_eq!(resolve_plain("1.2.3"), Value::Str("1.2.3".into()));
+        assert_eq!(one("'8'").value, Value::Str("8".into()));
+    }
+
+    #[test]
+    fn merge_keys_are_expanded() {
+        let n = one("base: &b {x: 1, y: 2}\nobj:\n  <<: *b\n  y: 3\n");
+        let obj = n.get("obj").unwrap();
+        assert_eq!(obj.get("x").unwrap().value, Value::Int(1));
+        assert_eq!(obj.get("y").unwrap().value, Value::Int(3));
+        assert!(obj.get("<<").is_none());
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut s = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..9 {
+            let prev = (b'a' + i - 1) as char;
+            let cur = (b'a' + i) as char;
+            s.push_str(&format!("{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+        }
+        let l = load(&s, Limits::default());
+        assert_eq!(l.errors[0].kind, LoadErrorKind::AliasBudget);
+        assert!(l.documents.is_empty());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_without_overflow() {
+        let s = "- ".repeat(100_000) + "x\n";
+        let l = load(&s, Limits::default());
+        assert_eq!(l.errors[0].kind, LoadErrorKind::TooDeep);
+        let s = "[".repeat(10_000);
+        let l = load(&s, Limits::default());
+        assert!(!l.errors.is_empty());
+    }
+
+    #[test]
+    fn duplicate_keys_and_multi_docs() {
+        let l = load("a: 1\na: 2\n---\nb: 1\n", Limits::default());
+        assert_eq!(l.errors.len(), 1);
+        assert_eq!(l.errors[0].kind, LoadErrorKind::DuplicateKey);
+        assert_eq!(l.errors[0].span.start.line, 2);
+        assert_eq!(l.documents.len(), 2);
+        assert_eq!(l.documents[1].index, 1);
+    }
+
+    #[test]
+    fn syntax_error_keeps_earlier_documents() {
+        let l = load("a: 1\n---\nb: [\n", Limits::default());
+        assert_eq!(l.documents.len(), 1);
+        assert_eq!(l.errors[0].kind, LoadErrorKind::Syntax);
+    }
+}
