@@ -1,1 +1,48 @@
-fn main(){}
+//! `kubectl-dra`: the thin edge. Parses flags, reads files, calls the pure
+//! engine in `dra-core`, renders, and maps the outcome to an exit code:
+//! 0 no errors, 1 errors (or warnings with --strict), 2 usage or unreadable input.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod cli;
+mod commands;
+mod files;
+mod render;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        cli::Command::Lint(args) => commands::lint::run(&args),
+        cli::Command::Rules(args) => commands::rules::run(&args),
+    };
+    match result {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error.
+            let _ = stdout.write_all(out.stdout.as_bytes());
+            let _ = stdout.flush();
+            ExitCode::from(out.code)
+        }
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What a command printed and how it ended.
+pub struct Outcome {
+    pub stdout: String,
+    pub code: u8,
+}

@@ -26,7 +26,9 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
                 for d in devs.iter_mut() {
                     if let Some(basic) = d.remove("basic") {
                         let mut basic = basic.value;
-                        if let (Value::Map(inner), Value::Map(outer)) = (&mut basic.value, &mut d.value) {
+                        if let (Value::Map(inner), Value::Map(outer)) =
+                            (&mut basic.value, &mut d.value)
+                        {
                             outer.append(inner);
                         }
                     }
@@ -39,7 +41,10 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
             } else {
                 root.get_mut("spec").and_then(|s| s.get_mut("spec"))
             };
-            let Some(reqs) = spec.and_then(|s| s.get_mut("devices")).and_then(|d| d.get_mut("requests")) else {
+            let Some(reqs) = spec
+                .and_then(|s| s.get_mut("devices"))
+                .and_then(|d| d.get_mut("requests"))
+            else {
                 return;
             };
             if let Value::Seq(reqs) = &mut reqs.value {

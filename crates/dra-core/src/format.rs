@@ -9,7 +9,8 @@ pub const DRIVER_NAME_MAX: usize = 63;
 fn label_chars_ok(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
-        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
         && b[0] != b'-'
         && b[b.len() - 1] != b'-'
 }
@@ -39,7 +40,8 @@ pub fn is_qualified_name_part(s: &str) -> bool {
         && b.len() <= 63
         && b[0].is_ascii_alphanumeric()
         && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 /// A label key (`IsQualifiedName`): optional DNS-subdomain prefix and `/`, then a name.
@@ -70,15 +72,16 @@ pub fn is_semver(s: &str) -> bool {
     let numeric = |p: &str| {
         !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) && (p == "0" || !p.starts_with('0'))
     };
-    let ident = |p: &str| !p.is_empty() && p.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
+    let ident =
+        |p: &str| !p.is_empty() && p.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
     let parts: Vec<&str> = core.split('.').collect();
     if parts.len() != 3 || !parts.iter().all(|p| numeric(p)) {
         return false;
     }
     if let Some(pre) = pre {
-        let ok = pre.split('.').all(|p| {
-            ident(p) && (!p.bytes().all(|c| c.is_ascii_digit()) || numeric(p))
-        });
+        let ok = pre
+            .split('.')
+            .all(|p| ident(p) && (!p.bytes().all(|c| c.is_ascii_digit()) || numeric(p)));
         if !ok {
             return false;
         }
@@ -120,9 +123,15 @@ pub fn qualified_name_problem(name: &str) -> Option<(crate::diag::ErrorType, Str
         if id.is_empty() {
             Some((Invalid, "the name must not be empty".into()))
         } else if id.len() > C_IDENTIFIER_MAX {
-            Some((TooLong, format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters")))
+            Some((
+                TooLong,
+                format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters"),
+            ))
         } else if !is_c_identifier(id) {
-            Some((Invalid, format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)")))
+            Some((
+                Invalid,
+                format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"),
+            ))
         } else {
             None
         }
@@ -136,7 +145,10 @@ pub fn qualified_name_problem(name: &str) -> Option<(crate::diag::ErrorType, Str
             }
             match driver_name_problem(domain) {
                 Some(DriverNameProblem::TooLong) => {
-                    return Some((TooLong, format!("domain {domain:?} is longer than {DRIVER_NAME_MAX} characters")))
+                    return Some((
+                        TooLong,
+                        format!("domain {domain:?} is longer than {DRIVER_NAME_MAX} characters"),
+                    ))
                 }
                 Some(_) => {
                     return Some((Invalid, format!("domain {domain:?} is not a DNS subdomain")))

@@ -270,9 +270,12 @@ impl FeatureGates {
                 None => format!("unknown feature gate {name:?}"),
             }
         })?;
-        let spec = gate
-            .spec(self.version)
-            .ok_or_else(|| format!("feature gate {name} does not exist in Kubernetes {}", self.version))?;
+        let spec = gate.spec(self.version).ok_or_else(|| {
+            format!(
+                "feature gate {name} does not exist in Kubernetes {}",
+                self.version
+            )
+        })?;
         if spec.locked && on != spec.default {
             return Err(format!(
                 "feature gate {name} is locked to {} in Kubernetes {}",
@@ -286,9 +289,9 @@ impl FeatureGates {
     /// Parses `Name=true,Other=false` as kube-apiserver's `--feature-gates`.
     pub fn parse_into(&mut self, list: &str) -> Result<(), String> {
         for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (name, value) = part
-                .split_once('=')
-                .ok_or_else(|| format!("invalid feature gate {part:?}: expected Name=true|false"))?;
+            let (name, value) = part.split_once('=').ok_or_else(|| {
+                format!("invalid feature gate {part:?}: expected Name=true|false")
+            })?;
             let on = match value.trim().to_ascii_lowercase().as_str() {
                 "true" => true,
                 "false" => false,
@@ -328,14 +331,23 @@ mod tests {
         let g = FeatureGates::defaults(Version::V1_37);
         assert!(!g.enabled(Gate::DRADeviceCompatibilityGroups));
         assert!(g.enabled(Gate::DRADeviceTaints));
-        assert_eq!(Gate::DRAPartitionableDevices.default_on_since(), Some(Version::V1_36));
+        assert_eq!(
+            Gate::DRAPartitionableDevices.default_on_since(),
+            Some(Version::V1_36)
+        );
     }
 
     #[test]
     fn locks_and_unknown_gates_are_refused() {
         let mut g = FeatureGates::defaults(Version::V1_37);
-        assert!(g.set("DRAPrioritizedList", false).unwrap_err().contains("locked"));
-        assert!(g.set("DRAPriorityList", true).unwrap_err().contains("did you mean"));
+        assert!(g
+            .set("DRAPrioritizedList", false)
+            .unwrap_err()
+            .contains("locked"));
+        assert!(g
+            .set("DRAPriorityList", true)
+            .unwrap_err()
+            .contains("did you mean"));
         let mut g = FeatureGates::defaults(Version::V1_36);
         assert!(g.set("DRAPrioritizedList", false).is_ok());
         assert!(!g.enabled(Gate::DRAPrioritizedList));

@@ -77,9 +77,17 @@ impl Object {
 pub enum DocumentProblem {
     Load(LoadError),
     /// The document is a scalar or a list, not an object.
-    NotAnObject { document: usize, node_kind: String, span: crate::tree::Span },
+    NotAnObject {
+        document: usize,
+        node_kind: String,
+        span: crate::tree::Span,
+    },
     /// `apiVersion` or `kind` missing or not a string.
-    MissingTypeMeta { document: usize, field: &'static str, span: crate::tree::Span },
+    MissingTypeMeta {
+        document: usize,
+        field: &'static str,
+        span: crate::tree::Span,
+    },
 }
 
 /// The objects in one file, and what kept the rest from being read.
@@ -89,7 +97,10 @@ pub struct ParsedFile {
     pub problems: Vec<DocumentProblem>,
 }
 
-fn classify(api_version: &str, kind: &str) -> Option<(ObjectKind, ApiVersion, &'static [&'static str])> {
+fn classify(
+    api_version: &str,
+    kind: &str,
+) -> Option<(ObjectKind, ApiVersion, &'static [&'static str])> {
     let resource_api = |v: &str| match v {
         "resource.k8s.io/v1" => ApiVersion::V1,
         "resource.k8s.io/v1beta2" => ApiVersion::V1Beta2,
@@ -105,18 +116,28 @@ fn classify(api_version: &str, kind: &str) -> Option<(ObjectKind, ApiVersion, &'
         ("resource.k8s.io", "ResourceClaim") => dra(ObjectKind::ResourceClaim),
         ("resource.k8s.io", "ResourceClaimTemplate") => dra(ObjectKind::ResourceClaimTemplate),
         ("resource.k8s.io", "DeviceTaintRule") => dra(ObjectKind::DeviceTaintRule),
-        ("", "Pod") if api_version == "v1" => Some((ObjectKind::Workload, ApiVersion::Other, &["spec"])),
+        ("", "Pod") if api_version == "v1" => {
+            Some((ObjectKind::Workload, ApiVersion::Other, &["spec"]))
+        }
         ("", "Namespace") if api_version == "v1" => {
             Some((ObjectKind::Namespace, ApiVersion::Other, &[]))
         }
-        ("", "PodTemplate") if api_version == "v1" => {
-            Some((ObjectKind::Workload, ApiVersion::Other, &["template", "spec"]))
-        }
-        ("", "ReplicationController") if api_version == "v1" => {
-            Some((ObjectKind::Workload, ApiVersion::Other, &["spec", "template", "spec"]))
-        }
+        ("", "PodTemplate") if api_version == "v1" => Some((
+            ObjectKind::Workload,
+            ApiVersion::Other,
+            &["template", "spec"],
+        )),
+        ("", "ReplicationController") if api_version == "v1" => Some((
+            ObjectKind::Workload,
+            ApiVersion::Other,
+            &["spec", "template", "spec"],
+        )),
         ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") | ("batch", "Job") => {
-            Some((ObjectKind::Workload, ApiVersion::Other, &["spec", "template", "spec"]))
+            Some((
+                ObjectKind::Workload,
+                ApiVersion::Other,
+                &["spec", "template", "spec"],
+            ))
         }
         ("batch", "CronJob") => Some((
             ObjectKind::Workload,
@@ -152,7 +173,10 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 });
                 continue;
             }
-            let api_version = root.get("apiVersion").and_then(Node::as_str).map(str::to_owned);
+            let api_version = root
+                .get("apiVersion")
+                .and_then(Node::as_str)
+                .map(str::to_owned);
             let kind = root.get("kind").and_then(Node::as_str).map(str::to_owned);
             let (Some(api_version), Some(kind)) = (api_version, kind) else {
                 let field = if root.get("apiVersion").and_then(Node::as_str).is_none() {
@@ -184,7 +208,11 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 continue;
             };
             let meta = root.get("metadata");
-            let meta_str = |k: &str| meta.and_then(|m| m.get(k)).and_then(Node::as_str).map(str::to_owned);
+            let meta_str = |k: &str| {
+                meta.and_then(|m| m.get(k))
+                    .and_then(Node::as_str)
+                    .map(str::to_owned)
+            };
             let name = meta_str("name").or_else(|| meta_str("generateName"));
             let reference = ObjectRef {
                 api_version,

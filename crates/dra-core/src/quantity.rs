@@ -20,7 +20,14 @@ impl fmt::Display for QuantityError {
     }
 }
 
-const BINARY: [(&str, u32); 6] = [("Ki", 1), ("Mi", 2), ("Gi", 3), ("Ti", 4), ("Pi", 5), ("Ei", 6)];
+const BINARY: [(&str, u32); 6] = [
+    ("Ki", 1),
+    ("Mi", 2),
+    ("Gi", 3),
+    ("Ti", 4),
+    ("Pi", 5),
+    ("Ei", 6),
+];
 
 impl Quantity {
     pub fn from_int(i: i64) -> Self {
@@ -36,7 +43,9 @@ impl Quantity {
 
     /// Parses a quantity; the error text follows apimachinery's.
     pub fn parse(s: &str) -> Result<Self, QuantityError> {
-        let err = || QuantityError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".into());
+        let err = || {
+            QuantityError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".into())
+        };
         if s.is_empty() {
             return Err(QuantityError("quantity must not be empty".into()));
         }
@@ -95,9 +104,7 @@ impl Quantity {
                 "P" => (0, 15),
                 "E" => (0, 18),
                 _ => {
-                    let e = suffix
-                        .strip_prefix(['e', 'E'])
-                        .ok_or_else(err)?;
+                    let e = suffix.strip_prefix(['e', 'E']).ok_or_else(err)?;
                     let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
                     if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
                         return Err(err());
@@ -167,7 +174,13 @@ impl Quantity {
             for _ in 0..d {
                 m = match m.checked_mul(10) {
                     Some(v) => v,
-                    None => return if self.mantissa < 0 { i128::MIN } else { i128::MAX },
+                    None => {
+                        return if self.mantissa < 0 {
+                            i128::MIN
+                        } else {
+                            i128::MAX
+                        }
+                    }
                 };
             }
             m
@@ -189,7 +202,13 @@ impl Quantity {
         let e = self.exp.min(other.exp);
         let a = rescale(self.mantissa, self.exp - e)?;
         let b = rescale(other.mantissa, other.exp - e)?;
-        Some(Quantity { mantissa: a.checked_add(b)?, exp: e }.normalized())
+        Some(
+            Quantity {
+                mantissa: a.checked_add(b)?,
+                exp: e,
+            }
+            .normalized(),
+        )
     }
 
     pub fn checked_sub(&self, other: &Quantity) -> Option<Quantity> {
@@ -228,7 +247,10 @@ impl PartialOrd for Quantity {
 impl Ord for Quantity {
     fn cmp(&self, other: &Self) -> Ordering {
         let e = self.exp.min(other.exp);
-        match (rescale(self.mantissa, self.exp - e), rescale(other.mantissa, other.exp - e)) {
+        match (
+            rescale(self.mantissa, self.exp - e),
+            rescale(other.mantissa, other.exp - e),
+        ) {
             (Some(a), Some(b)) => a.cmp(&b),
             _ => self.to_f64().total_cmp(&other.to_f64()),
         }
@@ -251,7 +273,10 @@ impl fmt::Display for Quantity {
                 let (a, b) = digits.split_at(digits.len() - frac);
                 (a.to_string(), b.to_string())
             } else {
-                ("0".to_string(), format!("{}{}", "0".repeat(frac - digits.len()), digits))
+                (
+                    "0".to_string(),
+                    format!("{}{}", "0".repeat(frac - digits.len()), digits),
+                )
             };
             write!(f, "{}{}.{}", if neg { "-" } else { "" }, int, fr)
         }
@@ -282,7 +307,9 @@ mod tests {
 
     #[test]
     fn rejects_what_apimachinery_rejects() {
-        for bad in ["", "8 GiB", "8GB", "1.2.3", "Gi", "1e", "--1", "1Ki2", "abc"] {
+        for bad in [
+            "", "8 GiB", "8GB", "1.2.3", "Gi", "1e", "--1", "1Ki2", "abc",
+        ] {
             assert!(Quantity::parse(bad).is_err(), "{bad}");
         }
     }

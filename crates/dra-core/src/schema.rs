@@ -93,7 +93,8 @@ pub const OBJECT_META: &[Field] = &[
     f("managedFields", Any),
 ];
 
-const NODE_SELECTOR_REQUIREMENT: &[Field] = &[f("key", Str), f("operator", Str), f("values", STRINGS)];
+const NODE_SELECTOR_REQUIREMENT: &[Field] =
+    &[f("key", Str), f("operator", Str), f("values", STRINGS)];
 const NODE_SELECTOR_TERM: &[Field] = &[
     f("matchExpressions", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
     f("matchFields", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
@@ -121,26 +122,51 @@ const REQUEST_POLICY: &[Field] = &[
 ];
 const DEVICE_CAPACITY: &[Field] = &[
     f("value", Quantity),
-    g("requestPolicy", Obj(REQUEST_POLICY), Gate::DRAConsumableCapacity),
+    g(
+        "requestPolicy",
+        Obj(REQUEST_POLICY),
+        Gate::DRAConsumableCapacity,
+    ),
 ];
 
 const COUNTER_CONSUMPTION: &[Field] = &[
     f("counterSet", Str),
     f("counters", Map(&Obj(COUNTER))),
-    gs("compatibilityGroups", STRINGS, Gate::DRADeviceCompatibilityGroups, 37),
+    gs(
+        "compatibilityGroups",
+        STRINGS,
+        Gate::DRADeviceCompatibilityGroups,
+        37,
+    ),
 ];
 
-const DEVICE_TAINT: &[Field] = &[f("key", Str), f("value", Str), f("effect", Str), f("timeAdded", Any)];
+const DEVICE_TAINT: &[Field] = &[
+    f("key", Str),
+    f("value", Str),
+    f("effect", Str),
+    f("timeAdded", Any),
+];
 
-const BINDING_GATES: &[Gate] = &[Gate::DRADeviceBindingConditions, Gate::DRAResourceClaimDeviceStatus];
+const BINDING_GATES: &[Gate] = &[
+    Gate::DRADeviceBindingConditions,
+    Gate::DRAResourceClaimDeviceStatus,
+];
 
 const DEVICE: &[Field] = &[
     f("name", Str),
     f("attributes", Map(&Obj(DEVICE_ATTRIBUTE))),
     f("capacity", Map(&Obj(DEVICE_CAPACITY))),
-    g("consumesCounters", List(&Obj(COUNTER_CONSUMPTION)), Gate::DRAPartitionableDevices),
+    g(
+        "consumesCounters",
+        List(&Obj(COUNTER_CONSUMPTION)),
+        Gate::DRAPartitionableDevices,
+    ),
     g("nodeName", Str, Gate::DRAPartitionableDevices),
-    g("nodeSelector", Obj(NODE_SELECTOR), Gate::DRAPartitionableDevices),
+    g(
+        "nodeSelector",
+        Obj(NODE_SELECTOR),
+        Gate::DRAPartitionableDevices,
+    ),
     g("allNodes", Bool, Gate::DRAPartitionableDevices),
     g("taints", List(&Obj(DEVICE_TAINT)), Gate::DRADeviceTaints),
     Field {
@@ -161,11 +187,24 @@ const DEVICE: &[Field] = &[
         needs: Needs::AllOf(BINDING_GATES),
         since: 34,
     },
-    g("allowMultipleAllocations", Bool, Gate::DRAConsumableCapacity),
-    gs("nodeAllocatableResources", Map(&Any), Gate::DRANodeAllocatableResources, 37),
+    g(
+        "allowMultipleAllocations",
+        Bool,
+        Gate::DRAConsumableCapacity,
+    ),
+    gs(
+        "nodeAllocatableResources",
+        Map(&Any),
+        Gate::DRANodeAllocatableResources,
+        37,
+    ),
 ];
 
-const POOL: &[Field] = &[f("name", Str), f("generation", Int), f("resourceSliceCount", Int)];
+const POOL: &[Field] = &[
+    f("name", Str),
+    f("generation", Int),
+    f("resourceSliceCount", Int),
+];
 const COUNTER_SET: &[Field] = &[f("name", Str), f("counters", Map(&Obj(COUNTER)))];
 
 const RESOURCE_SLICE_SPEC: &[Field] = &[
@@ -175,10 +214,28 @@ const RESOURCE_SLICE_SPEC: &[Field] = &[
     f("nodeSelector", Obj(NODE_SELECTOR)),
     f("allNodes", Bool),
     f("devices", List(&Obj(DEVICE))),
-    g("perDeviceNodeSelection", Bool, Gate::DRAPartitionableDevices),
-    g("sharedCounters", List(&Obj(COUNTER_SET)), Gate::DRAPartitionableDevices),
-    gs("partitionTypeAttribute", Str, Gate::DRAPartitionableDevicesType, 37),
-    gs("skipNodeOperations", STRINGS, Gate::DRAOptionalNodeOperations, 37),
+    g(
+        "perDeviceNodeSelection",
+        Bool,
+        Gate::DRAPartitionableDevices,
+    ),
+    g(
+        "sharedCounters",
+        List(&Obj(COUNTER_SET)),
+        Gate::DRAPartitionableDevices,
+    ),
+    gs(
+        "partitionTypeAttribute",
+        Str,
+        Gate::DRAPartitionableDevicesType,
+        37,
+    ),
+    gs(
+        "skipNodeOperations",
+        STRINGS,
+        Gate::DRAOptionalNodeOperations,
+        37,
+    ),
 ];
 
 const CEL_SELECTOR: &[Field] = &[f("expression", Str)];
@@ -208,8 +265,17 @@ const EXACT_REQUEST: &[Field] = &[
     f("count", Int),
     g("adminAccess", Bool, Gate::DRAAdminAccess),
     g("tolerations", List(&Obj(TOLERATION)), Gate::DRADeviceTaints),
-    g("capacity", Obj(CAPACITY_REQUIREMENTS), Gate::DRAConsumableCapacity),
-    gs("derivedAttributes", List(&Any), Gate::DRADerivedAttributes, 37),
+    g(
+        "capacity",
+        Obj(CAPACITY_REQUIREMENTS),
+        Gate::DRAConsumableCapacity,
+    ),
+    gs(
+        "derivedAttributes",
+        List(&Any),
+        Gate::DRADerivedAttributes,
+        37,
+    ),
 ];
 const SUB_REQUEST: &[Field] = &[
     f("name", Str),
@@ -218,17 +284,34 @@ const SUB_REQUEST: &[Field] = &[
     f("allocationMode", Str),
     f("count", Int),
     g("tolerations", List(&Obj(TOLERATION)), Gate::DRADeviceTaints),
-    g("capacity", Obj(CAPACITY_REQUIREMENTS), Gate::DRAConsumableCapacity),
-    gs("derivedAttributes", List(&Any), Gate::DRADerivedAttributes, 37),
+    g(
+        "capacity",
+        Obj(CAPACITY_REQUIREMENTS),
+        Gate::DRAConsumableCapacity,
+    ),
+    gs(
+        "derivedAttributes",
+        List(&Any),
+        Gate::DRADerivedAttributes,
+        37,
+    ),
 ];
 const DEVICE_REQUEST: &[Field] = &[
     f("name", Str),
     f("exactly", Obj(EXACT_REQUEST)),
-    g("firstAvailable", List(&Obj(SUB_REQUEST)), Gate::DRAPrioritizedList),
+    g(
+        "firstAvailable",
+        List(&Obj(SUB_REQUEST)),
+        Gate::DRAPrioritizedList,
+    ),
 ];
 // distinctAttribute is gated, but the strategy clears a copy of each
 // constraint, so in practice it survives (spec/feature-gates.md).
-const CONSTRAINT: &[Field] = &[f("requests", STRINGS), f("matchAttribute", Str), f("distinctAttribute", Str)];
+const CONSTRAINT: &[Field] = &[
+    f("requests", STRINGS),
+    f("matchAttribute", Str),
+    f("distinctAttribute", Str),
+];
 const CLAIM_CONFIG: &[Field] = &[f("requests", STRINGS), f("opaque", Obj(OPAQUE))];
 const DEVICE_CLAIM: &[Field] = &[
     f("requests", List(&Obj(DEVICE_REQUEST))),
@@ -238,20 +321,21 @@ const DEVICE_CLAIM: &[Field] = &[
 const CLAIM_SPEC: &[Field] = &[f("devices", Obj(DEVICE_CLAIM))];
 const TEMPLATE_SPEC: &[Field] = &[f("metadata", Obj(OBJECT_META)), f("spec", Obj(CLAIM_SPEC))];
 
-const fn top(spec: Ty, status: bool) -> [Field; 5] {
+// `status` is accepted as anything: the apiserver discards it on create.
+const fn top(spec: Ty) -> [Field; 5] {
     [
         f("apiVersion", Str),
         f("kind", Str),
         f("metadata", Obj(OBJECT_META)),
         f("spec", spec),
-        f("status", if status { Any } else { Any }),
+        f("status", Any),
     ]
 }
 
-static SLICE: [Field; 5] = top(Obj(RESOURCE_SLICE_SPEC), false);
-static CLASS: [Field; 5] = top(Obj(DEVICE_CLASS_SPEC), false);
-static CLAIM: [Field; 5] = top(Obj(CLAIM_SPEC), true);
-static TEMPLATE: [Field; 5] = top(Obj(TEMPLATE_SPEC), false);
+static SLICE: [Field; 5] = top(Obj(RESOURCE_SLICE_SPEC));
+static CLASS: [Field; 5] = top(Obj(DEVICE_CLASS_SPEC));
+static CLAIM: [Field; 5] = top(Obj(CLAIM_SPEC));
+static TEMPLATE: [Field; 5] = top(Obj(TEMPLATE_SPEC));
 
 /// The top-level fields of a kind, or `None` when kubectl-dra does not check
 /// its shape (pods, namespaces, DeviceTaintRules).
@@ -304,11 +388,14 @@ impl ShapeFinding {
 
 /// Decodes `root` against the kind's fields and strips gated fields that are
 /// off. Type errors leave the node in place; rules skip values of the wrong type.
-pub fn decode_and_drop(kind: ObjectKind, root: &mut Node, gates: &FeatureGates) -> Vec<ShapeFinding> {
+pub fn decode_and_drop(
+    kind: ObjectKind,
+    root: &mut Node,
+    gates: &FeatureGates,
+) -> Vec<ShapeFinding> {
     let mut out = Vec::new();
     if let Some(fields) = fields_of(kind) {
-        let mut path = String::new();
-        walk_obj(fields, root, &mut path, gates, &mut out);
+        walk_obj(fields, root, "", gates, &mut out);
     }
     out
 }
@@ -329,7 +416,13 @@ fn needed_gate_off(needs: Needs, gates: &FeatureGates) -> Option<Gate> {
     }
 }
 
-fn walk_obj(fields: &'static [Field], node: &mut Node, path: &mut String, gates: &FeatureGates, out: &mut Vec<ShapeFinding>) {
+fn walk_obj(
+    fields: &'static [Field],
+    node: &mut Node,
+    path: &str,
+    gates: &FeatureGates,
+    out: &mut Vec<ShapeFinding>,
+) {
     let Value::Map(entries) = &mut node.value else {
         return;
     };
@@ -364,7 +457,10 @@ fn walk_obj(fields: &'static [Field], node: &mut Node, path: &mut String, gates:
             None => {
                 let suggestion = did_you_mean(
                     &e.key,
-                    fields.iter().filter(|fd| fd.since <= version.0).map(|fd| fd.name),
+                    fields
+                        .iter()
+                        .filter(|fd| fd.since <= version.0)
+                        .map(|fd| fd.name),
                 );
                 out.push(ShapeFinding::UnknownField {
                     path: field_path,
@@ -378,7 +474,13 @@ fn walk_obj(fields: &'static [Field], node: &mut Node, path: &mut String, gates:
     entries.retain(|e| !drop_keys.contains(&e.key));
 }
 
-fn walk_ty(ty: &'static Ty, node: &mut Node, path: &mut String, gates: &FeatureGates, out: &mut Vec<ShapeFinding>) {
+fn walk_ty(
+    ty: &'static Ty,
+    node: &mut Node,
+    path: &mut String,
+    gates: &FeatureGates,
+    out: &mut Vec<ShapeFinding>,
+) {
     if node.is_null() {
         return;
     }

@@ -134,7 +134,10 @@ impl Node {
 
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         match &mut self.value {
-            Value::Map(entries) => entries.iter_mut().find(|e| e.key == key).map(|e| &mut e.value),
+            Value::Map(entries) => entries
+                .iter_mut()
+                .find(|e| e.key == key)
+                .map(|e| &mut e.value),
             _ => None,
         }
     }
@@ -299,5 +302,11 @@ pub fn inner_span(text: &str, node: &Node, line: u32, column: u32) -> Option<Spa
         line: file_line,
         col: file_col,
     };
-    Some(Span::new(p, Pos { index: index + 1, ..p }))
+    Some(Span::new(
+        p,
+        Pos {
+            index: index + 1,
+            ..p
+        },
+    ))
 }

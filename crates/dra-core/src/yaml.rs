@@ -235,7 +235,10 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
                     anchor,
                 }) => {
                     let end = items.last().map_or(sp.end, |n| n.span.end.max(sp.end));
-                    Some((Node::new(Value::Seq(items), Span::new(start.start, end)), anchor))
+                    Some((
+                        Node::new(Value::Seq(items), Span::new(start.start, end)),
+                        anchor,
+                    ))
                 }
                 _ => None,
             },
@@ -247,8 +250,13 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
                     ..
                 }) => {
                     let entries = merge_keys(entries);
-                    let end = entries.last().map_or(sp.end, |e| e.value.span.end.max(sp.end));
-                    Some((Node::new(Value::Map(entries), Span::new(start.start, end)), anchor))
+                    let end = entries
+                        .last()
+                        .map_or(sp.end, |e| e.value.span.end.max(sp.end));
+                    Some((
+                        Node::new(Value::Map(entries), Span::new(start.start, end)),
+                        anchor,
+                    ))
                 }
                 _ => None,
             },
@@ -408,7 +416,10 @@ pub fn resolve_plain(text: &str) -> Value {
         radix_int(h, 16)
     } else if let Some(b) = digits.strip_prefix("0b") {
         radix_int(b, 2)
-    } else if digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()) {
+    } else if digits.len() > 1
+        && digits.starts_with('0')
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
         radix_int(digits, 8)
     } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         match digits.parse::<i64>() {

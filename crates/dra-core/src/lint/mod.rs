@@ -77,8 +77,16 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// Maps a position inside a string scalar (1-based line and column of
     /// the decoded text) to the file, so a CEL error underlines its token.
-    pub fn expression_span(&self, obj: &Object, node: &crate::tree::Node, line: u32, column: u32) -> Span {
-        let Some(src) = self.sources.get(obj.file) else { return node.span };
+    pub fn expression_span(
+        &self,
+        obj: &Object,
+        node: &crate::tree::Node,
+        line: u32,
+        column: u32,
+    ) -> Span {
+        let Some(src) = self.sources.get(obj.file) else {
+            return node.span;
+        };
         crate::tree::inner_span(&src.text, node, line, column).unwrap_or(node.span)
     }
 
@@ -95,7 +103,10 @@ pub struct Sink<'r> {
 
 impl<'r> Sink<'r> {
     pub fn new(rule: &'r Rule) -> Self {
-        Sink { rule, out: Vec::new() }
+        Sink {
+            rule,
+            out: Vec::new(),
+        }
     }
 
     /// Reports a finding on `obj` at the field `path`.
@@ -209,17 +220,25 @@ fn input_diag(id: &str, file: usize, document: usize, span: Span, message: Strin
 
 /// A problem with a whole file (unreadable, too large, not text) as a finding.
 pub fn file_problem(file: usize, message: String) -> Diagnostic {
-    input_diag(rules::e001_invalid_yaml::RULE.id, file, 0, Span::default(), message)
+    input_diag(
+        rules::e001_invalid_yaml::RULE.id,
+        file,
+        0,
+        Span::default(),
+        message,
+    )
 }
 
 fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
     match p {
         DocumentProblem::Load(e) => {
             let id = match e.kind {
-                LoadErrorKind::Syntax | LoadErrorKind::ComplexKey | LoadErrorKind::UnknownAnchor => {
-                    rules::e001_invalid_yaml::RULE.id
+                LoadErrorKind::Syntax
+                | LoadErrorKind::ComplexKey
+                | LoadErrorKind::UnknownAnchor => rules::e001_invalid_yaml::RULE.id,
+                LoadErrorKind::TooDeep | LoadErrorKind::AliasBudget => {
+                    rules::e002_input_over_limit::RULE.id
                 }
-                LoadErrorKind::TooDeep | LoadErrorKind::AliasBudget => rules::e002_input_over_limit::RULE.id,
                 LoadErrorKind::DuplicateKey => rules::e003_duplicate_key::RULE.id,
             };
             input_diag(id, file, e.document, e.span, e.message)
@@ -235,7 +254,11 @@ fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
             span,
             format!("this document is a {node_kind}, not a Kubernetes object"),
         ),
-        DocumentProblem::MissingTypeMeta { document, field, span } => {
+        DocumentProblem::MissingTypeMeta {
+            document,
+            field,
+            span,
+        } => {
             let mut d = input_diag(
                 rules::e004_not_an_object::RULE.id,
                 file,
@@ -284,7 +307,11 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
             format!("expected {expected}, got {got}"),
             vec!["the apiserver fails to decode the object (400 Bad Request)".into()],
         ),
-        ShapeFinding::BadQuantity { path, span, message } => {
+        ShapeFinding::BadQuantity {
+            path,
+            span,
+            message,
+        } => {
             let r = if path.contains(".capacity[") && path.ends_with("].value") {
                 &rules::v042_capacity_quantity::RULE
             } else if path.contains("ounters[") {
@@ -292,7 +319,13 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
             } else {
                 &rules::s002_wrong_type::RULE
             };
-            (r, path, span, message, vec!["the apiserver fails to decode the object (400 Bad Request)".into()])
+            (
+                r,
+                path,
+                span,
+                message,
+                vec!["the apiserver fails to decode the object (400 Bad Request)".into()],
+            )
         }
         ShapeFinding::Dropped { path, span, gate } => {
             let since = match gate.default_on_since() {
@@ -305,10 +338,15 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
                 &rules::d001_dropped_field::RULE,
                 path,
                 span,
-                format!("`{leaf}` will be dropped: feature gate {gate} is off in Kubernetes {}", gates.version),
+                format!(
+                    "`{leaf}` will be dropped: feature gate {gate} is off in Kubernetes {}",
+                    gates.version
+                ),
                 vec![
                     format!("the apiserver strips the field on create{since}"),
-                    format!("enable {gate} on kube-apiserver and kube-scheduler, or remove the field"),
+                    format!(
+                        "enable {gate} on kube-apiserver and kube-scheduler, or remove the field"
+                    ),
                 ],
             )
         }
@@ -388,13 +426,19 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         }
         match obj.api {
             ApiVersion::V1Beta1 => crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root),
-            ApiVersion::Other if obj.kind != ObjectKind::Workload && obj.kind != ObjectKind::Namespace => {
+            ApiVersion::Other
+                if obj.kind != ObjectKind::Workload && obj.kind != ObjectKind::Namespace =>
+            {
                 continue
             }
             _ => {}
         }
         let findings = schema::decode_and_drop(obj.kind, &mut obj.root, &settings.gates);
-        diagnostics.extend(findings.into_iter().map(|f| shape_to_diag(&obj, f, &settings.gates)));
+        diagnostics.extend(
+            findings
+                .into_iter()
+                .map(|f| shape_to_diag(&obj, f, &settings.gates)),
+        );
         checked.push(obj);
     }
     let cx = Ctx {
@@ -421,19 +465,33 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     // Selection and suppression comments apply to every finding alike.
     diagnostics.retain(|d| {
         settings.selection.allows(d.rule)
-            && !checked
-                .iter()
-                .any(|o| o.file == d.file && o.document == d.document && same_object(o, d) && o.is_suppressed(d.rule))
+            && !checked.iter().any(|o| {
+                o.file == d.file
+                    && o.document == d.document
+                    && same_object(o, d)
+                    && o.is_suppressed(d.rule)
+            })
     });
     diagnostics.sort_by(|a, b| {
-        (a.file, a.span.start.index, a.rule, &a.field).cmp(&(b.file, b.span.start.index, b.rule, &b.field))
+        (a.file, a.span.start.index, a.rule, &a.field).cmp(&(
+            b.file,
+            b.span.start.index,
+            b.rule,
+            &b.field,
+        ))
     });
     diagnostics.dedup();
     let summary = Summary {
         files: files.len(),
         objects: checked.len(),
-        errors: diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
-        warnings: diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
+        errors: diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        warnings: diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count(),
     };
     LintResult {
         diagnostics,
@@ -443,5 +501,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
 }
 
 fn same_object(o: &Object, d: &Diagnostic) -> bool {
-    d.object.as_ref().is_none_or(|r: &ObjectRef| *r == o.reference)
+    d.object
+        .as_ref()
+        .is_none_or(|r: &ObjectRef| *r == o.reference)
 }

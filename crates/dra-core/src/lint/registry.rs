@@ -153,7 +153,10 @@ pub static RULES: &[&Rule] = &[
 
 /// Looks a rule up by id (`DRA-V012`) or name (`too-many-devices`).
 pub fn find(key: &str) -> Option<&'static Rule> {
-    RULES.iter().copied().find(|r| r.id.eq_ignore_ascii_case(key) || r.name == key)
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.id.eq_ignore_ascii_case(key) || r.name == key)
 }
 
 #[cfg(test)]
@@ -164,8 +167,16 @@ mod tests {
     fn ids_and_names_are_unique_and_well_formed() {
         for (i, a) in RULES.iter().enumerate() {
             assert!(a.id.starts_with("DRA-") && a.id.len() == 8, "{}", a.id);
-            assert!(a.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", a.name);
-            assert!(!a.summary.is_empty() && !a.docs.is_empty() && !a.example.is_empty(), "{}", a.id);
+            assert!(
+                a.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                a.name
+            );
+            assert!(
+                !a.summary.is_empty() && !a.docs.is_empty() && !a.example.is_empty(),
+                "{}",
+                a.id
+            );
             for b in &RULES[i + 1..] {
                 assert_ne!(a.id, b.id);
                 assert_ne!(a.name, b.name);
@@ -179,11 +190,20 @@ mod tests {
         let mut files: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().trim_end_matches(".rs").to_owned())
+            .map(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .trim_end_matches(".rs")
+                    .to_owned()
+            })
             .filter(|n| n != "mod" && n != "prelude")
             .collect();
         files.sort();
-        assert_eq!(files.len(), RULES.len(), "a rule file is missing from RULES");
+        assert_eq!(
+            files.len(),
+            RULES.len(),
+            "a rule file is missing from RULES"
+        );
         for f in files {
             let id = format!("DRA-{}", f[..4].to_ascii_uppercase());
             assert!(find(&id).is_some(), "{f} is not registered as {id}");

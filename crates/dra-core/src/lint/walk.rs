@@ -105,7 +105,11 @@ pub fn device_limit(v: Version, devices: &[Node]) -> usize {
 /// The devices of a slice that the apiserver validates one by one.
 pub fn devices(v: Version, obj: &Object) -> impl Iterator<Item = (usize, &Node)> {
     let list = obj.spec().map(|s| items(s, "devices")).unwrap_or_default();
-    let list = if list.len() > device_limit(v, list) { &[][..] } else { list };
+    let list = if list.len() > device_limit(v, list) {
+        &[][..]
+    } else {
+        list
+    };
     list.iter().enumerate()
 }
 
@@ -113,7 +117,10 @@ pub fn devices(v: Version, obj: &Object) -> impl Iterator<Item = (usize, &Node)>
 /// field path that leads to it.
 pub fn device_claim(obj: &Object) -> Option<(&Node, &'static str)> {
     match obj.kind {
-        ObjectKind::ResourceClaim => obj.spec().and_then(|s| get(s, "devices")).map(|d| (d, "spec.devices")),
+        ObjectKind::ResourceClaim => obj
+            .spec()
+            .and_then(|s| get(s, "devices"))
+            .map(|d| (d, "spec.devices")),
         ObjectKind::ResourceClaimTemplate => obj
             .spec()
             .and_then(|s| get(s, "spec"))

@@ -16,10 +16,14 @@ pub(crate) const WORKLOADS: &[ObjectKind] = &[Workload];
 
 /// Reports `metadata.name` when it is not a DNS subdomain (all DRA kinds).
 pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
-    let Some(meta) = get(&obj.root, "metadata") else { return };
+    let Some(meta) = get(&obj.root, "metadata") else {
+        return;
+    };
     for key in ["name", "generateName"] {
         let Some(e) = entry(meta, key) else { continue };
-        let Some(name) = e.value.as_str() else { continue };
+        let Some(name) = e.value.as_str() else {
+            continue;
+        };
         // generateName gets a random suffix; its prefix may end in '-'.
         let checked = if key == "generateName" {
             format!("{}x", name)
@@ -39,29 +43,62 @@ pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
 }
 
 /// Reports a driver name that is missing, too long or not a DNS subdomain.
-pub(crate) fn check_driver_name(obj: &Object, parent: &Node, key: &str, path: &str, out: &mut Sink<'_>) {
+pub(crate) fn check_driver_name(
+    obj: &Object,
+    parent: &Node,
+    key: &str,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
     let value = get(parent, key);
-    let Some(name) = value.map_or(Some(""), Node::as_str) else { return };
+    let Some(name) = value.map_or(Some(""), Node::as_str) else {
+        return;
+    };
     let span = value.map_or_else(|| missing_span(parent), |v| v.span);
     match driver_name_problem(name) {
         Some(DriverNameProblem::Empty) => {
             out.report(obj, Required, path, span, "a driver name is required");
         }
         Some(DriverNameProblem::TooLong) => {
-            out.report(obj, TooLong, path, span, format!("driver name is longer than {DRIVER_NAME_MAX} characters"));
+            out.report(
+                obj,
+                TooLong,
+                path,
+                span,
+                format!("driver name is longer than {DRIVER_NAME_MAX} characters"),
+            );
         }
         Some(DriverNameProblem::NotSubdomain) => {
-            out.report(obj, Invalid, path, span, format!("{name:?} is not a DNS subdomain (e.g. gpu.example.com)"));
+            out.report(
+                obj,
+                Invalid,
+                path,
+                span,
+                format!("{name:?} is not a DNS subdomain (e.g. gpu.example.com)"),
+            );
         }
         None => {}
     }
 }
 
 /// Reports a required DNS-label name field.
-pub(crate) fn check_dns_label(obj: &Object, parent: &Node, key: &str, path: &str, what: &str, out: &mut Sink<'_>) {
+pub(crate) fn check_dns_label(
+    obj: &Object,
+    parent: &Node,
+    key: &str,
+    path: &str,
+    what: &str,
+    out: &mut Sink<'_>,
+) {
     match get(parent, key) {
         None => {
-            out.report(obj, Required, path, missing_span(parent), format!("{what} is required"));
+            out.report(
+                obj,
+                Required,
+                path,
+                missing_span(parent),
+                format!("{what} is required"),
+            );
         }
         Some(n) => match n.as_str() {
             Some("") => {
@@ -76,11 +113,25 @@ pub(crate) fn check_dns_label(obj: &Object, parent: &Node, key: &str, path: &str
 }
 
 /// Reports a list longer than `max` as TooMany at the list.
-pub(crate) fn check_too_many(obj: &Object, parent: &Node, key: &str, path: &str, max: usize, what: &str, out: &mut Sink<'_>) {
+pub(crate) fn check_too_many(
+    obj: &Object,
+    parent: &Node,
+    key: &str,
+    path: &str,
+    max: usize,
+    what: &str,
+    out: &mut Sink<'_>,
+) {
     let Some(e) = entry(parent, key) else { return };
     let Some(list) = e.value.as_seq() else { return };
     if list.len() > max {
-        out.report(obj, TooMany, path, e.key_span, format!("{} {what}; at most {max} are allowed", list.len()))
-            .label_text(format!("{} here", list.len()));
+        out.report(
+            obj,
+            TooMany,
+            path,
+            e.key_span,
+            format!("{} {what}; at most {max} are allowed", list.len()),
+        )
+        .label_text(format!("{} here", list.len()));
     }
 }

@@ -10,10 +10,21 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "driver")) else { return };
+    let Some(n) = obj.spec().and_then(|s| get(s, "driver")) else {
+        return;
+    };
     let Some(d) = n.as_str() else { return };
     if d.chars().any(|c| c.is_ascii_uppercase()) && driver_name_problem(d).is_none() {
-        out.report(obj, Warning, "spec.driver", n.span, format!("driver name {d:?} has upper-case letters"))
-            .note(format!("selectors and configs compare driver names case-sensitively; use {:?}", d.to_ascii_lowercase()));
+        out.report(
+            obj,
+            Warning,
+            "spec.driver",
+            n.span,
+            format!("driver name {d:?} has upper-case letters"),
+        )
+        .note(format!(
+            "selectors and configs compare driver names case-sensitively; use {:?}",
+            d.to_ascii_lowercase()
+        ));
     }
 }

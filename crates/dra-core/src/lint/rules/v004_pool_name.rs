@@ -12,21 +12,51 @@ declare_rule! {
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
     let Some(pool) = get(spec, "pool") else {
-        out.report(obj, Required, "spec.pool.name", missing_span(spec), "a pool name is required");
+        out.report(
+            obj,
+            Required,
+            "spec.pool.name",
+            missing_span(spec),
+            "a pool name is required",
+        );
         return;
     };
     match get(pool, "name") {
         None => {
-            out.report(obj, Required, "spec.pool.name", missing_span(pool), "a pool name is required");
+            out.report(
+                obj,
+                Required,
+                "spec.pool.name",
+                missing_span(pool),
+                "a pool name is required",
+            );
         }
         Some(n) => {
             let Some(name) = n.as_str() else { return };
             if name.is_empty() {
-                out.report(obj, Required, "spec.pool.name", n.span, "a pool name is required");
+                out.report(
+                    obj,
+                    Required,
+                    "spec.pool.name",
+                    n.span,
+                    "a pool name is required",
+                );
             } else if name.len() > 253 {
-                out.report(obj, TooLong, "spec.pool.name", n.span, "pool name is longer than 253 characters");
+                out.report(
+                    obj,
+                    TooLong,
+                    "spec.pool.name",
+                    n.span,
+                    "pool name is longer than 253 characters",
+                );
             } else if !name.split('/').all(is_dns_subdomain) {
-                out.report(obj, Invalid, "spec.pool.name", n.span, format!("{name:?} is not one or more DNS subdomains separated by '/'"));
+                out.report(
+                    obj,
+                    Invalid,
+                    "spec.pool.name",
+                    n.span,
+                    format!("{name:?} is not one or more DNS subdomains separated by '/'"),
+                );
             }
         }
     }

@@ -10,17 +10,31 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(pool) = obj.spec().and_then(|s| get(s, "pool")) else { return };
+    let Some(pool) = obj.spec().and_then(|s| get(s, "pool")) else {
+        return;
+    };
     match get(pool, "resourceSliceCount") {
         Some(n) => {
             if let Some(c) = n.as_i64() {
                 if c <= 0 {
-                    out.report(obj, Invalid, "spec.pool.resourceSliceCount", n.span, format!("must be greater than zero, got {c}"));
+                    out.report(
+                        obj,
+                        Invalid,
+                        "spec.pool.resourceSliceCount",
+                        n.span,
+                        format!("must be greater than zero, got {c}"),
+                    );
                 }
             }
         }
         None => {
-            out.report(obj, Invalid, "spec.pool.resourceSliceCount", missing_span(pool), "must be greater than zero (it is unset)");
+            out.report(
+                obj,
+                Invalid,
+                "spec.pool.resourceSliceCount",
+                missing_span(pool),
+                "must be greater than zero (it is unset)",
+            );
         }
     }
 }

@@ -10,8 +10,20 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "pool")).and_then(|p| get(p, "generation")) else { return };
+    let Some(n) = obj
+        .spec()
+        .and_then(|s| get(s, "pool"))
+        .and_then(|p| get(p, "generation"))
+    else {
+        return;
+    };
     if n.as_i64().is_some_and(|g| g < 0) {
-        out.report(obj, Invalid, "spec.pool.generation", n.span, "must be greater than or equal to zero");
+        out.report(
+            obj,
+            Invalid,
+            "spec.pool.generation",
+            n.span,
+            "must be greater than or equal to zero",
+        );
     }
 }

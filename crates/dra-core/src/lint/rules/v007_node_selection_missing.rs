@@ -9,7 +9,12 @@ declare_rule! {
     check: Check::Object(SLICES, check),
 }
 
-pub(crate) const SELECTION: [&str; 4] = ["nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection"];
+pub(crate) const SELECTION: [&str; 4] = [
+    "nodeName",
+    "nodeSelector",
+    "allNodes",
+    "perDeviceNodeSelection",
+];
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };

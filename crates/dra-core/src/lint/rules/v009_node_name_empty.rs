@@ -10,8 +10,16 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "nodeName")) else { return };
+    let Some(n) = obj.spec().and_then(|s| get(s, "nodeName")) else {
+        return;
+    };
     if n.as_str() == Some("") {
-        out.report(obj, Invalid, "spec.nodeName", n.span, "must not be empty when set");
+        out.report(
+            obj,
+            Invalid,
+            "spec.nodeName",
+            n.span,
+            "must not be empty when set",
+        );
     }
 }

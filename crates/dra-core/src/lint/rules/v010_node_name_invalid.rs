@@ -10,10 +10,18 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "nodeName")) else { return };
+    let Some(n) = obj.spec().and_then(|s| get(s, "nodeName")) else {
+        return;
+    };
     if let Some(name) = n.as_str() {
         if !name.is_empty() && !is_dns_subdomain(name) {
-            out.report(obj, Invalid, "spec.nodeName", n.span, format!("{name:?} is not a valid node name (DNS subdomain)"));
+            out.report(
+                obj,
+                Invalid,
+                "spec.nodeName",
+                n.span,
+                format!("{name:?} is not a valid node name (DNS subdomain)"),
+            );
         }
     }
 }

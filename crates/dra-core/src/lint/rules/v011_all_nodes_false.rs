@@ -10,8 +10,16 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "allNodes")) else { return };
+    let Some(n) = obj.spec().and_then(|s| get(s, "allNodes")) else {
+        return;
+    };
     if n.as_bool() == Some(false) {
-        out.report(obj, Invalid, "spec.allNodes", n.span, "must be true when set");
+        out.report(
+            obj,
+            Invalid,
+            "spec.allNodes",
+            n.span,
+            "must be true when set",
+        );
     }
 }

@@ -12,11 +12,22 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
     let mut check_one = |owner: &Node, path: String| {
-        let Some(sel) = get(owner, "nodeSelector") else { return };
+        let Some(sel) = get(owner, "nodeSelector") else {
+            return;
+        };
         let terms = items(sel, "nodeSelectorTerms");
         if terms.len() != 1 {
             let span = entry(sel, "nodeSelectorTerms").map_or(sel.span, |e| e.key_span);
-            out.report(obj, Invalid, format!("{path}.nodeSelector.nodeSelectorTerms"), span, format!("must have exactly one node selector term, got {}", terms.len()));
+            out.report(
+                obj,
+                Invalid,
+                format!("{path}.nodeSelector.nodeSelectorTerms"),
+                span,
+                format!(
+                    "must have exactly one node selector term, got {}",
+                    terms.len()
+                ),
+            );
         }
     };
     check_one(spec, "spec".into());

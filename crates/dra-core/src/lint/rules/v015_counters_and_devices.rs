@@ -11,9 +11,16 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
-    let (Some(counters), Some(devs)) = (entry(spec, "sharedCounters"), entry(spec, "devices")) else { return };
-    if counters.value.as_seq().is_some_and(|s| !s.is_empty()) && devs.value.as_seq().is_some_and(|s| !s.is_empty()) {
-        let pool = get(spec, "pool").and_then(|p| get_str(p, "name")).unwrap_or("the pool");
+    let (Some(counters), Some(devs)) = (entry(spec, "sharedCounters"), entry(spec, "devices"))
+    else {
+        return;
+    };
+    if counters.value.as_seq().is_some_and(|s| !s.is_empty())
+        && devs.value.as_seq().is_some_and(|s| !s.is_empty())
+    {
+        let pool = get(spec, "pool")
+            .and_then(|p| get_str(p, "name"))
+            .unwrap_or("the pool");
         out.report(obj, Invalid, "spec", counters.key_span, "only one of `sharedCounters` or `devices` may be set")
             .label_text("counter sets here ...")
             .secondary(devs.key_span, "... and devices here")

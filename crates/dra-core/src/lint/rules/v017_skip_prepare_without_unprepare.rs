@@ -10,9 +10,20 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(e) = obj.spec().and_then(|s| entry(s, "skipNodeOperations")) else { return };
-    let ops: Vec<&str> = e.value.as_seq().unwrap_or_default().iter().filter_map(Node::as_str).collect();
-    if ops.contains(&"NodePrepareResources") && !ops.contains(&"NodeUnprepareResources") && !ops.contains(&"*") {
+    let Some(e) = obj.spec().and_then(|s| entry(s, "skipNodeOperations")) else {
+        return;
+    };
+    let ops: Vec<&str> = e
+        .value
+        .as_seq()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Node::as_str)
+        .collect();
+    if ops.contains(&"NodePrepareResources")
+        && !ops.contains(&"NodeUnprepareResources")
+        && !ops.contains(&"*")
+    {
         out.report(obj, Invalid, "spec.skipNodeOperations", e.key_span, "NodePrepareResources may only be skipped together with NodeUnprepareResources (or '*')");
     }
 }

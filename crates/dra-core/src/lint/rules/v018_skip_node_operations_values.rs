@@ -18,7 +18,17 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             out.report(obj, NotSupported, format!("spec.skipNodeOperations[{i}]"), op.span, format!("unsupported value {s:?}: supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\""));
         }
     }
-    for (i, s) in duplicates(ops.iter().enumerate().filter_map(|(i, o)| o.as_str().map(|s| (i, s)))) {
-        out.report(obj, Duplicate, format!("spec.skipNodeOperations[{i}]"), ops[i].span, format!("duplicate value {s:?}"));
+    for (i, s) in duplicates(
+        ops.iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.as_str().map(|s| (i, s))),
+    ) {
+        out.report(
+            obj,
+            Duplicate,
+            format!("spec.skipNodeOperations[{i}]"),
+            ops[i].span,
+            format!("duplicate value {s:?}"),
+        );
     }
 }

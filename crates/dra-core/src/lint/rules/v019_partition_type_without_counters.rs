@@ -10,8 +10,16 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(e) = obj.spec().and_then(|s| entry(s, "partitionTypeAttribute")) else { return };
+    let Some(e) = obj.spec().and_then(|s| entry(s, "partitionTypeAttribute")) else {
+        return;
+    };
     if !devices(cx.gates.version, obj).any(|(_, d)| !items(d, "consumesCounters").is_empty()) {
-        out.report(obj, Invalid, "spec.partitionTypeAttribute", e.value.span, "may only be set when some device consumes counters");
+        out.report(
+            obj,
+            Invalid,
+            "spec.partitionTypeAttribute",
+            e.value.span,
+            "may only be set when some device consumes counters",
+        );
     }
 }

@@ -10,10 +10,18 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "partitionTypeAttribute")) else { return };
+    let Some(n) = obj.spec().and_then(|s| get(s, "partitionTypeAttribute")) else {
+        return;
+    };
     let Some(name) = n.as_str() else { return };
     if !name.contains('/') {
-        out.report(obj, Invalid, "spec.partitionTypeAttribute", n.span, "must be a fully qualified name (domain/name)");
+        out.report(
+            obj,
+            Invalid,
+            "spec.partitionTypeAttribute",
+            n.span,
+            "must be a fully qualified name (domain/name)",
+        );
     } else if let Some((_, msg)) = qualified_name_problem(name) {
         out.report(obj, Invalid, "spec.partitionTypeAttribute", n.span, msg);
     }

@@ -11,21 +11,39 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
-    let Some(attr) = get_str(spec, "partitionTypeAttribute") else { return };
+    let Some(attr) = get_str(spec, "partitionTypeAttribute") else {
+        return;
+    };
     let driver = get_str(spec, "driver").unwrap_or("");
-    let Some((domain, id)) = attr.split_once('/') else { return };
+    let Some((domain, id)) = attr.split_once('/') else {
+        return;
+    };
     for (i, d) in devices(cx.gates.version, obj) {
         if items(d, "consumesCounters").is_empty() {
             continue;
         }
         let attrs = entries(d, "attributes");
-        let found = attrs.iter().find(|a| a.key == attr || (domain == driver && a.key == id));
+        let found = attrs
+            .iter()
+            .find(|a| a.key == attr || (domain == driver && a.key == id));
         match found {
             None => {
-                out.report(obj, Required, format!("spec.devices[{i}].attributes[{attr}]"), d.span, format!("device consumes counters but has no {attr:?} attribute"));
+                out.report(
+                    obj,
+                    Required,
+                    format!("spec.devices[{i}].attributes[{attr}]"),
+                    d.span,
+                    format!("device consumes counters but has no {attr:?} attribute"),
+                );
             }
             Some(a) if get(&a.value, "string").is_none() => {
-                out.report(obj, Invalid, format!("spec.devices[{i}].attributes[{}]", a.key), a.key_span, "the partition type attribute must be a string");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("spec.devices[{i}].attributes[{}]", a.key),
+                    a.key_span,
+                    "the partition type attribute must be a string",
+                );
             }
             _ => {}
         }

@@ -11,11 +11,19 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
-    let Some(e) = entry(spec, "devices") else { return };
+    let Some(e) = entry(spec, "devices") else {
+        return;
+    };
     let Some(list) = e.value.as_seq() else { return };
     let max = device_limit(cx.gates.version, list);
     if list.len() > max {
-        let d = out.report(obj, TooMany, "spec.devices", e.key_span, format!("{} devices; at most {max} are allowed", list.len()));
+        let d = out.report(
+            obj,
+            TooMany,
+            "spec.devices",
+            e.key_span,
+            format!("{} devices; at most {max} are allowed", list.len()),
+        );
         if max < MAX_DEVICES {
             d.note("the limit is 64 because a device uses taints, consumesCounters or list-type attributes");
         }

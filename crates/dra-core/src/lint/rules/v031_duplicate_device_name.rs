@@ -11,8 +11,16 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let devs: Vec<(usize, &Node)> = devices(cx.gates.version, obj).collect();
-    let names = devs.iter().filter_map(|(i, d)| get_str(d, "name").map(|n| (*i, n)));
+    let names = devs
+        .iter()
+        .filter_map(|(i, d)| get_str(d, "name").map(|n| (*i, n)));
     for (i, name) in duplicates(names) {
-        out.report(obj, Duplicate, format!("spec.devices[{i}]"), devs[i].1.span, format!("device name {name:?} is used twice in this slice"));
+        out.report(
+            obj,
+            Duplicate,
+            format!("spec.devices[{i}]"),
+            devs[i].1.span,
+            format!("device name {name:?} is used twice in this slice"),
+        );
     }
 }

@@ -11,6 +11,13 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
-        check_dns_label(obj, d, "name", &format!("spec.devices[{i}].name"), "device name", out);
+        check_dns_label(
+            obj,
+            d,
+            "name",
+            &format!("spec.devices[{i}].name"),
+            "device name",
+            out,
+        );
     }
 }

@@ -14,7 +14,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let n = entries(d, "attributes").len() + entries(d, "capacity").len();
         if n > MAX_ATTRS_AND_CAPS {
             let span = entry(d, "name").map_or(d.span, |e| e.value.span);
-            out.report(obj, Invalid, format!("spec.devices[{i}]"), span, format!("{n} attributes and capacities; the maximum is {MAX_ATTRS_AND_CAPS}"));
+            out.report(
+                obj,
+                Invalid,
+                format!("spec.devices[{i}]"),
+                span,
+                format!("{n} attributes and capacities; the maximum is {MAX_ATTRS_AND_CAPS}"),
+            );
         }
     }
 }

@@ -17,13 +17,25 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let n: usize = entries(d, "attributes")
             .iter()
             .map(|a| {
-                let lists: usize = ["ints", "bools", "strings", "versions"].iter().map(|k| items(&a.value, k).len()).sum();
-                let scalars = ["int", "bool", "string", "version"].iter().filter(|k| get(&a.value, k).is_some()).count();
+                let lists: usize = ["ints", "bools", "strings", "versions"]
+                    .iter()
+                    .map(|k| items(&a.value, k).len())
+                    .sum();
+                let scalars = ["int", "bool", "string", "version"]
+                    .iter()
+                    .filter(|k| get(&a.value, k).is_some())
+                    .count();
                 lists + scalars
             })
             .sum();
         if n > MAX_ATTRIBUTE_VALUES {
-            out.report(obj, Invalid, format!("spec.devices[{i}]"), d.span, format!("{n} attribute values; the maximum is {MAX_ATTRIBUTE_VALUES}"));
+            out.report(
+                obj,
+                Invalid,
+                format!("spec.devices[{i}]"),
+                d.span,
+                format!("{n} attribute values; the maximum is {MAX_ATTRIBUTE_VALUES}"),
+            );
         }
     }
 }

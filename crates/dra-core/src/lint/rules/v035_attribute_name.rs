@@ -18,7 +18,13 @@ pub(crate) fn check_map_keys(cx: &Ctx<'_>, obj: &Object, map: &str, out: &mut Si
     for (i, d) in devices(cx.gates.version, obj) {
         for a in entries(d, map) {
             if let Some((ty, msg)) = qualified_name_problem(&a.key) {
-                out.report(obj, ty, format!("spec.devices[{i}].{map}"), a.key_span, format!("{:?}: {msg}", a.key));
+                out.report(
+                    obj,
+                    ty,
+                    format!("spec.devices[{i}].{map}"),
+                    a.key_span,
+                    format!("{:?}: {msg}", a.key),
+                );
             } else if a.key.matches('/').count() > 1 {
                 out.report(obj, Warning, format!("spec.devices[{i}].{map}"), a.key_span, format!("{:?} has more than one '/'", a.key))
                     .note("accepted by released apiservers (kubernetes/kubernetes#141869), but no CEL selector can reach it; a future apiserver rejects it");

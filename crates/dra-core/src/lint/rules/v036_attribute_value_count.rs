@@ -9,20 +9,41 @@ declare_rule! {
     check: Check::Object(SLICES, check),
 }
 
-const KINDS: [&str; 8] = ["int", "bool", "string", "version", "ints", "bools", "strings", "versions"];
+const KINDS: [&str; 8] = [
+    "int", "bool", "string", "version", "ints", "bools", "strings", "versions",
+];
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for a in entries(d, "attributes") {
-            let set: Vec<&str> = KINDS.iter().copied().filter(|k| get(&a.value, k).is_some()).collect();
+            let set: Vec<&str> = KINDS
+                .iter()
+                .copied()
+                .filter(|k| get(&a.value, k).is_some())
+                .collect();
             let path = format!("spec.devices[{i}].attributes[{}]", a.key);
             match set.len() {
                 1 => {}
                 0 => {
-                    out.report(obj, Invalid, path, a.key_span, "exactly one value must be specified");
+                    out.report(
+                        obj,
+                        Invalid,
+                        path,
+                        a.key_span,
+                        "exactly one value must be specified",
+                    );
                 }
                 _ => {
-                    out.report(obj, Invalid, path, a.key_span, format!("exactly one value must be specified, got {}", set.join(", ")));
+                    out.report(
+                        obj,
+                        Invalid,
+                        path,
+                        a.key_span,
+                        format!(
+                            "exactly one value must be specified, got {}",
+                            set.join(", ")
+                        ),
+                    );
                 }
             }
         }

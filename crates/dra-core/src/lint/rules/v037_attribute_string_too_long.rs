@@ -16,7 +16,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 if let Some(s) = n.as_str() {
                     let len = s.chars().count();
                     if len > MAX_STRING_ATTR {
-                        out.report(obj, TooLong, format!("spec.devices[{i}].attributes[{}].string", a.key), n.span, format!("{len} characters; may not be longer than {MAX_STRING_ATTR}"));
+                        out.report(
+                            obj,
+                            TooLong,
+                            format!("spec.devices[{i}].attributes[{}].string", a.key),
+                            n.span,
+                            format!("{len} characters; may not be longer than {MAX_STRING_ATTR}"),
+                        );
                     }
                 }
             }

@@ -12,13 +12,27 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for a in entries(d, "attributes") {
-            let Some(n) = get(&a.value, "version") else { continue };
+            let Some(n) = get(&a.value, "version") else {
+                continue;
+            };
             let Some(v) = n.as_str() else { continue };
             let path = format!("spec.devices[{i}].attributes[{}].version", a.key);
             if v.chars().count() > MAX_STRING_ATTR {
-                out.report(obj, TooLong, path, n.span, format!("may not be longer than {MAX_STRING_ATTR} characters"));
+                out.report(
+                    obj,
+                    TooLong,
+                    path,
+                    n.span,
+                    format!("may not be longer than {MAX_STRING_ATTR} characters"),
+                );
             } else if !is_semver(v) {
-                let d = out.report(obj, Invalid, path, n.span, format!("{v:?} is not a semantic version 2.0.0"));
+                let d = out.report(
+                    obj,
+                    Invalid,
+                    path,
+                    n.span,
+                    format!("{v:?} is not a semantic version 2.0.0"),
+                );
                 if let Some(stripped) = v.strip_prefix('v') {
                     if is_semver(stripped) {
                         d.note(format!("drop the leading 'v': {stripped:?}"));

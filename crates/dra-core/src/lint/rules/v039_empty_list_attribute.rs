@@ -15,7 +15,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             for k in ["ints", "bools", "strings", "versions"] {
                 if let Some(e) = entry(&a.value, k) {
                     if e.value.as_seq().is_some_and(<[Node]>::is_empty) {
-                        out.report(obj, Invalid, format!("spec.devices[{i}].attributes[{}].{k}", a.key), e.key_span, "must not be empty");
+                        out.report(
+                            obj,
+                            Invalid,
+                            format!("spec.devices[{i}].attributes[{}].{k}", a.key),
+                            e.key_span,
+                            "must not be empty",
+                        );
                     }
                 }
             }

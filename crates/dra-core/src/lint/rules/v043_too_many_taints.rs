@@ -12,12 +12,24 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let max = max_taints(cx.gates.version);
     for (i, d) in devices(cx.gates.version, obj) {
-        check_too_many(obj, d, "taints", &format!("spec.devices[{i}].taints"), max, "taints", out);
+        check_too_many(
+            obj,
+            d,
+            "taints",
+            &format!("spec.devices[{i}].taints"),
+            max,
+            "taints",
+            out,
+        );
     }
 }
 
 /// The taints of a device that the apiserver validates one by one.
 pub(crate) fn taints<'a>(cx: &Ctx<'_>, d: &'a Node) -> &'a [Node] {
     let t = items(d, "taints");
-    if t.len() > max_taints(cx.gates.version) { &[] } else { t }
+    if t.len() > max_taints(cx.gates.version) {
+        &[]
+    } else {
+        t
+    }
 }

@@ -23,7 +23,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         out.report(obj, Required, path, k.span, "a taint key is required");
                     }
                     Some(s) if !is_label_key(s) => {
-                        out.report(obj, Invalid, path, k.span, format!("{s:?} is not a valid label key"));
+                        out.report(
+                            obj,
+                            Invalid,
+                            path,
+                            k.span,
+                            format!("{s:?} is not a valid label key"),
+                        );
                     }
                     _ => {}
                 },

@@ -15,7 +15,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         for (j, t) in taints(cx, d).iter().enumerate() {
             if let Some(v) = get(t, "value") {
                 if v.as_str().is_some_and(|s| !is_label_value(s)) {
-                    out.report(obj, Invalid, format!("spec.devices[{i}].taints[{j}].value"), v.span, "not a valid label value");
+                    out.report(
+                        obj,
+                        Invalid,
+                        format!("spec.devices[{i}].taints[{j}].value"),
+                        v.span,
+                        "not a valid label value",
+                    );
                 }
             }
         }

@@ -12,7 +12,15 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for k in ["bindingConditions", "bindingFailureConditions"] {
-            check_too_many(obj, d, k, &format!("spec.devices[{i}].{k}"), MAX_BINDING_CONDITIONS, "conditions", out);
+            check_too_many(
+                obj,
+                d,
+                k,
+                &format!("spec.devices[{i}].{k}"),
+                MAX_BINDING_CONDITIONS,
+                "conditions",
+                out,
+            );
         }
     }
 }

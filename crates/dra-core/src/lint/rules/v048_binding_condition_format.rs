@@ -19,12 +19,28 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             for (j, c) in list.iter().enumerate() {
                 if let Some(s) = c.as_str() {
                     if !is_label_key(s) {
-                        out.report(obj, Invalid, format!("spec.devices[{i}].{k}[{j}]"), c.span, format!("{s:?} is not a valid condition type"));
+                        out.report(
+                            obj,
+                            Invalid,
+                            format!("spec.devices[{i}].{k}[{j}]"),
+                            c.span,
+                            format!("{s:?} is not a valid condition type"),
+                        );
                     }
                 }
             }
-            for (j, s) in duplicates(list.iter().enumerate().filter_map(|(j, c)| c.as_str().map(|s| (j, s)))) {
-                out.report(obj, Duplicate, format!("spec.devices[{i}].{k}[{j}]"), list[j].span, format!("{s:?} is listed twice"));
+            for (j, s) in duplicates(
+                list.iter()
+                    .enumerate()
+                    .filter_map(|(j, c)| c.as_str().map(|s| (j, s))),
+            ) {
+                out.report(
+                    obj,
+                    Duplicate,
+                    format!("spec.devices[{i}].{k}[{j}]"),
+                    list[j].span,
+                    format!("{s:?} is listed twice"),
+                );
             }
         }
     }

@@ -11,10 +11,19 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
-        let ok: Vec<&str> = items(d, "bindingConditions").iter().filter_map(Node::as_str).collect();
+        let ok: Vec<&str> = items(d, "bindingConditions")
+            .iter()
+            .filter_map(Node::as_str)
+            .collect();
         for (j, c) in items(d, "bindingFailureConditions").iter().enumerate() {
             if c.as_str().is_some_and(|s| ok.contains(&s)) {
-                out.report(obj, Invalid, format!("spec.devices[{i}].bindingFailureConditions[{j}]"), c.span, "also listed in bindingConditions");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("spec.devices[{i}].bindingFailureConditions[{j}]"),
+                    c.span,
+                    "also listed in bindingConditions",
+                );
             }
         }
     }

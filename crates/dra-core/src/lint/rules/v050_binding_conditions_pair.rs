@@ -14,9 +14,21 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let ok = items(d, "bindingConditions");
         let fail = items(d, "bindingFailureConditions");
         if !ok.is_empty() && fail.is_empty() {
-            out.report(obj, Invalid, format!("spec.devices[{i}].bindingFailureConditions"), entry(d, "bindingConditions").map_or(d.span, |e| e.key_span), "bindingFailureConditions are required when bindingConditions are set");
+            out.report(
+                obj,
+                Invalid,
+                format!("spec.devices[{i}].bindingFailureConditions"),
+                entry(d, "bindingConditions").map_or(d.span, |e| e.key_span),
+                "bindingFailureConditions are required when bindingConditions are set",
+            );
         } else if ok.is_empty() && !fail.is_empty() {
-            out.report(obj, Invalid, format!("spec.devices[{i}].bindingConditions"), entry(d, "bindingFailureConditions").map_or(d.span, |e| e.key_span), "bindingConditions are required when bindingFailureConditions are set");
+            out.report(
+                obj,
+                Invalid,
+                format!("spec.devices[{i}].bindingConditions"),
+                entry(d, "bindingFailureConditions").map_or(d.span, |e| e.key_span),
+                "bindingConditions are required when bindingFailureConditions are set",
+            );
         }
     }
 }

@@ -17,7 +17,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for k in ["nodeName", "nodeSelector", "allNodes"] {
             if let Some(e) = entry(d, k) {
-                out.report(obj, Invalid, format!("spec.devices[{i}].{k}"), e.key_span, "may only be set when spec.perDeviceNodeSelection is true");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("spec.devices[{i}].{k}"),
+                    e.key_span,
+                    "may only be set when spec.perDeviceNodeSelection is true",
+                );
             }
         }
     }

@@ -15,10 +15,19 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for (i, d) in devices(cx.gates.version, obj) {
-        let set: Vec<&str> = ["nodeName", "nodeSelector", "allNodes"].into_iter().filter(|k| get(d, k).is_some()).collect();
+        let set: Vec<&str> = ["nodeName", "nodeSelector", "allNodes"]
+            .into_iter()
+            .filter(|k| get(d, k).is_some())
+            .collect();
         match set.len() {
             0 => {
-                out.report(obj, Required, format!("spec.devices[{i}]"), d.span, "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required");
+                out.report(
+                    obj,
+                    Required,
+                    format!("spec.devices[{i}]"),
+                    d.span,
+                    "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required",
+                );
             }
             1 => {}
             _ => {

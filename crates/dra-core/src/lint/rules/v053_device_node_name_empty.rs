@@ -14,13 +14,25 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if let Some(n) = get(d, "nodeName") {
             if let Some(s) = n.as_str() {
                 if s.is_empty() || !is_dns_subdomain(s) {
-                    out.report(obj, Invalid, format!("spec.devices[{i}].nodeName"), n.span, "must be a valid node name");
+                    out.report(
+                        obj,
+                        Invalid,
+                        format!("spec.devices[{i}].nodeName"),
+                        n.span,
+                        "must be a valid node name",
+                    );
                 }
             }
         }
         if let Some(n) = get(d, "allNodes") {
             if n.as_bool() == Some(false) {
-                out.report(obj, Invalid, format!("spec.devices[{i}].allNodes"), n.span, "must be true when set");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("spec.devices[{i}].allNodes"),
+                    n.span,
+                    "must be true when set",
+                );
             }
         }
     }

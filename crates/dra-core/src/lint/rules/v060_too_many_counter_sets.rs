@@ -11,12 +11,27 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if let Some(spec) = obj.spec() {
-        check_too_many(obj, spec, "sharedCounters", "spec.sharedCounters", max_counter_sets(cx.gates.version), "counter sets", out);
+        check_too_many(
+            obj,
+            spec,
+            "sharedCounters",
+            "spec.sharedCounters",
+            max_counter_sets(cx.gates.version),
+            "counter sets",
+            out,
+        );
     }
 }
 
 /// The counter sets the apiserver validates one by one.
 pub(crate) fn counter_sets<'a>(cx: &Ctx<'_>, obj: &'a Object) -> &'a [Node] {
-    let sets = obj.spec().map(|s| items(s, "sharedCounters")).unwrap_or_default();
-    if sets.len() > max_counter_sets(cx.gates.version) { &[] } else { sets }
+    let sets = obj
+        .spec()
+        .map(|s| items(s, "sharedCounters"))
+        .unwrap_or_default();
+    if sets.len() > max_counter_sets(cx.gates.version) {
+        &[]
+    } else {
+        sets
+    }
 }

@@ -12,7 +12,17 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let sets = counter_sets(cx, obj);
-    for (i, name) in duplicates(sets.iter().enumerate().filter_map(|(i, s)| get_str(s, "name").map(|n| (i, n)))) {
-        out.report(obj, Duplicate, format!("spec.sharedCounters[{i}]"), sets[i].span, format!("counter set {name:?} is defined twice"));
+    for (i, name) in duplicates(
+        sets.iter()
+            .enumerate()
+            .filter_map(|(i, s)| get_str(s, "name").map(|n| (i, n))),
+    ) {
+        out.report(
+            obj,
+            Duplicate,
+            format!("spec.sharedCounters[{i}]"),
+            sets[i].span,
+            format!("counter set {name:?} is defined twice"),
+        );
     }
 }

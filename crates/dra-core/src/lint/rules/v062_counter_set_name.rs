@@ -12,6 +12,13 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, s) in counter_sets(cx, obj).iter().enumerate() {
-        check_dns_label(obj, s, "name", &format!("spec.sharedCounters[{i}].name"), "counter set name", out);
+        check_dns_label(
+            obj,
+            s,
+            "name",
+            &format!("spec.sharedCounters[{i}].name"),
+            "counter set name",
+            out,
+        );
     }
 }

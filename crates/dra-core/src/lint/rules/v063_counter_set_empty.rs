@@ -12,9 +12,17 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, s) in counter_sets(cx, obj).iter().enumerate() {
-        if entries(s, "counters").is_empty() && get(s, "counters").is_none_or(|c| c.as_map().is_some()) {
+        if entries(s, "counters").is_empty()
+            && get(s, "counters").is_none_or(|c| c.as_map().is_some())
+        {
             let span = entry(s, "counters").map_or(s.span, |e| e.key_span);
-            out.report(obj, Required, format!("spec.sharedCounters[{i}].counters"), span, "at least one counter is required");
+            out.report(
+                obj,
+                Required,
+                format!("spec.sharedCounters[{i}].counters"),
+                span,
+                "at least one counter is required",
+            );
         }
     }
 }

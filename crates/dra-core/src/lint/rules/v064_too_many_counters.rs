@@ -15,7 +15,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let n = entries(s, "counters").len();
         if n > MAX_COUNTERS {
             let span = entry(s, "counters").map_or(s.span, |e| e.key_span);
-            out.report(obj, TooMany, format!("spec.sharedCounters[{i}].counters"), span, format!("{n} counters; at most {MAX_COUNTERS} are allowed"));
+            out.report(
+                obj,
+                TooMany,
+                format!("spec.sharedCounters[{i}].counters"),
+                span,
+                format!("{n} counters; at most {MAX_COUNTERS} are allowed"),
+            );
         }
     }
 }

@@ -18,7 +18,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         for c in counters {
             if !is_dns_label(&c.key) {
-                out.report(obj, Invalid, format!("spec.sharedCounters[{i}].counters"), c.key_span, format!("counter name {:?} is not a DNS label", c.key));
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("spec.sharedCounters[{i}].counters"),
+                    c.key_span,
+                    format!("counter name {:?} is not a DNS label", c.key),
+                );
             }
         }
     }

@@ -11,12 +11,24 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
-        check_too_many(obj, d, "consumesCounters", &format!("spec.devices[{i}].consumesCounters"), MAX_CONSUMES_COUNTERS, "counter consumptions", out);
+        check_too_many(
+            obj,
+            d,
+            "consumesCounters",
+            &format!("spec.devices[{i}].consumesCounters"),
+            MAX_CONSUMES_COUNTERS,
+            "counter consumptions",
+            out,
+        );
     }
 }
 
 /// A device's consumesCounters entries, unless over the limit.
 pub(crate) fn consumptions(d: &Node) -> &[Node] {
     let c = items(d, "consumesCounters");
-    if c.len() > MAX_CONSUMES_COUNTERS { &[] } else { c }
+    if c.len() > MAX_CONSUMES_COUNTERS {
+        &[]
+    } else {
+        c
+    }
 }

@@ -13,8 +13,18 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         let c = consumptions(d);
-        for (j, name) in duplicates(c.iter().enumerate().filter_map(|(j, e)| get_str(e, "counterSet").map(|n| (j, n)))) {
-            out.report(obj, Duplicate, format!("spec.devices[{i}].consumesCounters[{j}]"), c[j].span, format!("counter set {name:?} is consumed twice"));
+        for (j, name) in duplicates(
+            c.iter()
+                .enumerate()
+                .filter_map(|(j, e)| get_str(e, "counterSet").map(|n| (j, n))),
+        ) {
+            out.report(
+                obj,
+                Duplicate,
+                format!("spec.devices[{i}].consumesCounters[{j}]"),
+                c[j].span,
+                format!("counter set {name:?} is consumed twice"),
+            );
         }
     }
 }

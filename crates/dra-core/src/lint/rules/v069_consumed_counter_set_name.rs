@@ -13,7 +13,14 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for (j, c) in consumptions(d).iter().enumerate() {
-            check_dns_label(obj, c, "counterSet", &format!("spec.devices[{i}].consumesCounters[{j}].counterSet"), "counter set name", out);
+            check_dns_label(
+                obj,
+                c,
+                "counterSet",
+                &format!("spec.devices[{i}].consumesCounters[{j}].counterSet"),
+                "counter set name",
+                out,
+            );
         }
     }
 }

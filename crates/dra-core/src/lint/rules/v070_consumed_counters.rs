@@ -18,14 +18,35 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             let counters = entries(c, "counters");
             if counters.is_empty() {
                 if get(c, "counters").is_none_or(|n| n.as_map().is_some()) {
-                    out.report(obj, Required, path, span, "at least one counter is required");
+                    out.report(
+                        obj,
+                        Required,
+                        path,
+                        span,
+                        "at least one counter is required",
+                    );
                 }
             } else if counters.len() > MAX_COUNTERS {
-                out.report(obj, TooMany, path, span, format!("{} counters; at most {MAX_COUNTERS} are allowed", counters.len()));
+                out.report(
+                    obj,
+                    TooMany,
+                    path,
+                    span,
+                    format!(
+                        "{} counters; at most {MAX_COUNTERS} are allowed",
+                        counters.len()
+                    ),
+                );
             } else {
                 for k in counters {
                     if !is_dns_label(&k.key) {
-                        out.report(obj, Invalid, path.clone(), k.key_span, format!("counter name {:?} is not a DNS label", k.key));
+                        out.report(
+                            obj,
+                            Invalid,
+                            path.clone(),
+                            k.key_span,
+                            format!("counter name {:?} is not a DNS label", k.key),
+                        );
                     }
                 }
             }

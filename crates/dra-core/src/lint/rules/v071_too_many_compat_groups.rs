@@ -13,13 +13,29 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for (j, c) in consumptions(d).iter().enumerate() {
-            let Some(e) = entry(c, "compatibilityGroups") else { continue };
-            let Some(groups) = e.value.as_seq() else { continue };
+            let Some(e) = entry(c, "compatibilityGroups") else {
+                continue;
+            };
+            let Some(groups) = e.value.as_seq() else {
+                continue;
+            };
             if groups.len() > MAX_COMPAT_GROUPS {
                 let names: Vec<&str> = groups.iter().filter_map(Node::as_str).collect();
-                out.report(obj, TooMany, format!("spec.devices[{i}].consumesCounters[{j}].compatibilityGroups"), groups[0].span, format!("at most {MAX_COMPAT_GROUPS} compatibility groups per counter consumption"))
-                    .label_text(format!("{} groups here: {}", groups.len(), names.join(", ")))
-                    .note("the apiserver rejects this slice; keep at most 2 unique names");
+                out.report(
+                    obj,
+                    TooMany,
+                    format!("spec.devices[{i}].consumesCounters[{j}].compatibilityGroups"),
+                    groups[0].span,
+                    format!(
+                        "at most {MAX_COMPAT_GROUPS} compatibility groups per counter consumption"
+                    ),
+                )
+                .label_text(format!(
+                    "{} groups here: {}",
+                    groups.len(),
+                    names.join(", ")
+                ))
+                .note("the apiserver rejects this slice; keep at most 2 unique names");
             }
         }
     }

@@ -17,8 +17,19 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             if groups.len() > MAX_COMPAT_GROUPS {
                 continue;
             }
-            for (k, g) in duplicates(groups.iter().enumerate().filter_map(|(k, n)| n.as_str().map(|s| (k, s)))) {
-                out.report(obj, Duplicate, format!("spec.devices[{i}].consumesCounters[{j}].compatibilityGroups[{k}]"), groups[k].span, format!("group {g:?} is listed twice"));
+            for (k, g) in duplicates(
+                groups
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, n)| n.as_str().map(|s| (k, s))),
+            ) {
+                out.report(
+                    obj,
+                    Duplicate,
+                    format!("spec.devices[{i}].consumesCounters[{j}].compatibilityGroups[{k}]"),
+                    groups[k].span,
+                    format!("group {g:?} is listed twice"),
+                );
             }
         }
     }

@@ -16,7 +16,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         for c in entries(d, "capacity") {
             if let Some(e) = entry(&c.value, "requestPolicy") {
-                out.report(obj, Forbidden, format!("spec.devices[{i}].capacity[{}].requestPolicy", c.key), e.key_span, "allowMultipleAllocations must be true");
+                out.report(
+                    obj,
+                    Forbidden,
+                    format!("spec.devices[{i}].capacity[{}].requestPolicy", c.key),
+                    e.key_span,
+                    "allowMultipleAllocations must be true",
+                );
             }
         }
     }
@@ -41,8 +47,12 @@ pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {
             continue;
         }
         for c in entries(d, "capacity") {
-            let Some(rp) = get(&c.value, "requestPolicy") else { continue };
-            let capacity = get(&c.value, "value").and_then(quantity_of).unwrap_or_else(Quantity::zero);
+            let Some(rp) = get(&c.value, "requestPolicy") else {
+                continue;
+            };
+            let capacity = get(&c.value, "value")
+                .and_then(quantity_of)
+                .unwrap_or_else(Quantity::zero);
             let default = get(rp, "default").and_then(|n| quantity_of(n).map(|q| (q, n)));
             out.push(Policy {
                 node: rp,

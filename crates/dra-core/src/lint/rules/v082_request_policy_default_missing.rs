@@ -16,7 +16,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let range = get(p.node, "validRange").is_some();
         if (values != range) && get(p.node, "default").is_none() {
             let what = if values { "validValues" } else { "validRange" };
-            out.report(obj, Required, format!("{}.default", p.path), p.node.span, format!("required when {what} is defined"));
+            out.report(
+                obj,
+                Required,
+                format!("{}.default", p.path),
+                p.node.span,
+                format!("required when {what} is defined"),
+            );
         }
     }
 }

@@ -15,7 +15,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         for j in 1..vals.len() {
             if let (Some(a), Some(b)) = (quantity_of(&vals[j - 1]), quantity_of(&vals[j])) {
                 if a > b {
-                    out.report(obj, Invalid, format!("{}.validValues[{j}]", p.path), vals[j].span, "values must be sorted in ascending order");
+                    out.report(
+                        obj,
+                        Invalid,
+                        format!("{}.validValues[{j}]", p.path),
+                        vals[j].span,
+                        "values must be sorted in ascending order",
+                    );
                 }
             }
         }

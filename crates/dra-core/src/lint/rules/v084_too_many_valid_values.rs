@@ -14,7 +14,16 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, vals) in value_lists(cx, obj) {
         if vals.len() > MAX_VALID_VALUES {
             let span = entry(p.node, "validValues").map_or(p.node.span, |e| e.key_span);
-            out.report(obj, TooMany, format!("{}.validValues", p.path), span, format!("{} values; at most {MAX_VALID_VALUES} are allowed", vals.len()));
+            out.report(
+                obj,
+                TooMany,
+                format!("{}.validValues", p.path),
+                span,
+                format!(
+                    "{} values; at most {MAX_VALID_VALUES} are allowed",
+                    vals.len()
+                ),
+            );
         }
     }
 }

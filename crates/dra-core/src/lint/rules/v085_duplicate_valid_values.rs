@@ -19,9 +19,19 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let mut seen: Vec<i128> = Vec::new();
         for (j, v) in vals.iter().enumerate() {
             let Some(q) = quantity_of(v) else { continue };
-            let key = if fractional { q.milli_value() } else { q.value() };
+            let key = if fractional {
+                q.milli_value()
+            } else {
+                q.value()
+            };
             if seen.contains(&key) {
-                out.report(obj, Duplicate, format!("{}.validValues[{j}]", p.path), v.span, "duplicate value");
+                out.report(
+                    obj,
+                    Duplicate,
+                    format!("{}.validValues[{j}]", p.path),
+                    v.span,
+                    "duplicate value",
+                );
             } else {
                 seen.push(key);
             }

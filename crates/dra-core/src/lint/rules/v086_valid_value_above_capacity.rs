@@ -17,7 +17,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         for (j, v) in vals.iter().enumerate() {
             if quantity_of(v).is_some_and(|q| q > p.capacity) {
-                out.report(obj, Invalid, format!("{}.validValues[{j}]", p.path), v.span, format!("option is larger than capacity value: {}", p.capacity));
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{}.validValues[{j}]", p.path),
+                    v.span,
+                    format!("option is larger than capacity value: {}", p.capacity),
+                );
             }
         }
     }

@@ -15,10 +15,18 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if vals.len() > MAX_VALID_VALUES {
             continue;
         }
-        let Some((default, _)) = p.default else { continue };
+        let Some((default, _)) = p.default else {
+            continue;
+        };
         if !vals.iter().any(|v| quantity_of(v) == Some(default)) {
             let span = entry(p.node, "validValues").map_or(p.node.span, |e| e.key_span);
-            out.report(obj, Invalid, format!("{}.validValues", p.path), span, format!("default value {default} is not valid according to the requestPolicy"));
+            out.report(
+                obj,
+                Invalid,
+                format!("{}.validValues", p.path),
+                span,
+                format!("default value {default} is not valid according to the requestPolicy"),
+            );
         }
     }
 }

@@ -13,7 +13,13 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, r) in ranges(cx, obj) {
         if get(r, "min").is_none() {
-            out.report(obj, Required, format!("{}.validRange.min", p.path), r.span, "required when validRange is defined");
+            out.report(
+                obj,
+                Required,
+                format!("{}.validRange.min", p.path),
+                r.span,
+                "required when validRange is defined",
+            );
         }
     }
 }

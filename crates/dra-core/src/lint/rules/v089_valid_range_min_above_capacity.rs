@@ -14,7 +14,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, r) in ranges(cx, obj) {
         let Some(n) = get(r, "min") else { continue };
         if quantity_of(n).is_some_and(|min| min > p.capacity) {
-            out.report(obj, Invalid, format!("{}.validRange.min", p.path), n.span, format!("min is larger than capacity value: {}", p.capacity));
+            out.report(
+                obj,
+                Invalid,
+                format!("{}.validRange.min", p.path),
+                n.span,
+                format!("min is larger than capacity value: {}", p.capacity),
+            );
         }
     }
 }

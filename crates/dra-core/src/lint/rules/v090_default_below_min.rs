@@ -12,9 +12,18 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, r) in ranges(cx, obj) {
-        let (Some(min), Some((default, dn))) = (get(r, "min").and_then(quantity_of), p.default) else { continue };
+        let (Some(min), Some((default, dn))) = (get(r, "min").and_then(quantity_of), p.default)
+        else {
+            continue;
+        };
         if default < min {
-            out.report(obj, Invalid, format!("{}.validRange.default", p.path), dn.span, format!("default is less than min: {min}"));
+            out.report(
+                obj,
+                Invalid,
+                format!("{}.validRange.default", p.path),
+                dn.span,
+                format!("default is less than min: {min}"),
+            );
         }
     }
 }

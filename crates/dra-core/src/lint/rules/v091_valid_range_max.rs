@@ -12,14 +12,28 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, r) in ranges(cx, obj) {
-        let (Some(min), Some(mn)) = (get(r, "min").and_then(quantity_of), get(r, "max")) else { continue };
+        let (Some(min), Some(mn)) = (get(r, "min").and_then(quantity_of), get(r, "max")) else {
+            continue;
+        };
         let Some(max) = quantity_of(mn) else { continue };
         let path = format!("{}.validRange.max", p.path);
         if min > max {
-            out.report(obj, Invalid, path.clone(), mn.span, format!("min is larger than max: {max}"));
+            out.report(
+                obj,
+                Invalid,
+                path.clone(),
+                mn.span,
+                format!("min is larger than max: {max}"),
+            );
         }
         if max > p.capacity {
-            out.report(obj, Invalid, path, mn.span, format!("max is larger than capacity value: {}", p.capacity));
+            out.report(
+                obj,
+                Invalid,
+                path,
+                mn.span,
+                format!("max is larger than capacity value: {}", p.capacity),
+            );
         }
     }
 }

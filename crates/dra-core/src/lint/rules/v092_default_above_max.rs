@@ -15,9 +15,18 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if get(r, "min").is_none() {
             continue;
         }
-        let (Some(max), Some((default, dn))) = (get(r, "max").and_then(quantity_of), p.default) else { continue };
+        let (Some(max), Some((default, dn))) = (get(r, "max").and_then(quantity_of), p.default)
+        else {
+            continue;
+        };
         if default > max {
-            out.report(obj, Invalid, format!("{}.validRange.default", p.path), dn.span, format!("default is more than max: {max}"));
+            out.report(
+                obj,
+                Invalid,
+                format!("{}.validRange.default", p.path),
+                dn.span,
+                format!("default is more than max: {max}"),
+            );
         }
     }
 }

@@ -17,7 +17,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         let Some(n) = get(r, "step") else { continue };
         if quantity_of(n).is_some_and(|s| s <= Quantity::zero()) {
-            out.report(obj, Invalid, format!("{}.validRange.step", p.path), n.span, "step must be positive");
+            out.report(
+                obj,
+                Invalid,
+                format!("{}.validRange.step", p.path),
+                n.span,
+                "step must be positive",
+            );
         }
     }
 }

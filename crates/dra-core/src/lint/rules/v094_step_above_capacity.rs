@@ -12,11 +12,24 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, r) in ranges(cx, obj) {
-        let (Some(min), Some(sn)) = (get(r, "min").and_then(quantity_of), get(r, "step")) else { continue };
-        let Some(step) = quantity_of(sn) else { continue };
+        let (Some(min), Some(sn)) = (get(r, "min").and_then(quantity_of), get(r, "step")) else {
+            continue;
+        };
+        let Some(step) = quantity_of(sn) else {
+            continue;
+        };
         if let Some(added) = min.checked_add(&step) {
             if added > p.capacity {
-                out.report(obj, Invalid, format!("{}.validRange.step", p.path), sn.span, format!("one step {added} is larger than capacity value: {}", p.capacity));
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{}.validRange.step", p.path),
+                    sn.span,
+                    format!(
+                        "one step {added} is larger than capacity value: {}",
+                        p.capacity
+                    ),
+                );
             }
         }
     }

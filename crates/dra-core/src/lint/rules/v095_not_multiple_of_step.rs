@@ -14,7 +14,8 @@ declare_rule! {
 /// DRAFractionalCapacityRange is on and a value is fractional. `None` when
 /// another rule (V093, V096, V097) already rejects the values.
 pub(crate) fn units(cx: &Ctx<'_>, values: &[Quantity]) -> Option<Vec<i128>> {
-    let milli = cx.gates.enabled(Gate::DRAFractionalCapacityRange) && values.iter().any(Quantity::is_fractional);
+    let milli = cx.gates.enabled(Gate::DRAFractionalCapacityRange)
+        && values.iter().any(Quantity::is_fractional);
     if milli {
         if values.iter().any(Quantity::finer_than_milli) {
             return None;
@@ -30,8 +31,16 @@ pub(crate) fn units(cx: &Ctx<'_>, values: &[Quantity]) -> Option<Vec<i128>> {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, r) in ranges(cx, obj) {
-        let (Some(min), Some(sn), Some((default, _))) = (get(r, "min").and_then(quantity_of), get(r, "step"), p.default) else { continue };
-        let Some(step) = quantity_of(sn) else { continue };
+        let (Some(min), Some(sn), Some((default, _))) = (
+            get(r, "min").and_then(quantity_of),
+            get(r, "step"),
+            p.default,
+        ) else {
+            continue;
+        };
+        let Some(step) = quantity_of(sn) else {
+            continue;
+        };
         let max = get(r, "max").and_then(quantity_of);
         let mut all = vec![min, step, default];
         all.extend(max);
@@ -41,11 +50,25 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         let path = format!("{}.validRange.step", p.path);
         if (u[2] - u[0]) % u[1] != 0 {
-            out.report(obj, Invalid, path.clone(), sn.span, format!("default {default} is not a multiple of a given step ({step}) from ({min})"));
+            out.report(
+                obj,
+                Invalid,
+                path.clone(),
+                sn.span,
+                format!(
+                    "default {default} is not a multiple of a given step ({step}) from ({min})"
+                ),
+            );
         }
         if let (Some(mx), Some(m)) = (max, u.get(3)) {
             if (m - u[0]) % u[1] != 0 {
-                out.report(obj, Invalid, path, sn.span, format!("max {mx} is not a multiple of a given step ({step}) from ({min})"));
+                out.report(
+                    obj,
+                    Invalid,
+                    path,
+                    sn.span,
+                    format!("max {mx} is not a multiple of a given step ({step}) from ({min})"),
+                );
             }
         }
     }

@@ -19,7 +19,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if get(r, "min").is_none() || get(r, "step").is_none() {
             continue;
         }
-        let mut fields: Vec<(String, &Node)> = ["min", "max", "step"].iter().filter_map(|k| get(r, k).map(|n| (format!("validRange.{k}"), n))).collect();
+        let mut fields: Vec<(String, &Node)> = ["min", "max", "step"]
+            .iter()
+            .filter_map(|k| get(r, k).map(|n| (format!("validRange.{k}"), n)))
+            .collect();
         if let Some((_, dn)) = p.default {
             fields.push(("validRange.default".into(), dn));
         }
@@ -31,7 +34,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             let Some(q) = quantity_of(n) else { continue };
             let v = q.value();
             if v < 0 || v > i128::from(i64::MAX) {
-                out.report(obj, Invalid, format!("{}.{name}", p.path), n.span, "must be between 0 and 9223372036854775807 whole units");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{}.{name}", p.path),
+                    n.span,
+                    "must be between 0 and 9223372036854775807 whole units",
+                );
             }
         }
     }

@@ -15,17 +15,29 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for (p, r) in ranges(cx, obj) {
-        let mut fields: Vec<(String, &Node)> = ["min", "max", "step"].iter().filter_map(|k| get(r, k).map(|n| (format!("validRange.{k}"), n))).collect();
+        let mut fields: Vec<(String, &Node)> = ["min", "max", "step"]
+            .iter()
+            .filter_map(|k| get(r, k).map(|n| (format!("validRange.{k}"), n)))
+            .collect();
         if let Some((_, dn)) = p.default {
             fields.push(("validRange.default".into(), dn));
         }
-        let qs: Vec<(String, &Node, Quantity)> = fields.into_iter().filter_map(|(k, n)| quantity_of(n).map(|q| (k, n, q))).collect();
+        let qs: Vec<(String, &Node, Quantity)> = fields
+            .into_iter()
+            .filter_map(|(k, n)| quantity_of(n).map(|q| (k, n, q)))
+            .collect();
         if !qs.iter().any(|(_, _, q)| q.is_fractional()) {
             continue;
         }
         for (name, n, q) in qs {
             if q.finer_than_milli() {
-                out.report(obj, Invalid, format!("{}.{name}", p.path), n.span, "must be a multiple of 0.001 (milli-units)");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{}.{name}", p.path),
+                    n.span,
+                    "must be a multiple of 0.001 (milli-units)",
+                );
             }
         }
     }

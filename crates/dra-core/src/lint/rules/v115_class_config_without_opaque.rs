@@ -17,7 +17,13 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     }
     for (j, c) in cfgs.iter().enumerate() {
         if get(c, "opaque").is_none() {
-            out.report(obj, Required, format!("spec.config[{j}].opaque"), c.span, "opaque configuration is required");
+            out.report(
+                obj,
+                Required,
+                format!("spec.config[{j}].opaque"),
+                c.span,
+                "opaque configuration is required",
+            );
         }
     }
 }

@@ -19,11 +19,23 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             }
             Some(p) => {
                 if p.as_map().is_none() {
-                    out.report(obj, Invalid, path, p.span, format!("parameters must be a JSON object, got a {}", p.kind()));
+                    out.report(
+                        obj,
+                        Invalid,
+                        path,
+                        p.span,
+                        format!("parameters must be a JSON object, got a {}", p.kind()),
+                    );
                 } else {
                     let len = p.to_json().to_string().len();
                     if len > OPAQUE_MAX_LEN {
-                        out.report(obj, TooLong, path, p.span, format!("{len} bytes as JSON; may not be more than {OPAQUE_MAX_LEN}"));
+                        out.report(
+                            obj,
+                            TooLong,
+                            path,
+                            p.span,
+                            format!("{len} bytes as JSON; may not be more than {OPAQUE_MAX_LEN}"),
+                        );
                     }
                 }
             }

@@ -16,12 +16,22 @@ pub(crate) fn is_extended_resource_name(name: &str) -> bool {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(n) = obj.spec().and_then(|s| get(s, "extendedResourceName")) else { return };
+    let Some(n) = obj.spec().and_then(|s| get(s, "extendedResourceName")) else {
+        return;
+    };
     let Some(name) = n.as_str() else { return };
     if !is_extended_resource_name(name) {
-        let d = out.report(obj, Invalid, "spec.extendedResourceName", n.span, format!("{name:?} is not a valid extended resource name"));
+        let d = out.report(
+            obj,
+            Invalid,
+            "spec.extendedResourceName",
+            n.span,
+            format!("{name:?} is not a valid extended resource name"),
+        );
         if !name.contains('/') {
-            d.note(format!("extended resources need a domain, e.g. \"example.com/{name}\""));
+            d.note(format!(
+                "extended resources need a domain, e.g. \"example.com/{name}\""
+            ));
         }
     }
 }

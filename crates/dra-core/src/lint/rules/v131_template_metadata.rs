@@ -10,18 +10,38 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(meta) = obj.spec().and_then(|s| get(s, "metadata")) else { return };
+    let Some(meta) = obj.spec().and_then(|s| get(s, "metadata")) else {
+        return;
+    };
     for l in entries(meta, "labels") {
         if !is_label_key(&l.key) {
-            out.report(obj, Invalid, "spec.metadata.labels", l.key_span, format!("{:?} is not a valid label key", l.key));
+            out.report(
+                obj,
+                Invalid,
+                "spec.metadata.labels",
+                l.key_span,
+                format!("{:?} is not a valid label key", l.key),
+            );
         }
         if l.value.as_str().is_some_and(|v| !is_label_value(v)) {
-            out.report(obj, Invalid, "spec.metadata.labels", l.value.span, "not a valid label value");
+            out.report(
+                obj,
+                Invalid,
+                "spec.metadata.labels",
+                l.value.span,
+                "not a valid label value",
+            );
         }
     }
     for a in entries(meta, "annotations") {
         if !is_label_key(&a.key.to_ascii_lowercase()) {
-            out.report(obj, Invalid, "spec.metadata.annotations", a.key_span, format!("{:?} is not a valid annotation key", a.key));
+            out.report(
+                obj,
+                Invalid,
+                "spec.metadata.annotations",
+                a.key_span,
+                format!("{:?} is not a valid annotation key", a.key),
+            );
         }
     }
 }

@@ -11,8 +11,17 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let reqs = requests(obj);
-    for (i, name) in duplicates(reqs.iter().filter_map(|(i, r, _)| get_str(r, "name").map(|n| (*i, n)))) {
+    for (i, name) in duplicates(
+        reqs.iter()
+            .filter_map(|(i, r, _)| get_str(r, "name").map(|n| (*i, n))),
+    ) {
         let (_, node, path) = &reqs[i];
-        out.report(obj, Duplicate, path.clone(), node.span, format!("request name {name:?} is used twice"));
+        out.report(
+            obj,
+            Duplicate,
+            path.clone(),
+            node.span,
+            format!("request name {name:?} is used twice"),
+        );
     }
 }

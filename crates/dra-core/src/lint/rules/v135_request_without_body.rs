@@ -12,7 +12,13 @@ declare_rule! {
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (_, r, path) in requests(obj) {
         if get(r, "exactly").is_none() && get(r, "firstAvailable").is_none() {
-            let d = out.report(obj, Required, path, r.span, "exactly one of `exactly` or `firstAvailable` is required");
+            let d = out.report(
+                obj,
+                Required,
+                path,
+                r.span,
+                "exactly one of `exactly` or `firstAvailable` is required",
+            );
             if r.get("deviceClassName").is_some() {
                 d.note("this looks like the v1beta1 shape: in v1 the request's fields go under `exactly`");
             }

@@ -15,8 +15,18 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if subs.len() > MAX_SUBREQUESTS {
             continue;
         }
-        for (k, name) in duplicates(subs.iter().enumerate().filter_map(|(k, s)| get_str(s, "name").map(|n| (k, n)))) {
-            out.report(obj, Duplicate, format!("{path}.firstAvailable[{k}]"), subs[k].span, format!("subrequest name {name:?} is used twice"));
+        for (k, name) in duplicates(
+            subs.iter()
+                .enumerate()
+                .filter_map(|(k, s)| get_str(s, "name").map(|n| (k, n))),
+        ) {
+            out.report(
+                obj,
+                Duplicate,
+                format!("{path}.firstAvailable[{k}]"),
+                subs[k].span,
+                format!("subrequest name {name:?} is used twice"),
+            );
         }
     }
 }

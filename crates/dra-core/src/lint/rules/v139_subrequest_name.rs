@@ -12,7 +12,14 @@ declare_rule! {
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for b in request_bodies(obj) {
         if b.subrequest.is_some() {
-            check_dns_label(obj, b.node, "name", &format!("{}.name", b.path), "subrequest name", out);
+            check_dns_label(
+                obj,
+                b.node,
+                "name",
+                &format!("{}.name", b.path),
+                "subrequest name",
+                out,
+            );
         }
     }
 }

@@ -14,14 +14,32 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let path = format!("{}.deviceClassName", b.path);
         match get(b.node, "deviceClassName") {
             None => {
-                out.report(obj, Required, path, missing_span(b.node), "a device class name is required");
+                out.report(
+                    obj,
+                    Required,
+                    path,
+                    missing_span(b.node),
+                    "a device class name is required",
+                );
             }
             Some(n) => match n.as_str() {
                 Some("") => {
-                    out.report(obj, Required, path, n.span, "a device class name is required");
+                    out.report(
+                        obj,
+                        Required,
+                        path,
+                        n.span,
+                        "a device class name is required",
+                    );
                 }
                 Some(s) if !is_dns_subdomain(s) => {
-                    out.report(obj, Invalid, path, n.span, format!("{s:?} is not a DNS subdomain"));
+                    out.report(
+                        obj,
+                        Invalid,
+                        path,
+                        n.span,
+                        format!("{s:?} is not a DNS subdomain"),
+                    );
                 }
                 _ => {}
             },

@@ -17,7 +17,13 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         for (j, s) in sels.iter().enumerate() {
             if get(s, "cel").is_none() {
-                out.report(obj, Required, format!("{}.selectors[{j}].cel", b.path), s.span, "a CEL selector is required");
+                out.report(
+                    obj,
+                    Required,
+                    format!("{}.selectors[{j}].cel", b.path),
+                    s.span,
+                    "a CEL selector is required",
+                );
             }
         }
     }

@@ -11,10 +11,18 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for b in request_bodies(obj) {
-        let Some(n) = get(b.node, "allocationMode") else { continue };
+        let Some(n) = get(b.node, "allocationMode") else {
+            continue;
+        };
         if let Some(m) = n.as_str() {
             if !matches!(m, "" | "ExactCount" | "All") {
-                out.report(obj, NotSupported, format!("{}.allocationMode", b.path), n.span, format!("unsupported value {m:?}: supported values: \"All\", \"ExactCount\""));
+                out.report(
+                    obj,
+                    NotSupported,
+                    format!("{}.allocationMode", b.path),
+                    n.span,
+                    format!("unsupported value {m:?}: supported values: \"All\", \"ExactCount\""),
+                );
             }
         }
     }

@@ -16,7 +16,13 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         if let Some(n) = get(b.node, "count") {
             if n.as_i64().is_some_and(|c| c != 0) {
-                out.report(obj, Invalid, format!("{}.count", b.path), n.span, "must not be specified when allocationMode is 'All'");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{}.count", b.path),
+                    n.span,
+                    "must not be specified when allocationMode is 'All'",
+                );
             }
         }
     }

@@ -11,12 +11,21 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for b in request_bodies(obj) {
-        if !matches!(get_str(b.node, "allocationMode"), None | Some("") | Some("ExactCount")) {
+        if !matches!(
+            get_str(b.node, "allocationMode"),
+            None | Some("") | Some("ExactCount")
+        ) {
             continue;
         }
         if let Some(n) = get(b.node, "count") {
             if n.as_i64().is_some_and(|c| c < 0) {
-                out.report(obj, Invalid, format!("{}.count", b.path), n.span, "must be greater than zero");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{}.count", b.path),
+                    n.span,
+                    "must be greater than zero",
+                );
             }
         }
     }

@@ -17,7 +17,11 @@ pub(crate) fn tolerations(obj: &Object) -> Vec<(&Node, String)> {
         if t.len() > MAX_TOLERATIONS {
             continue;
         }
-        out.extend(t.iter().enumerate().map(|(j, n)| (n, format!("{}.tolerations[{j}]", b.path))));
+        out.extend(
+            t.iter()
+                .enumerate()
+                .map(|(j, n)| (n, format!("{}.tolerations[{j}]", b.path))),
+        );
     }
     out
 }
@@ -25,8 +29,16 @@ pub(crate) fn tolerations(obj: &Object) -> Vec<(&Node, String)> {
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (t, path) in tolerations(obj) {
         if let Some(k) = get(t, "key") {
-            if k.as_str().is_some_and(|s| !s.is_empty() && !is_label_key(s)) {
-                out.report(obj, Invalid, format!("{path}.key"), k.span, "not a valid label key");
+            if k.as_str()
+                .is_some_and(|s| !s.is_empty() && !is_label_key(s))
+            {
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{path}.key"),
+                    k.span,
+                    "not a valid label key",
+                );
             }
         }
     }

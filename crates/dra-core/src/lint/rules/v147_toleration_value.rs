@@ -16,10 +16,22 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let Some(value) = v.as_str() else { continue };
         match get_str(t, "operator").unwrap_or("Equal") {
             "Exists" if !value.is_empty() => {
-                out.report(obj, Invalid, format!("{path}.value"), v.span, "value must be empty when `operator` is 'Exists'");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{path}.value"),
+                    v.span,
+                    "value must be empty when `operator` is 'Exists'",
+                );
             }
             "Equal" | "" if !is_label_value(value) => {
-                out.report(obj, Invalid, format!("{path}.value"), v.span, "not a valid label value");
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{path}.value"),
+                    v.span,
+                    "not a valid label value",
+                );
             }
             _ => {}
         }

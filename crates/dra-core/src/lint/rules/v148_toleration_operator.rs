@@ -12,10 +12,18 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (t, path) in tolerations(obj) {
-        let Some(n) = get(t, "operator") else { continue };
+        let Some(n) = get(t, "operator") else {
+            continue;
+        };
         if let Some(op) = n.as_str() {
             if !matches!(op, "" | "Equal" | "Exists") {
-                out.report(obj, NotSupported, format!("{path}.operator"), n.span, format!("unsupported value {op:?}: supported values: \"Equal\", \"Exists\""));
+                out.report(
+                    obj,
+                    NotSupported,
+                    format!("{path}.operator"),
+                    n.span,
+                    format!("unsupported value {op:?}: supported values: \"Equal\", \"Exists\""),
+                );
             }
         }
     }

@@ -12,8 +12,12 @@ declare_rule! {
 const LABEL: &str = "resource.kubernetes.io/admin-access";
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(ns_name) = obj.namespace() else { return };
-    let Some(ns) = cx.of_kind(Namespace).find(|n| n.name() == Some(ns_name)) else { return };
+    let Some(ns_name) = obj.namespace() else {
+        return;
+    };
+    let Some(ns) = cx.of_kind(Namespace).find(|n| n.name() == Some(ns_name)) else {
+        return;
+    };
     let labelled = ns
         .root
         .get("metadata")
@@ -24,8 +28,12 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for (i, r, _) in requests(obj) {
-        let Some(ex) = get(r, "exactly") else { continue };
-        let Some(n) = get(ex, "adminAccess") else { continue };
+        let Some(ex) = get(r, "exactly") else {
+            continue;
+        };
+        let Some(n) = get(ex, "adminAccess") else {
+            continue;
+        };
         if n.as_bool() == Some(true) {
             out.report(obj, Forbidden, format!("spec.devices.requests[{i}].adminAccess"), n.span, format!("admin access to devices requires the `{LABEL}: \"true\"` label on namespace {ns_name}"))
                 .secondary(ns.root.get("metadata").map_or(ns.root.span, |m| m.span), "this Namespace lacks the label");

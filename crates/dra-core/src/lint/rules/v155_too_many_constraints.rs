@@ -15,10 +15,15 @@ declare_rule! {
 
 /// The constraints the apiserver validates one by one.
 pub(crate) fn constraints(obj: &Object) -> Vec<(&Node, String)> {
-    let Some((dc, prefix)) = device_claim(obj) else { return Vec::new() };
+    let Some((dc, prefix)) = device_claim(obj) else {
+        return Vec::new();
+    };
     let list = items(dc, "constraints");
     if list.len() > MAX_CONSTRAINTS {
         return Vec::new();
     }
-    list.iter().enumerate().map(|(i, c)| (c, format!("{prefix}.constraints[{i}]"))).collect()
+    list.iter()
+        .enumerate()
+        .map(|(i, c)| (c, format!("{prefix}.constraints[{i}]")))
+        .collect()
 }

@@ -12,13 +12,31 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (c, path) in constraints(obj) {
-        check_too_many(obj, c, "requests", &format!("{path}.requests"), MAX_REQUESTS, "request references", out);
+        check_too_many(
+            obj,
+            c,
+            "requests",
+            &format!("{path}.requests"),
+            MAX_REQUESTS,
+            "request references",
+            out,
+        );
         let refs = items(c, "requests");
         if refs.len() > MAX_REQUESTS {
             continue;
         }
-        for (j, name) in duplicates(refs.iter().enumerate().filter_map(|(j, r)| r.as_str().map(|s| (j, s)))) {
-            out.report(obj, Duplicate, format!("{path}.requests[{j}]"), refs[j].span, format!("{name:?} is listed twice"));
+        for (j, name) in duplicates(
+            refs.iter()
+                .enumerate()
+                .filter_map(|(j, r)| r.as_str().map(|s| (j, s))),
+        ) {
+            out.report(
+                obj,
+                Duplicate,
+                format!("{path}.requests[{j}]"),
+                refs[j].span,
+                format!("{name:?} is listed twice"),
+            );
         }
     }
 }

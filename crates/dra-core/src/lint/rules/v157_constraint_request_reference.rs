@@ -11,7 +11,13 @@ declare_rule! {
 }
 
 /// Checks one `REQ` or `REQ/SUB` reference (DRA `validateRequestNameRef`).
-pub(crate) fn check_request_ref(obj: &Object, r: &Node, path: String, names: &[(String, Vec<String>)], out: &mut Sink<'_>) {
+pub(crate) fn check_request_ref(
+    obj: &Object,
+    r: &Node,
+    path: String,
+    names: &[(String, Vec<String>)],
+    out: &mut Sink<'_>,
+) {
     let Some(name) = r.as_str() else { return };
     let msg = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
     let segments: Vec<&str> = name.split('/').collect();
@@ -21,18 +27,28 @@ pub(crate) fn check_request_ref(obj: &Object, r: &Node, path: String, names: &[(
     }
     for s in &segments {
         if !is_dns_label(s) {
-            out.report(obj, Invalid, path.clone(), r.span, format!("{s:?} is not a DNS label"));
+            out.report(
+                obj,
+                Invalid,
+                path.clone(),
+                r.span,
+                format!("{s:?} is not a DNS label"),
+            );
         }
     }
     let known = match segments.as_slice() {
         [req] => names.iter().any(|(n, _)| n == req),
-        [req, sub] => names.iter().any(|(n, subs)| n == req && subs.iter().any(|s| s == sub)),
+        [req, sub] => names
+            .iter()
+            .any(|(n, subs)| n == req && subs.iter().any(|s| s == sub)),
         _ => false,
     };
     if !known {
         let all: Vec<String> = names
             .iter()
-            .flat_map(|(n, subs)| std::iter::once(n.clone()).chain(subs.iter().map(move |s| format!("{n}/{s}"))))
+            .flat_map(|(n, subs)| {
+                std::iter::once(n.clone()).chain(subs.iter().map(move |s| format!("{n}/{s}")))
+            })
             .collect();
         let d = out.report(obj, Invalid, path, r.span, format!("{name:?}: {msg}"));
         if let Some(s) = crate::suggest::did_you_mean(name, all.iter().map(String::as_str)) {

@@ -14,8 +14,18 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let consumable = cx.gates.enabled(Gate::DRAConsumableCapacity);
     for (c, path) in constraints(obj) {
         if get(c, "matchAttribute").is_none() && get(c, "distinctAttribute").is_none() {
-            let path = if consumable { path } else { format!("{path}.matchAttribute") };
-            out.report(obj, Required, path, c.span, "exactly one of `matchAttribute` or `distinctAttribute` is required");
+            let path = if consumable {
+                path
+            } else {
+                format!("{path}.matchAttribute")
+            };
+            out.report(
+                obj,
+                Required,
+                path,
+                c.span,
+                "exactly one of `matchAttribute` or `distinctAttribute` is required",
+            );
         }
     }
 }

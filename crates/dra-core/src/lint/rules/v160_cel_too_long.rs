@@ -13,7 +13,16 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (n, path) in cel_selectors(obj) {
         if let Some(e) = n.as_str() {
             if e.len() > CEL_MAX_LEN {
-                out.report(obj, TooLong, path, n.span, format!("{} characters; may not be longer than {CEL_MAX_LEN}", e.len()));
+                out.report(
+                    obj,
+                    TooLong,
+                    path,
+                    n.span,
+                    format!(
+                        "{} characters; may not be longer than {CEL_MAX_LEN}",
+                        e.len()
+                    ),
+                );
             }
         }
     }

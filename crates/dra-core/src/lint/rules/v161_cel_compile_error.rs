@@ -17,8 +17,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         if let Err(e) = crate::cel::parse(expr) {
             let span = cx.expression_span(obj, n, e.line, e.column);
-            out.report(obj, Invalid, path, span, format!("compilation failed: {}", e.message))
-                .label_text(e.message.clone());
+            out.report(
+                obj,
+                Invalid,
+                path,
+                span,
+                format!("compilation failed: {}", e.message),
+            )
+            .label_text(e.message.clone());
         }
     }
 }

@@ -11,8 +11,14 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let owners: Vec<(&Node, String)> = match obj.kind {
-        DeviceClass => obj.spec().map(|s| vec![(s, "spec".to_owned())]).unwrap_or_default(),
-        _ => request_bodies(obj).into_iter().map(|b| (b.node, b.path)).collect(),
+        DeviceClass => obj
+            .spec()
+            .map(|s| vec![(s, "spec".to_owned())])
+            .unwrap_or_default(),
+        _ => request_bodies(obj)
+            .into_iter()
+            .map(|b| (b.node, b.path))
+            .collect(),
     };
     for (owner, base) in owners {
         let sels = items(owner, "selectors");
@@ -23,7 +29,13 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             let Some(cel) = get(s, "cel") else { continue };
             let expr = get(cel, "expression");
             if expr.is_none_or(|e| e.as_str().is_some_and(|s| s.trim().is_empty())) {
-                out.report(obj, Required, format!("{base}.selectors[{j}].cel.expression"), expr.map_or(cel.span, |e| e.span), "a CEL expression is required");
+                out.report(
+                    obj,
+                    Required,
+                    format!("{base}.selectors[{j}].cel.expression"),
+                    expr.map_or(cel.span, |e| e.span),
+                    "a CEL expression is required",
+                );
             }
         }
     }

@@ -11,7 +11,9 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some((dc, prefix)) = device_claim(obj) else { return };
+    let Some((dc, prefix)) = device_claim(obj) else {
+        return;
+    };
     let cfgs = items(dc, "config");
     if cfgs.len() > MAX_CONFIGS {
         return;
@@ -21,14 +23,32 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let refs = items(c, "requests");
         let path = format!("{prefix}.config[{i}].requests");
         if refs.len() > MAX_REQUESTS {
-            check_too_many(obj, c, "requests", &path, MAX_REQUESTS, "request references", out);
+            check_too_many(
+                obj,
+                c,
+                "requests",
+                &path,
+                MAX_REQUESTS,
+                "request references",
+                out,
+            );
             continue;
         }
         for (j, r) in refs.iter().enumerate() {
             check_request_ref(obj, r, format!("{path}[{j}]"), &names, out);
         }
-        for (j, name) in duplicates(refs.iter().enumerate().filter_map(|(j, r)| r.as_str().map(|s| (j, s)))) {
-            out.report(obj, Duplicate, format!("{path}[{j}]"), refs[j].span, format!("{name:?} is listed twice"));
+        for (j, name) in duplicates(
+            refs.iter()
+                .enumerate()
+                .filter_map(|(j, r)| r.as_str().map(|s| (j, s))),
+        ) {
+            out.report(
+                obj,
+                Duplicate,
+                format!("{path}[{j}]"),
+                refs[j].span,
+                format!("{name:?} is listed twice"),
+            );
         }
     }
 }

@@ -10,14 +10,22 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some((dc, prefix)) = device_claim(obj) else { return };
+    let Some((dc, prefix)) = device_claim(obj) else {
+        return;
+    };
     let cfgs = items(dc, "config");
     if cfgs.len() > MAX_CONFIGS {
         return;
     }
     for (i, c) in cfgs.iter().enumerate() {
         if get(c, "opaque").is_none() {
-            out.report(obj, Required, format!("{prefix}.config[{i}].opaque"), c.span, "opaque configuration is required");
+            out.report(
+                obj,
+                Required,
+                format!("{prefix}.config[{i}].opaque"),
+                c.span,
+                "opaque configuration is required",
+            );
         }
     }
 }

@@ -21,10 +21,22 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             }
             Some((n, Some(name))) => {
                 if seen.contains(&name) {
-                    out.report(obj, Duplicate, path, n.span, format!("claim name {name:?} is used twice"));
+                    out.report(
+                        obj,
+                        Duplicate,
+                        path,
+                        n.span,
+                        format!("claim name {name:?} is used twice"),
+                    );
                 } else {
                     if !is_dns_label(name) {
-                        out.report(obj, Invalid, path, n.span, format!("{name:?} is not a DNS label"));
+                        out.report(
+                            obj,
+                            Invalid,
+                            path,
+                            n.span,
+                            format!("{name:?} is not a DNS label"),
+                        );
                     }
                     seen.push(name);
                 }

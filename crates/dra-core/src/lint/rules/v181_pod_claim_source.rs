@@ -21,14 +21,29 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 out.report(obj, Invalid, path.clone(), c.span, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
             }
             (None, None) => {
-                out.report(obj, Invalid, path.clone(), c.span, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
+                out.report(
+                    obj,
+                    Invalid,
+                    path.clone(),
+                    c.span,
+                    "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+                );
             }
             _ => {}
         }
-        for (k, n) in [("resourceClaimName", claim), ("resourceClaimTemplateName", template)] {
+        for (k, n) in [
+            ("resourceClaimName", claim),
+            ("resourceClaimTemplateName", template),
+        ] {
             if let Some(s) = n.and_then(Node::as_str) {
                 if !is_dns_subdomain(s) {
-                    out.report(obj, Invalid, format!("{path}.{k}"), n.map_or(c.span, |n| n.span), format!("{s:?} is not a DNS subdomain"));
+                    out.report(
+                        obj,
+                        Invalid,
+                        format!("{path}.{k}"),
+                        n.map_or(c.span, |n| n.span),
+                        format!("{s:?} is not a DNS subdomain"),
+                    );
                 }
             }
         }

@@ -12,10 +12,15 @@ declare_rule! {
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.pod_spec() else { return };
     let base = obj.pod_spec_field();
-    let pod_claims: Vec<&str> = items(spec, "resourceClaims").iter().filter_map(|c| get_str(c, "name")).collect();
+    let pod_claims: Vec<&str> = items(spec, "resourceClaims")
+        .iter()
+        .filter_map(|c| get_str(c, "name"))
+        .collect();
     for list in ["initContainers", "containers"] {
         for (c, container) in items(spec, list).iter().enumerate() {
-            let Some(res) = get(container, "resources") else { continue };
+            let Some(res) = get(container, "resources") else {
+                continue;
+            };
             let mut seen: Vec<String> = Vec::new();
             for (i, claim) in items(res, "claims").iter().enumerate() {
                 let path = format!("{base}.{list}[{c}].resources.claims[{i}]");
@@ -28,14 +33,27 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     _ => name.to_owned(),
                 };
                 if seen.contains(&key) {
-                    out.report(obj, Duplicate, path.clone(), claim.span, format!("{key:?} is listed twice"));
+                    out.report(
+                        obj,
+                        Duplicate,
+                        path.clone(),
+                        claim.span,
+                        format!("{key:?} is listed twice"),
+                    );
                 } else {
                     seen.push(key);
                 }
                 if !pod_claims.contains(&name) {
                     let span = get(claim, "name").map_or(claim.span, |n| n.span);
-                    let d = out.report(obj, NotFound, path, span, format!("{name:?} must be one of the names in pod.spec.resourceClaims"));
-                    if let Some(s) = crate::suggest::did_you_mean(name, pod_claims.iter().copied()) {
+                    let d = out.report(
+                        obj,
+                        NotFound,
+                        path,
+                        span,
+                        format!("{name:?} must be one of the names in pod.spec.resourceClaims"),
+                    );
+                    if let Some(s) = crate::suggest::did_you_mean(name, pod_claims.iter().copied())
+                    {
                         d.note(format!("did you mean {s:?}?"));
                     } else if pod_claims.is_empty() {
                         d.note("pod.spec.resourceClaims is empty");

@@ -48,7 +48,11 @@ impl<'a> Pool<'a> {
 }
 
 fn generation(o: &Object) -> i64 {
-    o.spec().and_then(|s| get(s, "pool")).and_then(|p| get(p, "generation")).and_then(Node::as_i64).unwrap_or(0)
+    o.spec()
+        .and_then(|s| get(s, "pool"))
+        .and_then(|p| get(p, "generation"))
+        .and_then(Node::as_i64)
+        .unwrap_or(0)
 }
 
 /// Groups the input's slices into pools (driver, pool name), sorted.
@@ -56,7 +60,12 @@ pub(crate) fn pools<'a>(cx: &Ctx<'a>) -> Vec<Pool<'a>> {
     let mut by_key: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
     for s in cx.objects.iter().filter(|o| o.kind == ResourceSlice) {
         let Some(spec) = s.spec() else { continue };
-        let (Some(driver), Some(pool)) = (get_str(spec, "driver"), get(spec, "pool").and_then(|p| get_str(p, "name"))) else { continue };
+        let (Some(driver), Some(pool)) = (
+            get_str(spec, "driver"),
+            get(spec, "pool").and_then(|p| get_str(p, "name")),
+        ) else {
+            continue;
+        };
         by_key.entry((driver, pool)).or_default().push(s);
     }
     by_key
@@ -64,7 +73,12 @@ pub(crate) fn pools<'a>(cx: &Ctx<'a>) -> Vec<Pool<'a>> {
         .map(|((driver, name), all)| {
             let newest = all.iter().map(|o| generation(o)).max().unwrap_or(0);
             let (slices, stale) = all.into_iter().partition(|o| generation(o) == newest);
-            Pool { driver, name, slices, stale }
+            Pool {
+                driver,
+                name,
+                slices,
+                stale,
+            }
         })
         .collect()
 }
@@ -74,13 +88,26 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
         let sets: Vec<&str> = pool.counter_sets().into_iter().map(|(n, ..)| n).collect();
         for (slice, i, d) in pool.devices() {
             for (j, c) in items(d, "consumesCounters").iter().enumerate() {
-                let Some(n) = get(c, "counterSet") else { continue };
+                let Some(n) = get(c, "counterSet") else {
+                    continue;
+                };
                 let Some(name) = n.as_str() else { continue };
                 if !sets.contains(&name) {
-                    let d = out.report(slice, Warning, format!("spec.devices[{i}].consumesCounters[{j}].counterSet"), n.span, format!("counter set {name:?} is not defined by any slice of pool {}/{}", pool.driver, pool.name));
+                    let d = out.report(
+                        slice,
+                        Warning,
+                        format!("spec.devices[{i}].consumesCounters[{j}].counterSet"),
+                        n.span,
+                        format!(
+                            "counter set {name:?} is not defined by any slice of pool {}/{}",
+                            pool.driver, pool.name
+                        ),
+                    );
                     match crate::suggest::did_you_mean(name, sets.iter().copied()) {
                         Some(s) => d.note(format!("did you mean {s:?}?")),
-                        None if sets.is_empty() => d.note("no slice of this pool in the input defines sharedCounters"),
+                        None if sets.is_empty() => {
+                            d.note("no slice of this pool in the input defines sharedCounters")
+                        }
                         None => d.note(format!("the pool defines: {}", sets.join(", "))),
                     };
                     d.note("the scheduler can never allocate this device");

@@ -15,13 +15,29 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
         let sets = pool.counter_sets();
         for (slice, i, d) in pool.devices() {
             for (j, c) in items(d, "consumesCounters").iter().enumerate() {
-                let Some(name) = get_str(c, "counterSet") else { continue };
-                let Some((_, _, _, set)) = sets.iter().find(|(n, ..)| *n == name) else { continue };
-                let defined: Vec<&str> = entries(set, "counters").iter().map(|e| e.key.as_str()).collect();
+                let Some(name) = get_str(c, "counterSet") else {
+                    continue;
+                };
+                let Some((_, _, _, set)) = sets.iter().find(|(n, ..)| *n == name) else {
+                    continue;
+                };
+                let defined: Vec<&str> = entries(set, "counters")
+                    .iter()
+                    .map(|e| e.key.as_str())
+                    .collect();
                 for k in entries(c, "counters") {
                     if !defined.contains(&k.key.as_str()) {
-                        out.report(slice, Warning, format!("spec.devices[{i}].consumesCounters[{j}].counters[{}]", k.key), k.key_span, format!("counter set {name:?} has no counter {:?}", k.key))
-                            .note(format!("it defines: {}", defined.join(", ")));
+                        out.report(
+                            slice,
+                            Warning,
+                            format!(
+                                "spec.devices[{i}].consumesCounters[{j}].counters[{}]",
+                                k.key
+                            ),
+                            k.key_span,
+                            format!("counter set {name:?} has no counter {:?}", k.key),
+                        )
+                        .note(format!("it defines: {}", defined.join(", ")));
                     }
                 }
             }

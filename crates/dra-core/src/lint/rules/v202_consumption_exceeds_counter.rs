@@ -16,11 +16,24 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
         let sets = pool.counter_sets();
         for (slice, i, d) in pool.devices() {
             for (j, c) in items(d, "consumesCounters").iter().enumerate() {
-                let Some(name) = get_str(c, "counterSet") else { continue };
-                let Some((_, _, _, set)) = sets.iter().find(|(n, ..)| *n == name) else { continue };
+                let Some(name) = get_str(c, "counterSet") else {
+                    continue;
+                };
+                let Some((_, _, _, set)) = sets.iter().find(|(n, ..)| *n == name) else {
+                    continue;
+                };
                 for k in entries(c, "counters") {
-                    let Some(total) = entries(set, "counters").iter().find(|e| e.key == k.key).and_then(|e| get(&e.value, "value")).and_then(quantity_of) else { continue };
-                    let Some(used) = get(&k.value, "value").and_then(quantity_of) else { continue };
+                    let Some(total) = entries(set, "counters")
+                        .iter()
+                        .find(|e| e.key == k.key)
+                        .and_then(|e| get(&e.value, "value"))
+                        .and_then(quantity_of)
+                    else {
+                        continue;
+                    };
+                    let Some(used) = get(&k.value, "value").and_then(quantity_of) else {
+                        continue;
+                    };
                     if used > total {
                         out.report(slice, Warning, format!("spec.devices[{i}].consumesCounters[{j}].counters[{}]", k.key), k.key_span, format!("consumes {used} of {:?}, but counter set {name:?} holds only {total}", k.key))
                             .note("this device can never be allocated");

@@ -14,8 +14,20 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     for pool in pools(cx) {
         let sets = pool.counter_sets();
         for (k, (name, slice, i, node)) in sets.iter().enumerate() {
-            if let Some((_, first, ..)) = sets[..k].iter().find(|(n, s, ..)| n == name && !std::ptr::eq(*s, *slice)) {
-                out.report(slice, Warning, format!("spec.sharedCounters[{i}]"), node.span, format!("counter set {name:?} is also defined in {}", first.reference));
+            if let Some((_, first, ..)) = sets[..k]
+                .iter()
+                .find(|(n, s, ..)| n == name && !std::ptr::eq(*s, *slice))
+            {
+                out.report(
+                    slice,
+                    Warning,
+                    format!("spec.sharedCounters[{i}]"),
+                    node.span,
+                    format!(
+                        "counter set {name:?} is also defined in {}",
+                        first.reference
+                    ),
+                );
             }
         }
     }

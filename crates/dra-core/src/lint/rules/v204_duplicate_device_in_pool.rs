@@ -16,9 +16,20 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
         for (k, (slice, i, d)) in devs.iter().enumerate() {
             let Some(n) = get(d, "name") else { continue };
             let Some(name) = n.as_str() else { continue };
-            let earlier = devs[..k].iter().find(|(s, _, e)| !std::ptr::eq(*s, *slice) && get_str(e, "name") == Some(name));
+            let earlier = devs[..k]
+                .iter()
+                .find(|(s, _, e)| !std::ptr::eq(*s, *slice) && get_str(e, "name") == Some(name));
             if let Some((first, ..)) = earlier {
-                out.report(slice, Warning, format!("spec.devices[{i}].name"), n.span, format!("device {name:?} is also published by {} in pool {}/{}", first.reference, pool.driver, pool.name));
+                out.report(
+                    slice,
+                    Warning,
+                    format!("spec.devices[{i}].name"),
+                    n.span,
+                    format!(
+                        "device {name:?} is also published by {} in pool {}/{}",
+                        first.reference, pool.driver, pool.name
+                    ),
+                );
             }
         }
     }

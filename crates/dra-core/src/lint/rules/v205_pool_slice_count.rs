@@ -16,7 +16,10 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
             .slices
             .iter()
             .filter_map(|s| {
-                let n = s.spec().and_then(|sp| get(sp, "pool")).and_then(|p| get(p, "resourceSliceCount"))?;
+                let n = s
+                    .spec()
+                    .and_then(|sp| get(sp, "pool"))
+                    .and_then(|p| get(p, "resourceSliceCount"))?;
                 Some((*s, n, n.as_i64()?))
             })
             .collect();
@@ -24,7 +27,16 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
         let agree = counts.windows(2).all(|w| w[0].2 == w[1].2);
         for (s, n, c) in &counts {
             if !agree {
-                out.report(s, Warning, "spec.pool.resourceSliceCount", n.span, format!("slices of pool {}/{} disagree on resourceSliceCount", pool.driver, pool.name));
+                out.report(
+                    s,
+                    Warning,
+                    "spec.pool.resourceSliceCount",
+                    n.span,
+                    format!(
+                        "slices of pool {}/{} disagree on resourceSliceCount",
+                        pool.driver, pool.name
+                    ),
+                );
             } else if *c != seen && *c > 0 {
                 out.report(s, Warning, "spec.pool.resourceSliceCount", n.span, format!("resourceSliceCount is {c}, but the input has {seen} slice{} of pool {}/{}", if seen == 1 { "" } else { "s" }, pool.driver, pool.name))
                     .note("the scheduler treats an incomplete pool as unusable for some requests (allocationMode: All)");

@@ -13,7 +13,9 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     for pool in pools(cx) {
         for s in &pool.stale {
-            let Some(p) = s.spec().and_then(|sp| get(sp, "pool")) else { continue };
+            let Some(p) = s.spec().and_then(|sp| get(sp, "pool")) else {
+                continue;
+            };
             let span = entry(p, "generation").map_or(p.span, |e| e.value.span);
             out.report(s, Warning, "spec.pool.generation", span, format!("older generation than other slices of pool {}/{}: the scheduler ignores this slice", pool.driver, pool.name));
         }

@@ -16,7 +16,14 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
         for (slice, i, d) in pool.devices() {
             for (j, c) in items(d, "consumesCounters").iter().enumerate() {
                 if let Some(set) = get_str(c, "counterSet") {
-                    uses.push((set, !items(c, "compatibilityGroups").is_empty(), slice, i, j, c));
+                    uses.push((
+                        set,
+                        !items(c, "compatibilityGroups").is_empty(),
+                        slice,
+                        i,
+                        j,
+                        c,
+                    ));
                 }
             }
         }

@@ -14,19 +14,43 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     for pool in pools(cx) {
         let mut seen: Vec<(String, String)> = Vec::new();
         for (slice, i, d) in pool.devices() {
-            let Some(attr) = slice.spec().and_then(|s| get_str(s, "partitionTypeAttribute")) else { continue };
+            let Some(attr) = slice
+                .spec()
+                .and_then(|s| get_str(s, "partitionTypeAttribute"))
+            else {
+                continue;
+            };
             let id = attr.rsplit('/').next().unwrap_or(attr);
-            let value = entries(d, "attributes").iter().find(|a| a.key == attr || a.key == id).and_then(|a| get_str(&a.value, "string"));
+            let value = entries(d, "attributes")
+                .iter()
+                .find(|a| a.key == attr || a.key == id)
+                .and_then(|a| get_str(&a.value, "string"));
             let Some(value) = value else { continue };
             let cost: Vec<String> = items(d, "consumesCounters")
                 .iter()
-                .flat_map(|c| entries(c, "counters").iter().map(|k| format!("{}={}", k.key, get(&k.value, "value").and_then(Node::scalar_text).unwrap_or(""))))
+                .flat_map(|c| {
+                    entries(c, "counters").iter().map(|k| {
+                        format!(
+                            "{}={}",
+                            k.key,
+                            get(&k.value, "value")
+                                .and_then(Node::scalar_text)
+                                .unwrap_or("")
+                        )
+                    })
+                })
                 .collect();
             let cost = cost.join(",");
             match seen.iter().find(|(v, _)| v == value) {
                 Some((_, c)) if *c != cost => {
                     let span = entry(d, "consumesCounters").map_or(d.span, |e| e.key_span);
-                    out.report(slice, Warning, format!("spec.devices[{i}].consumesCounters"), span, format!("partition type {value:?} consumes {cost}, elsewhere {c}"));
+                    out.report(
+                        slice,
+                        Warning,
+                        format!("spec.devices[{i}].consumesCounters"),
+                        span,
+                        format!("partition type {value:?} consumes {cost}, elsewhere {c}"),
+                    );
                 }
                 Some(_) => {}
                 None => seen.push((value.to_owned(), cost)),

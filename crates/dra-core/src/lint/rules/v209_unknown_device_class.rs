@@ -15,10 +15,18 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for b in request_bodies(obj) {
-        let Some(n) = get(b.node, "deviceClassName") else { continue };
+        let Some(n) = get(b.node, "deviceClassName") else {
+            continue;
+        };
         let Some(name) = n.as_str() else { continue };
         if !name.is_empty() && !classes.contains(&name) {
-            let d = out.report(obj, Warning, format!("{}.deviceClassName", b.path), n.span, format!("no DeviceClass named {name:?} in the input"));
+            let d = out.report(
+                obj,
+                Warning,
+                format!("{}.deviceClassName", b.path),
+                n.span,
+                format!("no DeviceClass named {name:?} in the input"),
+            );
             if let Some(s) = crate::suggest::did_you_mean(name, classes.iter().copied()) {
                 d.note(format!("did you mean {s:?}?"));
             }

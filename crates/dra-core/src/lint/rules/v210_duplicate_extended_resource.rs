@@ -12,10 +12,21 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     let mut seen: Vec<(&str, &Object)> = Vec::new();
     for c in cx.of_kind(DeviceClass) {
-        let Some(n) = c.spec().and_then(|s| get(s, "extendedResourceName")) else { continue };
+        let Some(n) = c.spec().and_then(|s| get(s, "extendedResourceName")) else {
+            continue;
+        };
         let Some(name) = n.as_str() else { continue };
         if let Some((_, first)) = seen.iter().find(|(s, _)| *s == name) {
-            out.report(c, Warning, "spec.extendedResourceName", n.span, format!("{name:?} is also the extended resource of {}", first.reference));
+            out.report(
+                c,
+                Warning,
+                "spec.extendedResourceName",
+                n.span,
+                format!(
+                    "{name:?} is also the extended resource of {}",
+                    first.reference
+                ),
+            );
         } else {
             seen.push((name, c));
         }

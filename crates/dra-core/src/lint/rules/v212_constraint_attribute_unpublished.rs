@@ -17,7 +17,11 @@ pub(crate) fn published(cx: &Ctx<'_>, full: &str) -> bool {
     cx.of_kind(ResourceSlice).any(|s| {
         let Some(spec) = s.spec() else { return false };
         let driver = get_str(spec, "driver").unwrap_or("");
-        items(spec, "devices").iter().any(|d| entries(d, "attributes").iter().any(|a| a.key == full || (driver == domain && a.key == id)))
+        items(spec, "devices").iter().any(|d| {
+            entries(d, "attributes")
+                .iter()
+                .any(|a| a.key == full || (driver == domain && a.key == id))
+        })
     })
 }
 
@@ -30,8 +34,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             let Some(n) = get(c, k) else { continue };
             let Some(name) = n.as_str() else { continue };
             if name.contains('/') && !published(cx, name) {
-                out.report(obj, Warning, format!("{path}.{k}"), n.span, format!("no device in the input publishes attribute {name:?}"))
-                    .note("the constraint can never be satisfied");
+                out.report(
+                    obj,
+                    Warning,
+                    format!("{path}.{k}"),
+                    n.span,
+                    format!("no device in the input publishes attribute {name:?}"),
+                )
+                .note("the constraint can never be satisfied");
             }
         }
     }

@@ -18,12 +18,18 @@ fn largest(cx: &Ctx<'_>, key: &str) -> Option<Quantity> {
         let driver = get_str(spec, "driver").unwrap_or("");
         for d in items(spec, "devices") {
             for c in entries(d, "capacity") {
-                let matches = c.key == key || (domain.is_empty() || domain == driver) && (c.key == id || c.key == format!("{driver}/{id}"));
+                let matches = c.key == key
+                    || (domain.is_empty() || domain == driver)
+                        && (c.key == id || c.key == format!("{driver}/{id}"));
                 if !matches {
                     continue;
                 }
                 let mut v = get(&c.value, "value").and_then(quantity_of);
-                if let Some(max) = get(&c.value, "requestPolicy").and_then(|p| get(p, "validRange")).and_then(|r| get(r, "max")).and_then(quantity_of) {
+                if let Some(max) = get(&c.value, "requestPolicy")
+                    .and_then(|p| get(p, "validRange"))
+                    .and_then(|r| get(r, "max"))
+                    .and_then(quantity_of)
+                {
                     v = v.map(|x| x.min(max));
                 }
                 if let Some(v) = v {
@@ -40,16 +46,35 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for b in request_bodies(obj) {
-        let Some(cap) = get(b.node, "capacity") else { continue };
+        let Some(cap) = get(b.node, "capacity") else {
+            continue;
+        };
         for r in entries(cap, "requests") {
-            let Some(want) = quantity_of(&r.value) else { continue };
+            let Some(want) = quantity_of(&r.value) else {
+                continue;
+            };
             let path = format!("{}.capacity.requests[{}]", b.path, r.key);
             match largest(cx, &r.key) {
                 None => {
-                    out.report(obj, Warning, path, r.key_span, format!("no device in the input has capacity {:?}", r.key));
+                    out.report(
+                        obj,
+                        Warning,
+                        path,
+                        r.key_span,
+                        format!("no device in the input has capacity {:?}", r.key),
+                    );
                 }
                 Some(max) if want > max => {
-                    out.report(obj, Warning, path, r.value.span, format!("asks for {want} of {:?}, but the most any device offers is {max}", r.key));
+                    out.report(
+                        obj,
+                        Warning,
+                        path,
+                        r.value.span,
+                        format!(
+                            "asks for {want} of {:?}, but the most any device offers is {max}",
+                            r.key
+                        ),
+                    );
                 }
                 _ => {}
             }

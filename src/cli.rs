@@ -1,0 +1,99 @@
+//! Command-line interface, kubectl style.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kubectl-dra",
+    bin_name = "kubectl dra",
+    version,
+    long_version = concat!(env!("CARGO_PKG_VERSION"), "\nchecks Kubernetes 1.34 to 1.37 (resource.k8s.io/v1); default 1.37"),
+    about = "Lint and explain Kubernetes Dynamic Resource Allocation (DRA) objects as kube-apiserver and kube-scheduler would",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check DRA manifests (and the Pods that use claims) as kube-apiserver would.
+    Lint(LintArgs),
+    /// List the rules, or explain one rule with an example.
+    Rules(RulesArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Source snippets with the offending key or value underlined.
+    Text,
+    /// The stable JSON contract for CI.
+    Json,
+    /// SARIF 2.1.0 for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// Files or directories (searched for *.yaml, *.yml, *.json); `-` reads stdin.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Kubernetes version whose validation, limits and feature-gate defaults apply (1.34 to 1.37).
+    #[arg(
+        long = "kubernetes-version",
+        value_name = "VERSION",
+        default_value = "1.37"
+    )]
+    pub kubernetes_version: String,
+
+    /// Feature gates on top of the version's defaults, as kube-apiserver takes them: Name=true,Other=false.
+    #[arg(long = "feature-gates", value_name = "GATES")]
+    pub feature_gates: Vec<String>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+
+    /// Only run these rules (ids or id prefixes, comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "IDS")]
+    pub select: Option<Vec<String>>,
+
+    /// Skip these rules (ids or id prefixes, comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "IDS")]
+    pub ignore: Vec<String>,
+
+    /// Exit with 1 on warnings too.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// List the rules and exit.
+    #[arg(long = "list-rules")]
+    pub list_rules: bool,
+
+    /// When to use colours in text output (NO_COLOR is honoured).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Args, Debug)]
+pub struct RulesArgs {
+    /// A rule id (DRA-V071) or name (too-many-compatibility-groups).
+    pub rule: Option<String>,
+
+    /// Print the rule table as Markdown (the README's list is generated from it).
+    #[arg(long)]
+    pub markdown: bool,
+}

@@ -1,0 +1,116 @@
+//! `kubectl dra lint`.
+
+use std::io::IsTerminal;
+
+use dra_core::diag::Severity;
+use dra_core::gates::{FeatureGates, Version};
+use dra_core::lint::{self, Selection, Settings, SourceFile};
+use dra_core::yaml::Limits;
+
+use crate::cli::{ColorChoice, LintArgs, OutputFormat};
+use crate::render::{self, Report};
+use crate::{files, Outcome};
+
+pub fn gates_from(version: &str, lists: &[String]) -> Result<FeatureGates, String> {
+    let version: Version = version.parse()?;
+    let mut gates = FeatureGates::defaults(version);
+    for l in lists {
+        gates.parse_into(l)?;
+    }
+    Ok(gates)
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+pub fn run(args: &LintArgs) -> Result<Outcome, String> {
+    if args.list_rules {
+        return super::rules::run(&crate::cli::RulesArgs {
+            rule: None,
+            markdown: false,
+        });
+    }
+    let gates = gates_from(&args.kubernetes_version, &args.feature_gates)?;
+    for id in args.select.iter().flatten().chain(args.ignore.iter()) {
+        if !lint::registry::RULES
+            .iter()
+            .any(|r| r.id.starts_with(id.as_str()))
+        {
+            return Err(format!(
+                "unknown rule {id:?} in --select/--ignore (see `kubectl dra rules`)"
+            ));
+        }
+    }
+    let (paths, missing) = files::collect(&args.paths);
+    if let Some(m) = missing.first() {
+        return Err(format!("{m}: no such file or directory"));
+    }
+    let mut sources = Vec::new();
+    let mut names = Vec::new();
+    let mut pre = Vec::new();
+    let mut unreadable = false;
+    for p in &paths {
+        let input = files::read(p);
+        let index = sources.len();
+        names.push(input.name.clone());
+        let text = match input.text {
+            Ok(t) => t,
+            Err(e) => {
+                unreadable = true;
+                pre.push(lint::file_problem(index, e));
+                String::new()
+            }
+        };
+        sources.push(SourceFile {
+            name: input.name,
+            text,
+        });
+    }
+    let settings = Settings {
+        gates,
+        selection: Selection {
+            select: args.select.clone(),
+            ignore: args.ignore.clone(),
+        },
+        limits: Limits::default(),
+    };
+    let result = lint::lint(&sources, pre, &settings);
+    let texts: Vec<String> = sources.into_iter().map(|s| s.text).collect();
+    let report = Report {
+        names: &names,
+        texts: &texts,
+        diagnostics: &result.diagnostics,
+        summary: result.summary,
+        gates: &settings.gates,
+    };
+    let stdout = match args.output {
+        OutputFormat::Text => render::text::render(&report, use_color(args.color)),
+        OutputFormat::Json => render::json::render(&report) + "\n",
+        OutputFormat::Sarif => render::sarif::render(&report) + "\n",
+        OutputFormat::Github => render::github::render(&report),
+    };
+    let errors = result
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    let warnings = result
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning);
+    let code = if unreadable {
+        2
+    } else if errors || (args.strict && warnings) {
+        1
+    } else {
+        0
+    };
+    Ok(Outcome { stdout, code })
+}

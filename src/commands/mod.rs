@@ -1,0 +1,3 @@
+//! One module per subcommand: glue between flags, files and the engine.
+pub mod lint;
+pub mod rules;

@@ -1,0 +1,127 @@
+//! Finding and reading input files. Problems become findings, never panics.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Files over this size are refused unread.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// An input: its display name and its text, or why it could not be read.
+pub struct Input {
+    pub name: String,
+    pub text: Result<String, String>,
+}
+
+fn is_manifest(p: &Path) -> bool {
+    matches!(
+        p.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml" | "json")
+    )
+}
+
+/// Expands paths: directories recursively (sorted, manifests only), files as given.
+/// Returns the inputs and the paths that do not exist.
+pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    for p in paths {
+        if p.as_os_str() == "-" {
+            out.push(p.clone());
+        } else if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            let mut found = Vec::new();
+            while let Some(dir) = stack.pop() {
+                let Ok(rd) = fs::read_dir(&dir) else {
+                    found.push(dir);
+                    continue;
+                };
+                for e in rd.flatten() {
+                    let path = e.path();
+                    let name = e.file_name();
+                    if name.to_string_lossy().starts_with('.') && path.is_dir() {
+                        continue;
+                    }
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if is_manifest(&path) {
+                        found.push(path);
+                    }
+                }
+            }
+            found.sort();
+            out.extend(found);
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            missing.push(p.display().to_string());
+        }
+    }
+    (out, missing)
+}
+
+/// Checks that bytes are text kubectl-dra can lint.
+pub fn decode(bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "file is larger than {} MiB; not read",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    match String::from_utf8(bytes) {
+        Ok(s) if s.contains('\0') => Err("binary file (contains NUL bytes); not a manifest".into()),
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            Err(format!(
+                "not UTF-8 text: invalid byte at offset {at} (line {line})"
+            ))
+        }
+    }
+}
+
+pub fn read(path: &Path) -> Input {
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        display_path(path)
+    };
+    let text = if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read stdin: {e}"))
+            .and_then(|_| decode(buf))
+    } else {
+        match fs::metadata(path) {
+            Ok(m) if m.len() > MAX_FILE_BYTES => Err(format!(
+                "file is {} MiB, larger than the {} MiB limit; not read",
+                m.len() >> 20,
+                MAX_FILE_BYTES >> 20
+            )),
+            Ok(_) => fs::read(path)
+                .map_err(|e| format!("cannot read: {e}"))
+                .and_then(decode),
+            Err(e) => Err(format!("cannot read: {e}")),
+        }
+    };
+    Input { name, text }
+}
+
+/// A path as users expect to see it: relative to the working directory when
+/// inside it, with forward slashes.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let rel = cwd
+        .as_deref()
+        .and_then(|c| path.strip_prefix(c).ok())
+        .unwrap_or(path);
+    let s = rel.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}

@@ -1,0 +1,35 @@
+//! `-o json`: the stable contract CI users and the conformance tests rely on.
+
+use serde_json::{json, Value};
+
+use super::Report;
+
+pub fn render(r: &Report<'_>) -> String {
+    let diagnostics: Vec<Value> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            json!({
+                "rule": d.rule,
+                "severity": d.severity,
+                "type": d.error_type.as_str(),
+                "field": d.field,
+                "message": d.message,
+                "file": r.file_name(d),
+                "line": d.span.start.line.max(1),
+                "column": d.span.start.col.max(1),
+                "endLine": d.span.end.line.max(d.span.start.line).max(1),
+                "endColumn": d.span.end.col.max(1),
+                "document": d.document,
+                "object": d.object,
+                "notes": d.notes,
+            })
+        })
+        .collect();
+    let out = json!({
+        "diagnostics": diagnostics,
+        "summary": r.summary,
+        "kubernetesVersion": r.gates.version.to_string(),
+    });
+    serde_json::to_string_pretty(&out).unwrap_or_default()
+}

@@ -1,0 +1,106 @@
+//! `-o sarif`: SARIF 2.1.0 as GitHub code scanning accepts it: a `results`
+//! array even when empty, 1-based regions, stable rule ids with metadata,
+//! and repository-relative URIs.
+
+use dra_core::diag::Severity;
+use dra_core::lint::registry::RULES;
+use serde_json::{json, Value};
+
+use super::Report;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+pub fn render(r: &Report<'_>) -> String {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|rule| {
+            json!({
+                "id": rule.id,
+                "name": rule.name,
+                "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": rule.docs},
+                "help": {
+                    "text": format!("{}\n\nExample:\n{}", rule.docs, rule.example),
+                    "markdown": format!("{}\n\nExample:\n\n```yaml\n{}```", rule.docs, rule.example),
+                },
+                "defaultConfiguration": {"level": level(rule.severity)},
+                "properties": {"tags": [rule.origin.describe()]},
+            })
+        })
+        .collect();
+    let mut artifacts: Vec<&str> = Vec::new();
+    let results: Vec<Value> = r
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let uri = r.file_name(d);
+            let index = match artifacts.iter().position(|a| *a == uri) {
+                Some(i) => i,
+                None => {
+                    artifacts.push(uri);
+                    artifacts.len() - 1
+                }
+            };
+            let rule_index = RULES.iter().position(|x| x.id == d.rule).unwrap_or(0);
+            let start_line = d.span.start.line.max(1);
+            let start_col = d.span.start.col.max(1);
+            let end_line = d.span.end.line.max(start_line);
+            let end_col = if end_line == start_line {
+                d.span.end.col.max(start_col + 1)
+            } else {
+                d.span.end.col.max(1)
+            };
+            let mut text = d.message.clone();
+            if !d.field.is_empty() {
+                text.push_str(&format!(" (field {}: {})", d.field, d.error_type));
+            }
+            json!({
+                "ruleId": d.rule,
+                "ruleIndex": rule_index,
+                "level": level(d.severity),
+                "message": {"text": text},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%", "index": index},
+                        "region": {
+                            "startLine": start_line,
+                            "startColumn": start_col,
+                            "endLine": end_line,
+                            "endColumn": end_col,
+                        }
+                    }
+                }],
+                "properties": {"field": d.field, "type": d.error_type.as_str(), "document": d.document},
+            })
+        })
+        .collect();
+    let artifacts: Vec<Value> = artifacts
+        .iter()
+        .map(|a| json!({"location": {"uri": a, "uriBaseId": "%SRCROOT%"}}))
+        .collect();
+    let log = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "kubectl-dra",
+                "informationUri": "https://github.com/kubectl-dra/kubectl-dra",
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The directory kubectl-dra ran in"}}},
+            "artifacts": artifacts,
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&log).unwrap_or_default()
+}

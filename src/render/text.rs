@@ -1,0 +1,138 @@
+//! `-o text`: miette-drawn snippets with the offending key or value
+//! underlined. Colour only when asked for (the caller decides: terminal and
+//! no `NO_COLOR`).
+
+use std::fmt;
+
+use dra_core::diag::{Diagnostic, Severity};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+
+use super::{byte_offset, Report};
+
+/// One finding wrapped for miette.
+struct Shown<'a> {
+    d: &'a Diagnostic,
+    header: String,
+    source: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+    help: String,
+}
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.header)
+    }
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.header)
+    }
+}
+
+impl std::error::Error for Shown<'_> {}
+
+impl miette::Diagnostic for Shown<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        if self.help.is_empty() {
+            None
+        } else {
+            Some(Box::new(&self.help))
+        }
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+}
+
+fn span_of(text: &str, d_span: dra_core::tree::Span) -> SourceSpan {
+    let start = byte_offset(text, d_span.start.index);
+    let end = byte_offset(text, d_span.end.index.max(d_span.start.index));
+    // Point at one line at most; a whole mapping would draw a wall of text.
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let end = end.min(line_end).max(start);
+    SourceSpan::new(start.into(), end - start)
+}
+
+pub fn render(r: &Report<'_>, color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false)
+        .with_context_lines(1);
+    let mut out = String::new();
+    for d in r.diagnostics {
+        let text = r.texts.get(d.file).map(String::as_str).unwrap_or("");
+        let name = r.file_name(d);
+        let header = format!("{}[{}]: {}", d.severity, d.rule, d.message);
+        let mut help_lines = Vec::new();
+        if let Some(o) = &d.object {
+            help_lines.push(format!("in {o}"));
+        }
+        if !d.field.is_empty() {
+            help_lines.push(format!("field: {} ({})", d.field, d.error_type));
+        }
+        help_lines.extend(d.notes.iter().cloned());
+        let (source, labels) = if text.is_empty() || d.span.start.line == 0 {
+            help_lines.insert(0, format!("file: {name}"));
+            (None, Vec::new())
+        } else {
+            let mut labels = vec![LabeledSpan::new_primary_with_span(
+                d.label.clone(),
+                span_of(text, d.span),
+            )];
+            for s in d.secondary.iter().filter(|s| s.file.is_none()) {
+                labels.push(LabeledSpan::new_with_span(
+                    Some(s.message.clone()),
+                    span_of(text, s.span),
+                ));
+            }
+            (
+                Some(NamedSource::new(name, text.to_owned()).with_language("yaml")),
+                labels,
+            )
+        };
+        let shown = Shown {
+            d,
+            header,
+            source,
+            labels,
+            help: help_lines.join("\n"),
+        };
+        let mut buf = String::new();
+        if handler.render_report(&mut buf, &shown).is_err() {
+            buf = format!("{}\n", shown.header);
+        }
+        out.push_str(&buf);
+        out.push('\n');
+    }
+    let s = r.summary;
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    out.push_str(&format!(
+        "{}, {}: {}, {} ({})\n",
+        plural(s.files, "file"),
+        plural(s.objects, "object"),
+        plural(s.errors, "error"),
+        plural(s.warnings, "warning"),
+        r.target()
+    ));
+    out
+}

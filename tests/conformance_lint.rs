@@ -1,0 +1,148 @@
+//! The lint conformance cases (testdata/conformance/lint), judged through
+//! `kubectl-dra lint -o json` as FORMAT.md says: errors as a set, Dropped
+//! warnings as a set, Warning findings each present.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+type Key = (String, String, u64);
+
+fn key(v: &Value, index_field: &str) -> Key {
+    (
+        v["field"].as_str().unwrap_or_default().to_owned(),
+        v["type"].as_str().unwrap_or_default().to_owned(),
+        v[index_field].as_u64().unwrap_or(0),
+    )
+}
+
+fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), String> {
+    let objects = case["objects"].as_array().cloned().unwrap_or_default();
+    let file = dir.join(format!("{name}.yaml"));
+    support::write_objects(&objects, &file);
+    let mut args: Vec<String> = vec!["lint".into(), "-o".into(), "json".into()];
+    args.extend(support::gate_args(case));
+    args.push(file.to_string_lossy().into_owned());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = support::run(&argv);
+    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "no JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let diags = report["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let expect = &case["expect"];
+
+    let got_errors: BTreeSet<Key> = diags
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| key(d, "document"))
+        .collect();
+    let want_errors: BTreeSet<Key> = expect["errors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| key(e, "objectIndex"))
+        .collect();
+    let got_dropped: BTreeSet<Key> = diags
+        .iter()
+        .filter(|d| d["type"] == "Dropped")
+        .map(|d| key(d, "document"))
+        .collect();
+    let want_warnings: Vec<Key> = expect["warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| key(e, "objectIndex"))
+        .collect();
+    let want_dropped: BTreeSet<Key> = want_warnings
+        .iter()
+        .filter(|k| k.1 == "Dropped")
+        .cloned()
+        .collect();
+    let got_linter: BTreeSet<Key> = diags
+        .iter()
+        .filter(|d| d["severity"] == "warning" && d["type"] == "Warning")
+        .map(|d| key(d, "document"))
+        .collect();
+
+    let mut problems = Vec::new();
+    if got_errors != want_errors {
+        problems.push(format!("errors: want {want_errors:?}, got {got_errors:?}"));
+    }
+    if got_dropped != want_dropped {
+        problems.push(format!(
+            "dropped: want {want_dropped:?}, got {got_dropped:?}"
+        ));
+    }
+    for w in want_warnings.iter().filter(|k| k.1 == "Warning") {
+        if !got_linter.contains(w) {
+            problems.push(format!("missing warning {w:?}; got {got_linter:?}"));
+        }
+    }
+    let valid = got_errors.is_empty() && got_dropped.is_empty();
+    if expect["valid"].as_bool() != Some(valid) {
+        problems.push(format!("valid: want {}, got {valid}", expect["valid"]));
+    }
+    let want_code = if want_errors.is_empty() { 0 } else { 1 };
+    if out.status.code() != Some(want_code) && problems.is_empty() {
+        problems.push(format!(
+            "exit code {:?}, want {want_code}",
+            out.status.code()
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+#[test]
+fn lint_conformance() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-lint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("lint");
+    assert!(
+        cases.len() >= 62,
+        "expected the 62 lint cases, found {}",
+        cases.len()
+    );
+    let mut failures = Vec::new();
+    for (name, case) in &cases {
+        if let Err(why) = judge_case(case, &dir, name) {
+            failures.push((name.clone(), why));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    support::judge("lint", failures, cases.len());
+}
+
+/// The harness must be able to fail: a case with a changed verdict disagrees.
+#[test]
+fn harness_detects_a_wrong_verdict() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-lint-neg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("lint");
+    let (name, case) = cases
+        .iter()
+        .find(|(n, _)| n == "compat-groups-too-many")
+        .unwrap();
+    assert!(judge_case(case, &dir, name).is_ok());
+    let mut wrong = case.clone();
+    wrong["expect"]["errors"][0]["type"] = "Invalid".into();
+    assert!(judge_case(&wrong, &dir, name).is_err());
+    let mut wrong = case.clone();
+    wrong["featureGates"]["DRADeviceCompatibilityGroups"] = false.into();
+    assert!(
+        judge_case(&wrong, &dir, name).is_err(),
+        "gate off must drop instead"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

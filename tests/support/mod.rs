@@ -1,0 +1,136 @@
+//! Shared helpers for the integration tests: run the built binary, read
+//! conformance cases.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use dra_core::tree::Node;
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_kubectl-dra"))
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `kubectl-dra` with `args` in the repository root.
+pub fn run(args: &[&str]) -> Output {
+    run_with_stdin(args, None)
+}
+
+pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(bin());
+    cmd.args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn kubectl-dra");
+    if let Some(data) = stdin {
+        use std::io::Write;
+        let mut s = child.stdin.take().unwrap();
+        let _ = s.write_all(data);
+    }
+    child.wait_with_output().expect("wait for kubectl-dra")
+}
+
+/// Loads a YAML file with kubectl-dra's own loader, as JSON.
+pub fn load_yaml(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let loaded = dra_core::yaml::load(&text, dra_core::yaml::Limits::default());
+    assert!(
+        loaded.errors.is_empty(),
+        "{}: {:?}",
+        path.display(),
+        loaded.errors
+    );
+    let root: &Node = &loaded.documents[0].root;
+    root.to_json()
+}
+
+/// Writes objects as a multi-document YAML file (JSON documents are YAML).
+pub fn write_objects(objects: &[serde_json::Value], path: &Path) {
+    let docs: Vec<String> = objects
+        .iter()
+        .map(|o| serde_json::to_string_pretty(o).unwrap())
+        .collect();
+    std::fs::write(path, docs.join("\n---\n")).unwrap();
+}
+
+/// The cases of one conformance suite, sorted by name.
+pub fn cases(suite: &str) -> Vec<(String, serde_json::Value)> {
+    let dir = root().join("testdata/conformance").join(suite);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, load_yaml(&p))
+        })
+        .collect()
+}
+
+/// `suite/case: reason` lines of testdata/conformance/KNOWN_GAPS.
+pub fn known_gaps() -> Vec<String> {
+    let text =
+        std::fs::read_to_string(root().join("testdata/conformance/KNOWN_GAPS")).unwrap_or_default();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split(':').next().map(|s| s.trim().to_owned()))
+        .collect()
+}
+
+/// Fails with every mismatch at once, honouring the known-gaps list.
+pub fn judge(suite: &str, failures: Vec<(String, String)>, total: usize) {
+    let gaps = known_gaps();
+    let mut unexpected = Vec::new();
+    for (case, why) in &failures {
+        if !gaps.contains(&format!("{suite}/{case}")) {
+            unexpected.push(format!("{suite}/{case}: {why}"));
+        }
+    }
+    for g in gaps.iter().filter(|g| g.starts_with(&format!("{suite}/"))) {
+        let case = &g[suite.len() + 1..];
+        if !failures.iter().any(|(c, _)| c == case) {
+            unexpected.push(format!("{g} passes now: remove it from KNOWN_GAPS"));
+        }
+    }
+    assert!(
+        unexpected.is_empty(),
+        "{} of {total} {suite} cases disagree with Kubernetes:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+}
+
+pub fn gate_args(case: &serde_json::Value) -> Vec<String> {
+    let mut args = Vec::new();
+    if let Some(v) = case.get("kubernetesVersion").and_then(|v| v.as_str()) {
+        args.push("--kubernetes-version".to_owned());
+        args.push(v.to_owned());
+    }
+    if let Some(g) = case.get("featureGates").and_then(|g| g.as_object()) {
+        let list: Vec<String> = g
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.as_bool().unwrap_or(false)))
+            .collect();
+        if !list.is_empty() {
+            args.push("--feature-gates".to_owned());
+            args.push(list.join(","));
+        }
+    }
+    args
+}
