@@ -381,6 +381,10 @@ fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
             "resource.k8s.io/v1alpha3 DeviceTaintRule is an alpha API: use resource.k8s.io/v1 (Kubernetes 1.37+)".to_owned(),
             "alpha APIs are off by default and removed without notice",
         ),
+        (ApiVersion::V1Alpha3, _) => (
+            "resource.k8s.io/v1alpha3 is an alpha API that current clusters do not serve: use resource.k8s.io/v1 (Kubernetes 1.34+)".to_owned(),
+            "in v1, device fields move out of `basic` and request fields into `exactly`; checked here after that conversion",
+        ),
         (ApiVersion::V1Beta2, _) => (
             format!("{} is deprecated: use resource.k8s.io/v1, served from Kubernetes 1.34", obj.reference.api_version),
             "v1beta2 has the v1 shape: change the apiVersion; checked here as v1",
@@ -425,7 +429,10 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
             diagnostics.push(d);
         }
         match obj.api {
-            ApiVersion::V1Beta1 => crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root),
+            // v1alpha3 claims and slices had the v1beta1 shape.
+            ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
+                crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
+            }
             ApiVersion::Other
                 if obj.kind != ObjectKind::Workload && obj.kind != ObjectKind::Namespace =>
             {
