@@ -14,11 +14,29 @@ pub struct CelError {
 /// for its own limits; the parser limit guards the stack).
 const MAX_RECURSION: u16 = 96;
 
+/// Shortens ANTLR's "mismatched input 'x' expecting {...}" to what a user needs.
+pub fn short_message(msg: &str) -> String {
+    let msg = msg.strip_prefix("Syntax error: ").unwrap_or(msg);
+    if let Some(rest) = msg.strip_prefix("mismatched input ") {
+        let token = rest.split(" expecting").next().unwrap_or(rest);
+        if token == "'<EOF>'" {
+            return "syntax error: the expression ends too early".into();
+        }
+        return format!("syntax error: unexpected {token}");
+    }
+    if let Some(rest) = msg.strip_prefix("extraneous input ") {
+        let token = rest.split(" expecting").next().unwrap_or(rest);
+        return format!("syntax error: unexpected {token}");
+    }
+    format!("syntax error: {msg}")
+}
+
 /// Parses an expression; the error names the first problem.
 pub fn parse(expr: &str) -> Result<(), CelError> {
     let result = std::panic::catch_unwind(|| {
         cel::parser::Parser::new()
             .max_recursion_depth(MAX_RECURSION)
+            .enable_optional_syntax(true)
             .parse(expr)
             .map(|_| ())
     });

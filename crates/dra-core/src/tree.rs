@@ -282,14 +282,8 @@ pub fn inner_span(text: &str, node: &Node, line: u32, column: u32) -> Option<Spa
     let (file_line, file_col) = match node.style {
         ScalarStyle::Plain if line <= 1 => (start.line, start.col + column - 1),
         ScalarStyle::Quoted if line <= 1 => (start.line, start.col + column),
-        ScalarStyle::Block => {
-            let first = text
-                .split('\n')
-                .skip(start.line as usize)
-                .find(|l| !l.trim().is_empty())?;
-            let indent = (first.len() - first.trim_start().len()) as u32;
-            (start.line + line, indent + column)
-        }
+        // Block scalars (`|`, `>`) start at their first content line.
+        ScalarStyle::Block => (start.line + line - 1, start.col + column - 1),
         _ => {
             let l = text.split('\n').nth((start.line + line - 2) as usize)?;
             let indent = (l.len() - l.trim_start().len()) as u32;
@@ -306,6 +300,7 @@ pub fn inner_span(text: &str, node: &Node, line: u32, column: u32) -> Option<Spa
         p,
         Pos {
             index: index + 1,
+            col: file_col + 1,
             ..p
         },
     ))

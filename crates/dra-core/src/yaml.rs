@@ -552,3 +552,20 @@ mod tests {
         assert_eq!(l.errors[0].kind, LoadErrorKind::Syntax);
     }
 }
+#[cfg(test)]
+mod block_spans {
+    #[test]
+    fn block_scalar_span_starts_at_content() {
+        let l = super::load(
+            "a:\n  b: >-\n    line one\n    two\n",
+            super::Limits::default(),
+        );
+        let b = l.documents[0].root.get("a").unwrap().get("b").unwrap();
+        assert_eq!(
+            (b.span.start.line, b.span.start.col),
+            (3, 5),
+            "{:?}",
+            b.span
+        );
+    }
+}

@@ -221,7 +221,7 @@ fn input_diag(id: &str, file: usize, document: usize, span: Span, message: Strin
 /// A problem with a whole file (unreadable, too large, not text) as a finding.
 pub fn file_problem(file: usize, message: String) -> Diagnostic {
     input_diag(
-        rules::e001_invalid_yaml::RULE.id,
+        rules::e005_unreadable_file::RULE.id,
         file,
         0,
         Span::default(),
@@ -375,6 +375,9 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
 fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
     let r = &rules::a001_beta_api_version::RULE;
     let span = obj.root.get("apiVersion").map_or(obj.root.span, |n| n.span);
+    if matches!(obj.kind, ObjectKind::Workload | ObjectKind::Namespace) {
+        return None;
+    }
     let (message, note) = match (obj.api, obj.kind) {
         (ApiVersion::V1, _) => return None,
         (ApiVersion::V1Alpha3, ObjectKind::DeviceTaintRule) => (
@@ -392,6 +395,10 @@ fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
         (ApiVersion::V1Beta1, _) => (
             format!("{} is deprecated: use resource.k8s.io/v1, served from Kubernetes 1.34", obj.reference.api_version),
             "in v1, device fields move out of `basic` and request fields into `exactly`; checked here after that conversion",
+        ),
+        _ if obj.reference.api_version == "resource.k8s.io/v1alpha2" => (
+            "resource.k8s.io/v1alpha2 is classic DRA, removed in Kubernetes 1.31; not checked".to_owned(),
+            "structured parameters replaced it: rewrite the object for resource.k8s.io/v1",
         ),
         _ => (
             format!("{} is not a version of resource.k8s.io that kubectl-dra knows; not checked", obj.reference.api_version),

@@ -17,14 +17,19 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         if let Err(e) = crate::cel::parse(expr) {
             let span = cx.expression_span(obj, n, e.line, e.column);
+            let short = crate::cel::short_message(&e.message);
             out.report(
                 obj,
                 Invalid,
                 path,
                 span,
-                format!("compilation failed: {}", e.message),
+                format!("CEL compilation failed: {short}"),
             )
-            .label_text(e.message.clone());
+            .label_text(short)
+            .note(format!(
+                "cel: ERROR: <input>:{}:{}: {}",
+                e.line, e.column, e.message
+            ));
         }
     }
 }

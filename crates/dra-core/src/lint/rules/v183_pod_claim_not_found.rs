@@ -38,21 +38,22 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             targets.push((pod_name, found));
             if given && found.is_none() {
                 let known: Vec<&str> = cx.of_kind(kind).filter_map(|o| o.name()).collect();
+                let what = if kind == ResourceClaim {
+                    "ResourceClaim"
+                } else {
+                    "ResourceClaimTemplate"
+                };
+                let place = ns.map(|n| format!(" in namespace {n}")).unwrap_or_default();
                 let d = out.report(
                     obj,
                     Warning,
                     format!("{base}.resourceClaims[{i}].{key}"),
                     n.span,
-                    format!(
-                        "no {} named {name:?} in the input",
-                        if kind == ResourceClaim {
-                            "ResourceClaim"
-                        } else {
-                            "ResourceClaimTemplate"
-                        }
-                    ),
+                    format!("no {what} named {name:?}{place} in the input"),
                 );
-                if let Some(s) = crate::suggest::did_you_mean(name, known) {
+                if let Some(other) = cx.of_kind(kind).find(|o| o.name() == Some(name)) {
+                    d.note(format!("{} is in namespace {}: a pod can only use claims and templates of its own namespace", other.reference, other.namespace().unwrap_or("default")));
+                } else if let Some(s) = crate::suggest::did_you_mean(name, known) {
                     d.note(format!("did you mean {s:?}?"));
                 }
             }

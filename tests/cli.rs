@@ -1,0 +1,225 @@
+//! Whole-command tests of `kubectl-dra lint`: rendered output pinned by
+//! snapshots, the SARIF checked against its schema, exit codes, selection,
+//! suppression, stdin, and the README's generated rule list.
+
+mod support;
+
+use support::run;
+
+fn stdout(args: &[&str]) -> (String, i32) {
+    let o = run(args);
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn text_output() {
+    let (out, code) = stdout(&["lint", "testdata/fixtures/render"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("lint_text", out);
+}
+
+#[test]
+fn json_output() {
+    let (out, code) = stdout(&["lint", "-o", "json", "testdata/fixtures/render"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("lint_json", out);
+}
+
+#[test]
+fn github_output() {
+    let (out, _) = stdout(&["lint", "-o", "github", "testdata/fixtures/render"]);
+    insta::assert_snapshot!("lint_github", out);
+}
+
+#[test]
+fn sarif_output_matches_snapshot_and_schema() {
+    let (out, _) = stdout(&["lint", "-o", "sarif", "testdata/fixtures/render"]);
+    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Rule metadata is long and covered by the registry tests; pin the results.
+    insta::assert_json_snapshot!("lint_sarif_results", sarif["runs"][0]["results"]);
+    assert_valid_sarif(&sarif);
+}
+
+#[test]
+fn sarif_without_findings_has_an_empty_results_array() {
+    let (out, code) = stdout(&["lint", "-o", "sarif", "examples/gpu-partitionable.yaml"]);
+    assert_eq!(code, 0);
+    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]));
+    assert_valid_sarif(&sarif);
+}
+
+fn assert_valid_sarif(sarif: &serde_json::Value) {
+    let schema_text =
+        std::fs::read_to_string(support::root().join("testdata/schemas/sarif-schema-2.1.0.json"))
+            .unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("SARIF schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(sarif)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF does not validate:\n{}",
+        errors.join("\n")
+    );
+    for r in sarif["runs"][0]["results"].as_array().unwrap() {
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert!(region["startLine"].as_u64().unwrap() >= 1);
+        assert!(region["startColumn"].as_u64().unwrap() >= 1);
+        let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        assert!(
+            !uri.starts_with('/'),
+            "URI must be repository-relative: {uri}"
+        );
+    }
+}
+
+#[test]
+fn exit_codes() {
+    assert_eq!(stdout(&["lint", "examples/gpu-partitionable.yaml"]).1, 0);
+    assert_eq!(
+        stdout(&["lint", "testdata/fixtures/render/slices.yaml"]).1,
+        1
+    );
+    // Warnings only: 0, or 1 with --strict.
+    assert_eq!(
+        stdout(&["lint", "examples/mig-vs-vgpu-compatibility-groups.yaml"]).1,
+        0
+    );
+    assert_eq!(
+        stdout(&[
+            "lint",
+            "--strict",
+            "examples/mig-vs-vgpu-compatibility-groups.yaml"
+        ])
+        .1,
+        1
+    );
+    // Usage errors and unreadable input: 2.
+    assert_eq!(stdout(&["lint", "no/such/file.yaml"]).1, 2);
+    assert_eq!(
+        stdout(&["lint", "--kubernetes-version", "1.29", "examples"]).1,
+        2
+    );
+    assert_eq!(
+        stdout(&[
+            "lint",
+            "--feature-gates",
+            "DRAPrioritizedList=false",
+            "examples"
+        ])
+        .1,
+        2
+    );
+    assert_eq!(stdout(&["lint", "--select", "DRA-X999", "examples"]).1, 2);
+    assert_eq!(stdout(&["lint", "--bogus"]).1, 2);
+}
+
+#[test]
+fn gate_on_keeps_the_field() {
+    let (out, code) = stdout(&[
+        "lint",
+        "-o",
+        "json",
+        "--feature-gates",
+        "DRADeviceCompatibilityGroups=true",
+        "examples/mig-vs-vgpu-compatibility-groups.yaml",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn select_ignore_and_suppression() {
+    let ids = |args: &[&str]| -> Vec<String> {
+        let (out, _) = stdout(args);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let all = ids(&["lint", "-o", "json", "testdata/fixtures/render"]);
+    assert!(all.contains(&"DRA-V032".to_owned()));
+    let only = ids(&[
+        "lint",
+        "-o",
+        "json",
+        "--select",
+        "DRA-V032",
+        "testdata/fixtures/render",
+    ]);
+    assert_eq!(only, vec!["DRA-V032"]);
+    let without = ids(&[
+        "lint",
+        "-o",
+        "json",
+        "--ignore",
+        "DRA-V0,DRA-D",
+        "testdata/fixtures/render",
+    ]);
+    assert!(without
+        .iter()
+        .all(|r| !r.starts_with("DRA-V0") && !r.starts_with("DRA-D")));
+    // The second claim in claims.yaml has `exactly: {}` and suppresses DRA-V140.
+    let (out, _) = stdout(&["lint", "-o", "json", "testdata/fixtures/render/claims.yaml"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| d["object"]["name"] != "suppressed"));
+}
+
+#[test]
+fn stdin_is_read_with_dash() {
+    let text = std::fs::read(support::root().join("testdata/fixtures/render/slices.yaml")).unwrap();
+    let o = support::run_with_stdin(&["lint", "-o", "json", "-"], Some(&text));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["diagnostics"][0]["file"], "<stdin>");
+}
+
+#[test]
+fn rules_command() {
+    let (list, code) = stdout(&["rules"]);
+    assert_eq!(code, 0);
+    assert!(list.lines().count() >= 100);
+    let (same, _) = stdout(&["lint", "--list-rules"]);
+    assert_eq!(list, same);
+    let (one, code) = stdout(&["rules", "DRA-V071"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("rules_v071", one);
+    assert_eq!(stdout(&["rules", "too-many-compatibility-group"]).1, 2);
+}
+
+#[test]
+fn readme_rule_list_is_current() {
+    let (table, _) = stdout(&["rules", "--markdown"]);
+    let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
+    let start = readme
+        .find("<!-- rules:start -->")
+        .expect("README has the rules:start marker");
+    let end = readme
+        .find("<!-- rules:end -->")
+        .expect("README has the rules:end marker");
+    let current = readme[start + "<!-- rules:start -->".len()..end].trim();
+    assert_eq!(current, table.trim(), "README rule list is stale: run `cargo run -- rules --markdown` and paste it between the markers");
+}
+
+#[test]
+fn version_names_supported_kubernetes() {
+    let (out, code) = stdout(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("kubectl-dra"));
+}

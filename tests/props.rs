@@ -1,0 +1,79 @@
+//! Property tests: no input makes the engine panic. Arbitrary bytes, and
+//! mutations of valid manifests (cut, duplicated, bytes flipped, keys and
+//! values swapped), go through the whole lint path in-process.
+
+use dra_core::gates::{FeatureGates, Version};
+use dra_core::lint::{lint, Selection, Settings, SourceFile};
+use dra_core::yaml::Limits;
+use proptest::prelude::*;
+
+fn lint_text(text: String) {
+    let settings = Settings {
+        gates: FeatureGates::defaults(Version::LATEST),
+        selection: Selection::default(),
+        limits: Limits::default(),
+    };
+    let files = [SourceFile {
+        name: "x.yaml".into(),
+        text,
+    }];
+    let r = lint(&files, Vec::new(), &settings);
+    for d in &r.diagnostics {
+        assert!(d.span.end.index >= d.span.start.index || d.span.end.index == 0);
+    }
+}
+
+fn seeds() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in ["examples", "testdata/fixtures/render"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            out.push(std::fs::read_to_string(e.path()).unwrap());
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics(s in ".{0,400}") {
+        lint_text(s);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(b in proptest::collection::vec(any::<u8>(), 0..400)) {
+        lint_text(String::from_utf8_lossy(&b).into_owned());
+    }
+
+    #[test]
+    fn mutated_manifests_never_panic(seed in 0usize..1000, cut in 0usize..10_000, at in 0usize..10_000, insert in "[ :\\-\\[\\]{}&*!|>'\"#,a-z0-9\n]{0,12}") {
+        let seeds = seeds();
+        let base = &seeds[seed % seeds.len()];
+        let chars: Vec<char> = base.chars().collect();
+        let cut = cut % (chars.len() + 1);
+        let at = at % (chars.len() + 1);
+        let (lo, hi) = (cut.min(at), cut.max(at));
+        // Remove a range, then insert YAML-ish noise where it was.
+        let mut s: String = chars[..lo].iter().collect();
+        s.push_str(&insert);
+        s.extend(chars[hi..].iter());
+        lint_text(s);
+    }
+
+    #[test]
+    fn values_of_the_wrong_type_never_panic(seed in 0usize..1000, line in 0usize..200, value in prop_oneof![Just("[]"), Just("{}"), Just("null"), Just("-1"), Just("1.5"), Just("yes"), Just("\"\""), Just("[{a: 1}]"), Just("99999999999999999999999")]) {
+        let seeds = seeds();
+        let base = &seeds[seed % seeds.len()];
+        let mut lines: Vec<String> = base.lines().map(str::to_owned).collect();
+        let n = line % lines.len().max(1);
+        if let Some(l) = lines.get_mut(n) {
+            if let Some(i) = l.find(": ") {
+                l.truncate(i + 2);
+                l.push_str(value);
+            }
+        }
+        lint_text(lines.join("\n"));
+    }
+}
