@@ -82,12 +82,20 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         },
         limits: Limits::default(),
     };
-    let result = lint::lint(&sources, pre, &settings);
+    let mut result = lint::lint(&sources, pre, &settings);
+    // The process exits right after rendering: freeing a tree of millions of
+    // nodes one by one would only cost time.
+    std::mem::forget(std::mem::take(&mut result.objects));
     let texts: Vec<String> = sources.into_iter().map(|s| s.text).collect();
+    let lines: Vec<dra_core::tree::LineIndex> = texts
+        .iter()
+        .map(|t| dra_core::tree::LineIndex::new(t))
+        .collect();
     let report = Report {
         names: &names,
         texts: &texts,
         diagnostics: &result.diagnostics,
+        lines: &lines,
         summary: result.summary,
         gates: &settings.gates,
     };

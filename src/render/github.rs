@@ -30,13 +30,14 @@ pub fn render(r: &Report<'_>) -> String {
             msg.push('\n');
             msg.push_str(n);
         }
+        let pos = r.position(d);
         out.push_str(&format!(
             "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
             escape_property(r.file_name(d)),
-            d.span.start.line.max(1),
-            d.span.start.col.max(1),
-            d.span.end.line.max(d.span.start.line).max(1),
-            d.span.end.col.max(1),
+            pos.line,
+            pos.column,
+            pos.end_line,
+            pos.end_column,
             escape_property(d.rule),
             escape_data(&msg)
         ));

@@ -9,6 +9,7 @@ pub fn render(r: &Report<'_>) -> String {
         .diagnostics
         .iter()
         .map(|d| {
+            let pos = r.position(d);
             json!({
                 "rule": d.rule,
                 "severity": d.severity,
@@ -16,10 +17,10 @@ pub fn render(r: &Report<'_>) -> String {
                 "field": d.field,
                 "message": d.message,
                 "file": r.file_name(d),
-                "line": d.span.start.line.max(1),
-                "column": d.span.start.col.max(1),
-                "endLine": d.span.end.line.max(d.span.start.line).max(1),
-                "endColumn": d.span.end.col.max(1),
+                "line": pos.line,
+                "column": pos.column,
+                "endLine": pos.end_line,
+                "endColumn": pos.end_column,
                 "document": d.document,
                 "object": d.object,
                 "notes": d.notes,

@@ -8,6 +8,16 @@ pub mod text;
 
 use dra_core::diag::{Diagnostic, Summary};
 use dra_core::gates::FeatureGates;
+use dra_core::tree::LineIndex;
+
+/// 1-based line and column of a finding's start and end.
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
 
 /// Everything a renderer needs about a finished lint run.
 pub struct Report<'a> {
@@ -16,6 +26,8 @@ pub struct Report<'a> {
     /// File texts, by file index (empty for unreadable files).
     pub texts: &'a [String],
     pub diagnostics: &'a [Diagnostic],
+    /// Line tables of the texts, by file index.
+    pub lines: &'a [LineIndex],
     pub summary: Summary,
     pub gates: &'a FeatureGates,
 }
@@ -23,6 +35,26 @@ pub struct Report<'a> {
 impl Report<'_> {
     pub fn file_name(&self, d: &Diagnostic) -> &str {
         self.names.get(d.file).map_or("<unknown>", String::as_str)
+    }
+
+    /// Where a finding is, in lines and columns (1:1 for file-level findings).
+    pub fn position(&self, d: &Diagnostic) -> Position {
+        let Some(lines) = self.lines.get(d.file) else {
+            return Position {
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 1,
+            };
+        };
+        let (line, column) = lines.line_col(d.span.start);
+        let (end_line, end_column) = lines.line_col(d.span.end.max(d.span.start));
+        Position {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
     }
 
     /// "Kubernetes 1.37, default gates" or "..., gates: A=true".
@@ -42,11 +74,4 @@ impl Report<'_> {
             )
         }
     }
-}
-
-/// Converts a character index into a byte offset of `text`.
-pub fn byte_offset(text: &str, char_index: u32) -> usize {
-    text.char_indices()
-        .nth(char_index as usize)
-        .map_or(text.len(), |(b, _)| b)
 }

@@ -50,13 +50,12 @@ pub fn render(r: &Report<'_>) -> String {
                 }
             };
             let rule_index = RULES.iter().position(|x| x.id == d.rule).unwrap_or(0);
-            let start_line = d.span.start.line.max(1);
-            let start_col = d.span.start.col.max(1);
-            let end_line = d.span.end.line.max(start_line);
+            let pos = r.position(d);
+            let (start_line, start_col, end_line) = (pos.line, pos.column, pos.end_line);
             let end_col = if end_line == start_line {
-                d.span.end.col.max(start_col + 1)
+                pos.end_column.max(start_col + 1)
             } else {
-                d.span.end.col.max(1)
+                pos.end_column
             };
             let mut text = d.message.clone();
             if !d.field.is_empty() {

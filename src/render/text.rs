@@ -7,7 +7,9 @@ use std::fmt;
 use dra_core::diag::{Diagnostic, Severity};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 
-use super::{byte_offset, Report};
+use dra_core::tree::LineIndex;
+
+use super::Report;
 
 /// One finding wrapped for miette.
 struct Shown<'a> {
@@ -59,9 +61,9 @@ impl miette::Diagnostic for Shown<'_> {
     }
 }
 
-fn span_of(text: &str, d_span: dra_core::tree::Span) -> SourceSpan {
-    let start = byte_offset(text, d_span.start.index);
-    let end = byte_offset(text, d_span.end.index.max(d_span.start.index));
+fn span_of(text: &str, lines: &LineIndex, d_span: dra_core::tree::Span) -> SourceSpan {
+    let start = lines.byte_offset(text, d_span.start);
+    let end = lines.byte_offset(text, d_span.end.max(d_span.start));
     // Point at one line at most; a whole mapping would draw a wall of text.
     let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let end = end.min(line_end).max(start);
@@ -91,18 +93,20 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
             help_lines.push(format!("field: {} ({})", d.field, d.error_type));
         }
         help_lines.extend(d.notes.iter().cloned());
-        let (source, labels) = if text.is_empty() || d.span.start.line == 0 {
+        let no_lines = LineIndex::default();
+        let lines = r.lines.get(d.file).unwrap_or(&no_lines);
+        let (source, labels) = if text.is_empty() {
             help_lines.insert(0, format!("file: {name}"));
             (None, Vec::new())
         } else {
             let mut labels = vec![LabeledSpan::new_primary_with_span(
                 d.label.clone(),
-                span_of(text, d.span),
+                span_of(text, lines, d.span),
             )];
             for s in d.secondary.iter().filter(|s| s.file.is_none()) {
                 labels.push(LabeledSpan::new_with_span(
                     Some(s.message.clone()),
-                    span_of(text, s.span),
+                    span_of(text, lines, s.span),
                 ));
             }
             (

@@ -14,6 +14,7 @@
 pub mod cel;
 pub mod convert;
 pub mod diag;
+pub mod fleet;
 pub mod format;
 pub mod gates;
 pub mod lint;

@@ -155,11 +155,19 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
     let mut out = ParsedFile::default();
     out.problems
         .extend(loaded.errors.into_iter().map(DocumentProblem::Load));
-    let lines: Vec<&str> = text.lines().collect();
+    // Suppression comments are rare: only split the text into lines when
+    // there is one.
+    let lines: Vec<&str> = if text.contains("kubectl-dra:") {
+        text.lines().collect()
+    } else {
+        Vec::new()
+    };
+    let index = crate::tree::LineIndex::new(text);
+    let line = |i: u32| index.line_col(i).0;
     let mut prev_end_line = 0u32;
     for doc in loaded.documents {
         let doc_first = prev_end_line + 1;
-        prev_end_line = doc.root.span.end.line;
+        prev_end_line = line(doc.root.span.end);
         if doc.root.is_null() {
             continue;
         }
@@ -197,8 +205,8 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 if let Some(items) = root.get_mut("items") {
                     if let Value::Seq(items) = &mut items.value {
                         for item in items.drain(..).rev() {
-                            let line = item.span.start.line;
-                            queue.push((item, line));
+                            let first = line(item.span.start);
+                            queue.push((item, first));
                         }
                     }
                 }
@@ -220,7 +228,7 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 namespace: meta_str("namespace"),
                 name,
             };
-            let last_line = root.span.end.line.max(first_line);
+            let last_line = line(root.span.end).max(first_line);
             let suppressed = suppressions(&lines, first_line, last_line);
             out.objects.push(Object {
                 file,

@@ -395,16 +395,50 @@ pub fn decode_and_drop(
 ) -> Vec<ShapeFinding> {
     let mut out = Vec::new();
     if let Some(fields) = fields_of(kind) {
-        walk_obj(fields, root, "", gates, &mut out);
+        walk_obj(fields, root, &Path::Root, gates, &mut out);
     }
     out
 }
 
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{path}.{name}")
+/// A field path built on the stack and rendered only for a finding, so the
+/// walk over a large fleet allocates nothing.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Field(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+    Key(&'a Path<'a>, &'a str),
+}
+
+impl Path<'_> {
+    fn render(&self) -> String {
+        let mut s = String::new();
+        self.write(&mut s);
+        s
+    }
+    fn write(&self, s: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Field(p, name) => {
+                p.write(s);
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(name);
+            }
+            Path::Index(p, i) => {
+                p.write(s);
+                s.push('[');
+                s.push_str(&i.to_string());
+                s.push(']');
+            }
+            Path::Key(p, k) => {
+                p.write(s);
+                s.push('[');
+                s.push_str(k);
+                s.push(']');
+            }
+        }
     }
 }
 
@@ -419,7 +453,7 @@ fn needed_gate_off(needs: Needs, gates: &FeatureGates) -> Option<Gate> {
 fn walk_obj(
     fields: &'static [Field],
     node: &mut Node,
-    path: &str,
+    path: &Path<'_>,
     gates: &FeatureGates,
     out: &mut Vec<ShapeFinding>,
 ) {
@@ -427,10 +461,10 @@ fn walk_obj(
         return;
     };
     let version = gates.version;
-    let mut drop_keys: Vec<String> = Vec::new();
+    let mut drop_keys: Vec<compact_str::CompactString> = Vec::new();
     for e in entries.iter_mut() {
         let field = fields.iter().find(|fd| fd.name == e.key);
-        let field_path = join(path, &e.key);
+        let field_path = Path::Field(path, &e.key);
         match field {
             Some(fd) if fd.since <= version.0 => {
                 if e.value.is_null() {
@@ -438,18 +472,17 @@ fn walk_obj(
                 }
                 if let Some(gate) = needed_gate_off(fd.needs, gates) {
                     out.push(ShapeFinding::Dropped {
-                        path: field_path,
+                        path: field_path.render(),
                         span: e.key_span,
                         gate,
                     });
                     drop_keys.push(e.key.clone());
                     continue;
                 }
-                let mut p = field_path;
-                walk_ty(&fd.ty, &mut e.value, &mut p, gates, out);
+                walk_ty(&fd.ty, &mut e.value, &field_path, gates, out);
             }
             Some(fd) => out.push(ShapeFinding::UnknownField {
-                path: field_path,
+                path: field_path.render(),
                 span: e.key_span,
                 suggestion: None,
                 since: Some(Version(fd.since)),
@@ -463,7 +496,7 @@ fn walk_obj(
                         .map(|fd| fd.name),
                 );
                 out.push(ShapeFinding::UnknownField {
-                    path: field_path,
+                    path: field_path.render(),
                     span: e.key_span,
                     suggestion,
                     since: None,
@@ -471,21 +504,23 @@ fn walk_obj(
             }
         }
     }
-    entries.retain(|e| !drop_keys.contains(&e.key));
+    if !drop_keys.is_empty() {
+        entries.retain(|e| !drop_keys.contains(&e.key));
+    }
 }
 
 fn walk_ty(
     ty: &'static Ty,
     node: &mut Node,
-    path: &mut String,
+    path: &Path<'_>,
     gates: &FeatureGates,
     out: &mut Vec<ShapeFinding>,
 ) {
     if node.is_null() {
         return;
     }
-    let wrong = |expected: &'static str, node: &Node, path: &str| ShapeFinding::WrongType {
-        path: path.to_owned(),
+    let wrong = |expected: &'static str, node: &Node, path: &Path<'_>| ShapeFinding::WrongType {
+        path: path.render(),
         span: node.span,
         expected,
         got: node.kind().to_string(),
@@ -510,9 +545,9 @@ fn walk_ty(
         Quantity => match node.value {
             Value::Str(_) | Value::Int(_) | Value::Float(_) => {
                 let text = node.scalar_text().unwrap_or_default();
-                if let Err(e) = Quantity::parse(text) {
+                if let Err(e) = Quantity::parse(&text) {
                     out.push(ShapeFinding::BadQuantity {
-                        path: path.clone(),
+                        path: path.render(),
                         span: node.span,
                         message: format!("unable to parse quantity's suffix: {text:?}: {e}"),
                     });
@@ -529,28 +564,18 @@ fn walk_ty(
         }
         List(item) => {
             if let Value::Seq(items) = &mut node.value {
-                let base_len = path.len();
                 for (i, it) in items.iter_mut().enumerate() {
-                    path.truncate(base_len);
-                    path.push_str(&format!("[{i}]"));
-                    walk_ty(item, it, path, gates, out);
+                    walk_ty(item, it, &Path::Index(path, i), gates, out);
                 }
-                path.truncate(base_len);
             } else {
                 out.push(wrong("list", node, path));
             }
         }
         Map(item) => {
             if let Value::Map(entries) = &mut node.value {
-                let base_len = path.len();
                 for e in entries.iter_mut() {
-                    path.truncate(base_len);
-                    path.push('[');
-                    path.push_str(&e.key);
-                    path.push(']');
-                    walk_ty(item, &mut e.value, path, gates, out);
+                    walk_ty(item, &mut e.value, &Path::Key(path, &e.key), gates, out);
                 }
-                path.truncate(base_len);
             } else {
                 out.push(wrong("object", node, path));
             }

@@ -6,34 +6,79 @@
 
 use std::fmt;
 
-/// A position in a source file: 1-based line and column (in characters),
-/// plus the 0-based character index, which renderers turn into a byte offset.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Pos {
-    pub index: u32,
-    pub line: u32,
-    pub col: u32,
-}
+use compact_str::CompactString;
 
-/// A range of characters in a source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// A range of characters in a source file, as character indices. Lines and
+/// columns are computed on demand with a [`LineIndex`], so that a tree of
+/// millions of nodes carries 8 bytes per span.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
-    pub start: Pos,
-    pub end: Pos,
+    pub start: u32,
+    pub end: u32,
 }
 
 impl Span {
-    pub fn new(start: Pos, end: Pos) -> Self {
+    pub fn new(start: u32, end: u32) -> Self {
         Span { start, end }
     }
-    pub fn point(p: Pos) -> Self {
+    pub fn point(p: u32) -> Self {
         Span { start: p, end: p }
     }
     pub fn len(&self) -> u32 {
-        self.end.index.saturating_sub(self.start.index)
+        self.end.saturating_sub(self.start)
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Line starts of a text, to turn character indices into 1-based lines and
+/// columns, and into byte offsets for renderers.
+#[derive(Clone, Debug, Default)]
+pub struct LineIndex {
+    /// (character index, byte offset) of each line start.
+    starts: Vec<(u32, u32)>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![(0u32, 0u32)];
+        let mut chars = 0u32;
+        for (byte, c) in text.char_indices() {
+            chars += 1;
+            if c == '\n' {
+                starts.push((chars, (byte + 1) as u32));
+            }
+        }
+        LineIndex { starts }
+    }
+
+    fn line_of(&self, index: u32) -> usize {
+        match self.starts.binary_search_by(|(c, _)| c.cmp(&index)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a character index.
+    pub fn line_col(&self, index: u32) -> (u32, u32) {
+        let i = self.line_of(index);
+        (i as u32 + 1, index - self.starts[i].0 + 1)
+    }
+
+    /// The character index of a 1-based line and column.
+    pub fn index_of(&self, line: u32, col: u32) -> Option<u32> {
+        let (start, _) = *self.starts.get(line.checked_sub(1)? as usize)?;
+        Some(start + col.saturating_sub(1))
+    }
+
+    /// The byte offset of a character index in `text`.
+    pub fn byte_offset(&self, text: &str, index: u32) -> usize {
+        let i = self.line_of(index);
+        let (c0, b0) = self.starts[i];
+        let rest = &text[(b0 as usize).min(text.len())..];
+        let skip = (index - c0) as usize;
+        b0 as usize + rest.char_indices().nth(skip).map_or(rest.len(), |(b, _)| b)
     }
 }
 
@@ -51,15 +96,15 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     Float(f64),
-    /// A string scalar. `raw` decoding already applied (escapes, folding).
-    Str(String),
+    /// A string scalar, decoded (escapes, folding). Short strings are inline.
+    Str(CompactString),
     Seq(Vec<Node>),
     Map(Vec<Entry>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    pub key: CompactString,
     pub key_span: Span,
     pub value: Node,
 }
@@ -68,8 +113,6 @@ pub struct Entry {
 pub struct Node {
     pub value: Value,
     pub span: Span,
-    /// The scalar as written (for numbers: `8Gi` vs `8`), empty for collections.
-    pub raw: Box<str>,
     pub style: ScalarStyle,
 }
 
@@ -104,7 +147,6 @@ impl Node {
         Node {
             value,
             span,
-            raw: Box::from(""),
             style: ScalarStyle::Plain,
         }
     }
@@ -155,7 +197,7 @@ impl Node {
 
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            Value::Str(s) => Some(s),
+            Value::Str(s) => Some(s.as_str()),
             _ => None,
         }
     }
@@ -194,11 +236,15 @@ impl Node {
     }
 
     /// The text of a scalar whatever its type: `8Gi`, `8`, `true`.
-    /// Quantities may be written as numbers, so quantity checks read this.
-    pub fn scalar_text(&self) -> Option<&str> {
+    /// Quantities may be written as numbers (go-yaml has already turned
+    /// `0x10` into 16 and `1e3` into 1000 by then, as here).
+    pub fn scalar_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
         match &self.value {
-            Value::Str(s) => Some(s),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(&self.raw),
+            Value::Str(s) => Some(Cow::Borrowed(s.as_str())),
+            Value::Int(i) => Some(Cow::Owned(i.to_string())),
+            Value::Float(f) => Some(Cow::Owned(f.to_string())),
+            Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
             _ => None,
         }
     }
@@ -227,81 +273,46 @@ impl Node {
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
             Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
-            Value::Str(s) => J::String(s.clone()),
+            Value::Str(s) => J::String(s.to_string()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
             Value::Map(entries) => J::Object(
                 entries
                     .iter()
-                    .map(|e| (e.key.clone(), e.value.to_json()))
+                    .map(|e| (e.key.to_string(), e.value.to_json()))
                     .collect(),
             ),
         }
     }
 }
 
-impl Drop for Node {
-    // Deep trees (up to the loader's depth limit, or built by hand) must not
-    // overflow the stack when freed: take the children out iteratively.
-    fn drop(&mut self) {
-        let mut stack: Vec<Node> = Vec::new();
-        match &mut self.value {
-            Value::Seq(items) if !items.is_empty() => stack.append(items),
-            Value::Map(entries) if !entries.is_empty() => {
-                stack.extend(entries.drain(..).map(|e| e.value))
-            }
-            _ => return,
-        }
-        while let Some(mut node) = stack.pop() {
-            match &mut node.value {
-                Value::Seq(items) => stack.append(items),
-                Value::Map(entries) => stack.extend(entries.drain(..).map(|e| e.value)),
-                _ => {}
-            }
-        }
-    }
-}
-
-/// The character index of a 1-based line and column in `text`.
-fn index_of(text: &str, line: u32, col: u32) -> Option<u32> {
-    let mut idx: u32 = 0;
-    for (i, l) in text.split('\n').enumerate() {
-        if i as u32 + 1 == line {
-            let len = l.chars().count() as u32;
-            return Some(idx + (col.saturating_sub(1)).min(len));
-        }
-        idx += l.chars().count() as u32 + 1;
-    }
-    None
-}
-
 /// Maps a 1-based (line, column) inside a string scalar's decoded text to a
 /// one-character span in the file. Exact for plain and quoted one-line
 /// scalars and for block scalars (`|`); approximate for folded text.
-pub fn inner_span(text: &str, node: &Node, line: u32, column: u32) -> Option<Span> {
-    let start = node.span.start;
+pub fn inner_span(
+    text: &str,
+    lines: &LineIndex,
+    node: &Node,
+    line: u32,
+    column: u32,
+) -> Option<Span> {
+    let (start_line, start_col) = lines.line_col(node.span.start);
     let (file_line, file_col) = match node.style {
-        ScalarStyle::Plain if line <= 1 => (start.line, start.col + column - 1),
-        ScalarStyle::Quoted if line <= 1 => (start.line, start.col + column),
+        ScalarStyle::Plain if line <= 1 => (start_line, start_col + column - 1),
+        ScalarStyle::Quoted if line <= 1 => (start_line, start_col + column),
         // Block scalars (`|`, `>`) start at their first content line.
-        ScalarStyle::Block => (start.line + line - 1, start.col + column - 1),
+        ScalarStyle::Block => (start_line + line - 1, start_col + column - 1),
         _ => {
-            let l = text.split('\n').nth((start.line + line - 2) as usize)?;
+            let l = text.split('\n').nth((start_line + line - 2) as usize)?;
             let indent = (l.len() - l.trim_start().len()) as u32;
-            (start.line + line - 1, indent + column)
+            (start_line + line - 1, indent + column)
         }
     };
-    let index = index_of(text, file_line, file_col)?;
-    let p = Pos {
-        index,
-        line: file_line,
-        col: file_col,
+    let index = lines.index_of(file_line, file_col)?;
+    // Past the end of the line (an error at the end of the expression): a point.
+    let end = if lines.line_col(index + 1).0 == file_line {
+        index + 1
+    } else {
+        index
     };
-    Some(Span::new(
-        p,
-        Pos {
-            index: index + 1,
-            col: file_col + 1,
-            ..p
-        },
-    ))
+    Some(Span::new(index, end))
 }

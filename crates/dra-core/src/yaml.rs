@@ -12,7 +12,9 @@ use std::collections::HashMap;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle as PStyle, Span as PSpan, Tag};
 
-use crate::tree::{Entry, Node, Pos, ScalarStyle, Span, Value};
+use compact_str::CompactString;
+
+use crate::tree::{Entry, Node, ScalarStyle, Span, Value};
 
 /// Bounds that keep hostile input from exhausting the stack or memory.
 #[derive(Clone, Copy, Debug)]
@@ -70,16 +72,21 @@ pub struct Loaded {
     pub errors: Vec<LoadError>,
 }
 
-fn pos(m: &Marker) -> Pos {
-    Pos {
-        index: m.index() as u32,
-        line: m.line() as u32,
-        col: m.col() as u32 + 1,
-    }
+fn pos(m: &Marker) -> u32 {
+    u32::try_from(m.index()).unwrap_or(u32::MAX)
 }
 
 fn span(s: &PSpan) -> Span {
     Span::new(pos(&s.start), pos(&s.end))
+}
+
+/// The 1-based line of a character index (for messages; error path only).
+fn line_of(text: &str, index: u32) -> usize {
+    text.chars()
+        .take(index as usize)
+        .filter(|c| *c == '\n')
+        .count()
+        + 1
 }
 
 enum Frame {
@@ -90,7 +97,7 @@ enum Frame {
     },
     Map {
         entries: Vec<Entry>,
-        key: Option<(String, Span)>,
+        key: Option<(CompactString, Span)>,
         start: Span,
         anchor: usize,
     },
@@ -115,7 +122,8 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
             None => break,
             Some(Ok(ev)) => ev,
             Some(Err(e)) => {
-                let p = pos(e.marker());
+                // The scanner can report a mark past the end of the input.
+                let p = pos(e.marker()).min(text.chars().count() as u32);
                 out.errors.push(LoadError {
                     kind: LoadErrorKind::Syntax,
                     message: format!("invalid YAML: {}", e.info()),
@@ -230,10 +238,12 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
             }
             Event::SequenceEnd => match stack.pop() {
                 Some(Frame::Seq {
-                    items,
+                    mut items,
                     start,
                     anchor,
                 }) => {
+                    // Most collections are small; growth slack would double the tree.
+                    items.shrink_to_fit();
                     let end = items.last().map_or(sp.end, |n| n.span.end.max(sp.end));
                     Some((
                         Node::new(Value::Seq(items), Span::new(start.start, end)),
@@ -249,7 +259,8 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
                     anchor,
                     ..
                 }) => {
-                    let entries = merge_keys(entries);
+                    let mut entries = merge_keys(entries);
+                    entries.shrink_to_fit();
                     let end = entries
                         .last()
                         .map_or(sp.end, |e| e.value.span.end.max(sp.end));
@@ -284,14 +295,25 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
                             span: node.span,
                             document: doc_index,
                         });
-                        *key = Some((String::from("?"), node.span));
+                        *key = Some((CompactString::const_new("?"), node.span));
                     } else {
-                        let text = match &node.value {
-                            Value::Str(s) => s.clone(),
-                            Value::Null if node.raw.is_empty() => String::new(),
-                            _ => node.raw.to_string(),
+                        let span = node.span;
+                        let text = match node.value {
+                            Value::Str(s) => s,
+                            Value::Null => CompactString::default(),
+                            // sigs.k8s.io/yaml turns non-string keys into their text.
+                            other => match (Node {
+                                value: other,
+                                span,
+                                style: node.style,
+                            })
+                            .scalar_text()
+                            {
+                                Some(t) => CompactString::from(t.as_ref()),
+                                None => CompactString::default(),
+                            },
                         };
-                        *key = Some((text, node.span));
+                        *key = Some((text, span));
                     }
                 }
                 Some((k, key_span)) => {
@@ -301,7 +323,7 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
                                 kind: LoadErrorKind::DuplicateKey,
                                 message: format!(
                                     "mapping key \"{k}\" already defined at line {}",
-                                    prev.key_span.start.line
+                                    line_of(text, prev.key_span.start)
                                 ),
                                 span: key_span,
                                 document: doc_index,
@@ -373,14 +395,13 @@ fn scalar(text: &str, style: PStyle, tag: Option<&Tag>, sp: Span) -> Node {
         _ => ScalarStyle::Block,
     };
     let value = match core_tag(tag) {
-        Some("str") => Value::Str(text.to_owned()),
-        Some(_) | None if style != ScalarStyle::Plain => Value::Str(text.to_owned()),
+        Some("str") => Value::Str(text.into()),
+        Some(_) | None if style != ScalarStyle::Plain => Value::Str(text.into()),
         _ => resolve_plain(text),
     };
     Node {
         value,
         span: sp,
-        raw: Box::from(text),
         style,
     }
 }
@@ -404,12 +425,19 @@ pub fn resolve_plain(text: &str) -> Value {
     }
     let first = text.as_bytes()[0];
     if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
-        return Value::Str(text.to_owned());
+        return Value::Str(text.into());
     }
-    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    let plain: std::borrow::Cow<'_, str> = if text.contains('_') {
+        text.chars()
+            .filter(|&c| c != '_')
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    };
     let (neg, digits) = match plain.strip_prefix('-') {
         Some(rest) => (true, rest),
-        None => (false, plain.strip_prefix('+').unwrap_or(&plain)),
+        None => (false, plain.strip_prefix('+').unwrap_or(plain.as_ref())),
     };
     let radix_int = |s: &str, radix: u32| i64::from_str_radix(s, radix).ok();
     let int = if let Some(h) = digits.strip_prefix("0x") {
@@ -437,7 +465,7 @@ pub fn resolve_plain(text: &str) -> Value {
             return Value::Float(f);
         }
     }
-    Value::Str(text.to_owned())
+    Value::Str(text.into())
 }
 
 fn is_float(s: &str) -> bool {
@@ -479,13 +507,15 @@ mod tests {
 
     #[test]
     fn spans_point_at_keys_and_values() {
-        let n = one("a:\n  b: [1, x]\n");
+        let text = "a:\n  b: [1, x]\n";
+        let lc = crate::tree::LineIndex::new(text);
+        let n = one(text);
         let a = n.entry("a").unwrap();
-        assert_eq!((a.key_span.start.line, a.key_span.start.col), (1, 1));
+        assert_eq!(lc.line_col(a.key_span.start), (1, 1));
         let b = a.value.entry("b").unwrap();
-        assert_eq!((b.key_span.start.line, b.key_span.start.col), (2, 3));
+        assert_eq!(lc.line_col(b.key_span.start), (2, 3));
         let items = b.value.as_seq().unwrap();
-        assert_eq!(items[1].span.start.col, 10);
+        assert_eq!(lc.line_col(items[1].span.start), (2, 10));
         assert_eq!(items[0].value, Value::Int(1));
         assert_eq!(items[1].as_str(), Some("x"));
     }
@@ -505,10 +535,12 @@ mod tests {
 
     #[test]
     fn merge_keys_are_expanded() {
-        let n = one("base: &b {x: 1, y: 2}\nobj:\n  <<: *b\n  y: 3\n");
+        let n = one("base: &b {x: 1, z: 2}\nobj:\n  <<: *b\n  z: 3\n");
         let obj = n.get("obj").unwrap();
         assert_eq!(obj.get("x").unwrap().value, Value::Int(1));
-        assert_eq!(obj.get("y").unwrap().value, Value::Int(3));
+        assert_eq!(obj.get("z").unwrap().value, Value::Int(3));
+        // As sigs.k8s.io/yaml: a plain `y` key is the boolean true, keyed "true".
+        assert!(one("y: 1\n").get("true").is_some());
         assert!(obj.get("<<").is_none());
     }
 
@@ -537,10 +569,16 @@ mod tests {
 
     #[test]
     fn duplicate_keys_and_multi_docs() {
-        let l = load("a: 1\na: 2\n---\nb: 1\n", Limits::default());
+        let text = "a: 1\na: 2\n---\nb: 1\n";
+        let l = load(text, Limits::default());
         assert_eq!(l.errors.len(), 1);
         assert_eq!(l.errors[0].kind, LoadErrorKind::DuplicateKey);
-        assert_eq!(l.errors[0].span.start.line, 2);
+        assert_eq!(
+            crate::tree::LineIndex::new(text)
+                .line_col(l.errors[0].span.start)
+                .0,
+            2
+        );
         assert_eq!(l.documents.len(), 2);
         assert_eq!(l.documents[1].index, 1);
     }
@@ -556,13 +594,11 @@ mod tests {
 mod block_spans {
     #[test]
     fn block_scalar_span_starts_at_content() {
-        let l = super::load(
-            "a:\n  b: >-\n    line one\n    two\n",
-            super::Limits::default(),
-        );
+        let text = "a:\n  b: >-\n    line one\n    two\n";
+        let l = super::load(text, super::Limits::default());
         let b = l.documents[0].root.get("a").unwrap().get("b").unwrap();
         assert_eq!(
-            (b.span.start.line, b.span.start.col),
+            crate::tree::LineIndex::new(text).line_col(b.span.start),
             (3, 5),
             "{:?}",
             b.span

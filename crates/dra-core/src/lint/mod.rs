@@ -87,7 +87,14 @@ impl<'a> Ctx<'a> {
         let Some(src) = self.sources.get(obj.file) else {
             return node.span;
         };
-        crate::tree::inner_span(&src.text, node, line, column).unwrap_or(node.span)
+        crate::tree::inner_span(
+            &src.text,
+            &crate::tree::LineIndex::new(&src.text),
+            node,
+            line,
+            column,
+        )
+        .unwrap_or(node.span)
     }
 
     pub fn of_kind(&self, kind: ObjectKind) -> impl Iterator<Item = &'a Object> + '_ {
@@ -487,12 +494,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
             })
     });
     diagnostics.sort_by(|a, b| {
-        (a.file, a.span.start.index, a.rule, &a.field).cmp(&(
-            b.file,
-            b.span.start.index,
-            b.rule,
-            &b.field,
-        ))
+        (a.file, a.span.start, a.rule, &a.field).cmp(&(b.file, b.span.start, b.rule, &b.field))
     });
     diagnostics.dedup();
     let summary = Summary {

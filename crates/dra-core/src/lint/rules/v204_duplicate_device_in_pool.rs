@@ -12,24 +12,28 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     for pool in pools(cx) {
-        let devs = pool.devices();
-        for (k, (slice, i, d)) in devs.iter().enumerate() {
+        // name -> the first slice that publishes it
+        let mut first: std::collections::HashMap<&str, &Object> = std::collections::HashMap::new();
+        for (slice, i, d) in pool.devices() {
             let Some(n) = get(d, "name") else { continue };
             let Some(name) = n.as_str() else { continue };
-            let earlier = devs[..k]
-                .iter()
-                .find(|(s, _, e)| !std::ptr::eq(*s, *slice) && get_str(e, "name") == Some(name));
-            if let Some((first, ..)) = earlier {
-                out.report(
-                    slice,
-                    Warning,
-                    format!("spec.devices[{i}].name"),
-                    n.span,
-                    format!(
-                        "device {name:?} is also published by {} in pool {}/{}",
-                        first.reference, pool.driver, pool.name
-                    ),
-                );
+            match first.get(name) {
+                Some(f) if !std::ptr::eq(*f, slice) => {
+                    out.report(
+                        slice,
+                        Warning,
+                        format!("spec.devices[{i}].name"),
+                        n.span,
+                        format!(
+                            "device {name:?} is also published by {} in pool {}/{}",
+                            f.reference, pool.driver, pool.name
+                        ),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(name, slice);
+                }
             }
         }
     }

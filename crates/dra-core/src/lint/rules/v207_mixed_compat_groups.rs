@@ -27,8 +27,10 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
                 }
             }
         }
+        let grouped_sets: std::collections::HashSet<&str> =
+            uses.iter().filter(|u| u.1).map(|u| u.0).collect();
         for (set, grouped, slice, i, j, c) in &uses {
-            if !grouped && uses.iter().any(|(s, g, ..)| s == set && *g) {
+            if !grouped && grouped_sets.contains(set) {
                 out.report(slice, Warning, format!("spec.devices[{i}].consumesCounters[{j}]"), c.span, format!("no compatibilityGroups, while other devices on counter set {set:?} declare some"))
                     .note("this device is never allocated together with the grouped ones");
             }

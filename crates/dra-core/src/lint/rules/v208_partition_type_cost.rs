@@ -35,7 +35,7 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
                             k.key,
                             get(&k.value, "value")
                                 .and_then(Node::scalar_text)
-                                .unwrap_or("")
+                                .unwrap_or_default()
                         )
                     })
                 })
