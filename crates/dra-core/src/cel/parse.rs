@@ -33,15 +33,22 @@ pub fn short_message(msg: &str) -> String {
 
 /// Parses an expression; the error names the first problem.
 pub fn parse(expr: &str) -> Result<(), CelError> {
+    parse_ast(expr).map(|_| ())
+}
+
+/// Parses an expression into the `cel` crate's AST (standard macros expanded).
+pub fn parse_ast(
+    expr: &str,
+) -> Result<(cel::common::ast::IdedExpr, cel::common::ast::SourceInfo), CelError> {
+    // The parser is third-party code: a panic in it must not take the run down.
     let result = std::panic::catch_unwind(|| {
         cel::parser::Parser::new()
             .max_recursion_depth(MAX_RECURSION)
             .enable_optional_syntax(true)
-            .parse(expr)
-            .map(|_| ())
+            .parse_with_source_info(expr)
     });
     match result {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(r)) => Ok(r),
         Ok(Err(errs)) => {
             let first = errs.errors.first();
             Err(CelError {

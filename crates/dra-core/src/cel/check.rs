@@ -1,0 +1,609 @@
+//! The compile-time checks the `cel` crate lacks: a type checker over the
+//! parsed expression for the DRA environment (`device` of type
+//! `kubernetes.DRADevice`), with cel-go's wording for the errors the
+//! apiserver reports, and a worst-case cost estimate in the spirit of cel-go's
+//! estimator with the DRA size limits (see spec/cel.md §5).
+
+use cel::common::ast::{operators as op, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
+
+use super::Env;
+
+/// A static CEL type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Dyn,
+    Null,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String,
+    Bytes,
+    List(Box<Type>),
+    Map(Box<Type>, Box<Type>),
+    Quantity,
+    Semver,
+    Optional(Box<Type>),
+    Ip,
+    Cidr,
+    Url,
+    Format,
+    Duration,
+    Timestamp,
+    TypeT,
+    Device,
+}
+
+impl Type {
+    pub fn name(&self) -> String {
+        match self {
+            Type::Dyn => "dyn".into(),
+            Type::Null => "null_type".into(),
+            Type::Bool => "bool".into(),
+            Type::Int => "int".into(),
+            Type::Uint => "uint".into(),
+            Type::Double => "double".into(),
+            Type::String => "string".into(),
+            Type::Bytes => "bytes".into(),
+            Type::List(t) => format!("list({})", t.name()),
+            Type::Map(k, v) => format!("map({}, {})", k.name(), v.name()),
+            Type::Quantity => "kubernetes.Quantity".into(),
+            Type::Semver => "kubernetes.Semver".into(),
+            Type::Optional(t) => format!("optional_type({})", t.name()),
+            Type::Ip => "net.IP".into(),
+            Type::Cidr => "net.CIDR".into(),
+            Type::Url => "kubernetes.URL".into(),
+            Type::Format => "kubernetes.NamedFormat".into(),
+            Type::Duration => "google.protobuf.Duration".into(),
+            Type::Timestamp => "google.protobuf.Timestamp".into(),
+            Type::TypeT => "type".into(),
+            Type::Device => "kubernetes.DRADevice".into(),
+        }
+    }
+    fn is_dyn(&self) -> bool {
+        matches!(self, Type::Dyn)
+    }
+    fn is_num(&self) -> bool {
+        matches!(self, Type::Int | Type::Uint | Type::Double)
+    }
+    fn list(t: Type) -> Type {
+        Type::List(Box::new(t))
+    }
+    fn dyn_map() -> Type {
+        Type::Map(Box::new(Type::Dyn), Box::new(Type::Dyn))
+    }
+}
+
+/// What a compile error is about, for the lint rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompileErrorKind {
+    Syntax,
+    /// Undeclared names, unknown fields, overload and result-type mismatches.
+    Type,
+    /// A field or function the target version or its gates do not declare.
+    Gated,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub kind: CompileErrorKind,
+    /// cel-go wording, e.g. `undeclared reference to 'foo' (in container '')`.
+    pub message: String,
+    /// Offset in characters into the expression, when known.
+    pub offset: Option<u32>,
+}
+
+/// Result of checking one node: its type, worst-case cost and size.
+#[derive(Clone, Debug)]
+pub(crate) struct Checked {
+    pub ty: Type,
+    pub cost: f64,
+    /// Worst-case length of a string or number of elements of a collection.
+    pub size: f64,
+}
+
+fn c(ty: Type, cost: f64, size: f64) -> Checked {
+    Checked { ty, cost, size }
+}
+
+/// Limits of the DRA size estimator (spec/cel.md §5).
+const MAX_ATTRS: f64 = 32.0;
+const MAX_DOMAIN: f64 = 63.0;
+const MAX_ID: f64 = 32.0;
+const MAX_STRING_ATTR: f64 = 64.0;
+
+pub(crate) struct Checker<'a> {
+    env: &'a Env,
+    scopes: Vec<(String, Checked)>,
+    offsets: &'a dyn Fn(u64) -> Option<u32>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(env: &'a Env, offsets: &'a dyn Fn(u64) -> Option<u32>) -> Self {
+        Checker {
+            env,
+            scopes: Vec::new(),
+            offsets,
+        }
+    }
+
+    fn err(&self, e: &IdedExpr, kind: CompileErrorKind, message: String) -> CompileError {
+        CompileError {
+            kind,
+            message,
+            offset: (self.offsets)(e.id),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Checked> {
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t)
+    }
+
+    /// Checks the whole expression, including its result type.
+    pub fn check_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
+        let r = self.check(e)?;
+        if !matches!(r.ty, Type::Bool | Type::Dyn) {
+            return Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!(
+                    "must evaluate to bool or the unknown type, not {}",
+                    r.ty.name()
+                ),
+            ));
+        }
+        Ok(r)
+    }
+
+    pub fn check(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
+        match &e.expr {
+            Expr::Unspecified => Ok(c(Type::Dyn, 0.0, 0.0)),
+            Expr::Literal(l) => Ok(match l {
+                LiteralValue::Boolean(_) => c(Type::Bool, 0.0, 1.0),
+                LiteralValue::Bytes(b) => c(Type::Bytes, 0.0, b.inner().len() as f64),
+                LiteralValue::Double(_) => c(Type::Double, 0.0, 1.0),
+                LiteralValue::Int(_) => c(Type::Int, 0.0, 1.0),
+                LiteralValue::Null => c(Type::Null, 0.0, 1.0),
+                LiteralValue::String(s) => c(Type::String, 0.0, s.inner().chars().count() as f64),
+                LiteralValue::UInt(_) => c(Type::Uint, 0.0, 1.0),
+            }),
+            Expr::Ident(name) => {
+                if name == "device" {
+                    return Ok(c(Type::Device, 1.0, 1.0));
+                }
+                if let Some(t) = self.lookup(name) {
+                    return Ok(c(t.ty.clone(), 1.0, t.size));
+                }
+                match name.as_str() {
+                    "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map"
+                    | "null_type" | "type" => Ok(c(Type::TypeT, 1.0, 1.0)),
+                    _ => Err(self.err(
+                        e,
+                        CompileErrorKind::Type,
+                        format!("undeclared reference to '{name}' (in container '')"),
+                    )),
+                }
+            }
+            Expr::Select(s) => {
+                let operand = self.check(&s.operand)?;
+                let r = self.select(e, &operand, &s.field)?;
+                if s.test {
+                    // has() costs nothing extra (Kubernetes keeps the old presence cost).
+                    return Ok(c(Type::Bool, operand.cost, 1.0));
+                }
+                Ok(c(r.ty, operand.cost + 1.0, r.size))
+            }
+            Expr::List(l) => {
+                let mut elem: Option<Type> = None;
+                let mut cost = 0.0;
+                let mut size = 0.0f64;
+                for (i, item) in l.elements.iter().enumerate() {
+                    let t = self.check(item)?;
+                    cost += t.cost;
+                    size = size.max(t.size);
+                    let ty = if l.optional_indices.contains(&i) {
+                        match t.ty {
+                            Type::Optional(inner) => *inner,
+                            other => other,
+                        }
+                    } else {
+                        t.ty
+                    };
+                    elem = Some(self.join_literal(item, elem, ty)?);
+                }
+                let _ = size;
+                Ok(c(
+                    Type::list(elem.unwrap_or(Type::Dyn)),
+                    cost + 10.0 * 0.0,
+                    l.elements.len() as f64,
+                ))
+            }
+            Expr::Map(m) => {
+                let (mut kt, mut vt): (Option<Type>, Option<Type>) = (None, None);
+                let mut cost = 0.0;
+                for entry in &m.entries {
+                    if let EntryExpr::MapEntry(me) = &entry.expr {
+                        let k = self.check(&me.key)?;
+                        let v = self.check(&me.value)?;
+                        cost += k.cost + v.cost;
+                        kt = Some(self.join_literal(&me.key, kt, k.ty)?);
+                        vt = Some(self.join_literal(&me.value, vt, v.ty)?);
+                    }
+                }
+                Ok(c(
+                    Type::Map(
+                        Box::new(kt.unwrap_or(Type::Dyn)),
+                        Box::new(vt.unwrap_or(Type::Dyn)),
+                    ),
+                    cost,
+                    m.entries.len() as f64,
+                ))
+            }
+            Expr::Struct(s) => Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!(
+                    "undeclared reference to '{}' (in container '')",
+                    s.type_name
+                ),
+            )),
+            Expr::Comprehension(comp) => {
+                let range = self.check(&comp.iter_range)?;
+                let (t1, t2) = match &range.ty {
+                    Type::List(t) => {
+                        if comp.iter_var2.is_some() {
+                            (Type::Int, (**t).clone())
+                        } else {
+                            ((**t).clone(), Type::Dyn)
+                        }
+                    }
+                    Type::Map(k, v) => ((**k).clone(), (**v).clone()),
+                    Type::Dyn => (Type::Dyn, Type::Dyn),
+                    other => {
+                        return Err(self.err(
+                            &comp.iter_range,
+                            CompileErrorKind::Type,
+                            format!("expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)", other.name()),
+                        ))
+                    }
+                };
+                let elem_size = match &range.ty {
+                    Type::Map(..) => MAX_DOMAIN,
+                    _ => MAX_STRING_ATTR,
+                };
+                let init = self.check(&comp.accu_init)?;
+                self.scopes
+                    .push((comp.accu_var.clone(), c(init.ty.clone(), 0.0, init.size)));
+                self.scopes
+                    .push((comp.iter_var.clone(), c(t1, 0.0, elem_size)));
+                if let Some(v2) = &comp.iter_var2 {
+                    self.scopes.push((v2.clone(), c(t2, 0.0, MAX_STRING_ATTR)));
+                }
+                let cond = self.check(&comp.loop_cond);
+                let step = self.check(&comp.loop_step);
+                if comp.iter_var2.is_some() {
+                    self.scopes.pop();
+                }
+                self.scopes.pop();
+                let (cond, step) = (cond?, step?);
+                // The accumulator takes the step's type (a list built by map/filter).
+                if let Some(last) = self.scopes.last_mut() {
+                    if step.ty != Type::Dyn {
+                        last.1.ty = step.ty.clone();
+                    }
+                }
+                let result = self.check(&comp.result);
+                self.scopes.pop();
+                let result = result?;
+                let iterations = range.size.max(0.0);
+                let cost =
+                    range.cost + init.cost + iterations * (cond.cost + step.cost) + result.cost;
+                Ok(c(result.ty, cost, result.size.max(iterations)))
+            }
+            Expr::Call(call) => self.call(e, call),
+        }
+    }
+
+    fn join_literal(
+        &self,
+        e: &IdedExpr,
+        prev: Option<Type>,
+        ty: Type,
+    ) -> Result<Type, CompileError> {
+        match prev {
+            None => Ok(ty),
+            Some(p) if p == ty || p.is_dyn() || ty.is_dyn() => Ok(if p.is_dyn() { ty } else { p }),
+            Some(p) => Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!("expected type '{}' but found '{}'", p.name(), ty.name()),
+            )),
+        }
+    }
+
+    fn select(
+        &self,
+        e: &IdedExpr,
+        operand: &Checked,
+        field: &str,
+    ) -> Result<Checked, CompileError> {
+        match &operand.ty {
+            Type::Device => match field {
+                "driver" => Ok(c(Type::String, 0.0, MAX_DOMAIN)),
+                "attributes" => Ok(c(
+                    Type::Map(
+                        Box::new(Type::String),
+                        Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Dyn))),
+                    ),
+                    0.0,
+                    MAX_ATTRS,
+                )),
+                "capacity" => Ok(c(
+                    Type::Map(
+                        Box::new(Type::String),
+                        Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Quantity))),
+                    ),
+                    0.0,
+                    MAX_ATTRS,
+                )),
+                "allowMultipleAllocations" if self.env.allow_multiple_allocations => {
+                    Ok(c(Type::Bool, 0.0, 1.0))
+                }
+                "allowMultipleAllocations" => Err(self.err(
+                    e,
+                    CompileErrorKind::Gated,
+                    format!("undefined field '{field}'"),
+                )),
+                _ => Err(self.err(
+                    e,
+                    CompileErrorKind::Type,
+                    format!("undefined field '{field}'"),
+                )),
+            },
+            Type::Map(_, v) => {
+                let size = match **v {
+                    Type::Map(..) => MAX_ATTRS,
+                    _ => MAX_STRING_ATTR,
+                };
+                Ok(c((**v).clone(), 0.0, size))
+            }
+            Type::Dyn => Ok(c(Type::Dyn, 0.0, MAX_STRING_ATTR)),
+            other => Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!("type '{}' does not support field selection", other.name()),
+            )),
+        }
+    }
+
+    fn no_overload(&self, e: &IdedExpr, name: &str, args: &[&Type]) -> CompileError {
+        let list: Vec<String> = args.iter().map(|t| t.name()).collect();
+        self.err(
+            e,
+            CompileErrorKind::Type,
+            format!(
+                "found no matching overload for '{name}' applied to '({})'",
+                list.join(", ")
+            ),
+        )
+    }
+
+    fn call(&mut self, e: &IdedExpr, call: &CallExpr) -> Result<Checked, CompileError> {
+        let name = call.func_name.as_str();
+        // Macros the parser leaves as calls: cel.bind, two-variable comprehensions, optMap.
+        if let Some(r) = self.special_call(e, call)? {
+            return Ok(r);
+        }
+        let target = match call.target.as_deref() {
+            // `sets.contains(...)`, `optional.of(...)`: a namespace, not a value.
+            Some(IdedExpr {
+                expr: Expr::Ident(n),
+                ..
+            }) if super::functions::is_namespace(n) && self.lookup(n).is_none() => {
+                Some(c(Type::Dyn, 0.0, 0.0))
+            }
+            Some(t) => Some(self.check(t)?),
+            None => None,
+        };
+        // Literal regular expressions are validated at compile time (1.29+).
+        if matches!(name, "matches" | "find" | "findAll") {
+            if let Some(IdedExpr {
+                expr: Expr::Literal(LiteralValue::String(re)),
+                ..
+            }) = call.args.first()
+            {
+                if let Err(err) = regex::Regex::new(re.inner()) {
+                    return Err(self.err(
+                        &call.args[0],
+                        CompileErrorKind::Type,
+                        format!("invalid regular expression {:?}: {err}", re.inner()),
+                    ));
+                }
+            }
+        }
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            args.push(self.check(a)?);
+        }
+        let base: f64 =
+            target.as_ref().map_or(0.0, |t| t.cost) + args.iter().map(|a| a.cost).sum::<f64>();
+        let arg_types: Vec<&Type> = args.iter().map(|a| &a.ty).collect();
+        let size_of = |i: usize| args.get(i).map_or(0.0, |a| a.size);
+        let r =
+            super::functions::signature(name, target.as_ref().map(|t| &t.ty), &arg_types, self.env);
+        match r {
+            super::functions::Sig::Ok(ty, extra) => {
+                let extra = match extra {
+                    super::functions::Extra::None => 0.0,
+                    super::functions::Extra::Strings => {
+                        let a = target.as_ref().map_or(size_of(0), |t| t.size);
+                        (0.1 * a).ceil()
+                    }
+                    super::functions::Extra::Equality => (0.1 * size_of(0).min(size_of(1))).ceil(),
+                };
+                let size = match &ty {
+                    Type::List(_) | Type::Map(..) | Type::String => {
+                        target.as_ref().map_or(size_of(0), |t| t.size).max(1.0)
+                    }
+                    _ => 1.0,
+                };
+                let cost = match name {
+                    op::LOGICAL_AND | op::LOGICAL_OR | op::CONDITIONAL => base,
+                    _ => base + 1.0 + extra,
+                };
+                Ok(c(ty, cost, size))
+            }
+            super::functions::Sig::NoOverload => {
+                let mut all: Vec<&Type> = Vec::new();
+                if let Some(t) = &target {
+                    all.push(&t.ty);
+                }
+                all.extend(arg_types.iter().copied());
+                let shown = match name {
+                    op::EQUALS
+                    | op::NOT_EQUALS
+                    | op::LESS
+                    | op::LESS_EQUALS
+                    | op::GREATER
+                    | op::GREATER_EQUALS
+                    | op::ADD
+                    | op::SUBSTRACT
+                    | op::MULTIPLY
+                    | op::DIVIDE
+                    | op::MODULO
+                    | op::INDEX
+                    | op::IN
+                    | op::LOGICAL_AND
+                    | op::LOGICAL_OR
+                    | op::LOGICAL_NOT
+                    | op::NEGATE => name.to_owned(),
+                    _ => name.to_owned(),
+                };
+                Err(self.no_overload(e, &shown, &all))
+            }
+            super::functions::Sig::Undeclared => Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!("undeclared reference to '{name}' (in container '')"),
+            )),
+            super::functions::Sig::Gated(why) => Err(self.err(e, CompileErrorKind::Gated, why)),
+        }
+    }
+
+    /// `cel.bind(x, init, body)`, `list.all(i, v, p)` and friends, `opt.optMap(x, e)`.
+    fn special_call(
+        &mut self,
+        e: &IdedExpr,
+        call: &CallExpr,
+    ) -> Result<Option<Checked>, CompileError> {
+        let ident = |x: &IdedExpr| match &x.expr {
+            Expr::Ident(n) => Some(n.clone()),
+            _ => None,
+        };
+        let name = call.func_name.as_str();
+        let target_is = |n: &str| {
+            call.target
+                .as_ref()
+                .is_some_and(|t| matches!(&t.expr, Expr::Ident(i) if i == n))
+        };
+        if name == "bind" && target_is("cel") && call.args.len() == 3 {
+            let Some(var) = ident(&call.args[0]) else {
+                return Err(self.err(
+                    e,
+                    CompileErrorKind::Type,
+                    "cel.bind() variable name must be a simple identifier".into(),
+                ));
+            };
+            let init = self.check(&call.args[1])?;
+            self.scopes.push((var, c(init.ty.clone(), 0.0, init.size)));
+            let body = self.check(&call.args[2]);
+            self.scopes.pop();
+            let body = body?;
+            return Ok(Some(c(body.ty, init.cost + body.cost, body.size)));
+        }
+        let two_var = matches!(
+            name,
+            "all"
+                | "exists"
+                | "existsOne"
+                | "exists_one"
+                | "transformList"
+                | "transformMap"
+                | "transformMapEntry"
+        );
+        if two_var && call.target.is_some() && call.args.len() >= 3 {
+            let (Some(v1), Some(v2)) = (ident(&call.args[0]), ident(&call.args[1])) else {
+                return Err(self.err(
+                    e,
+                    CompileErrorKind::Type,
+                    format!("{name}() variable names must be simple identifiers"),
+                ));
+            };
+            let range = self.check(call.target.as_deref().expect("checked"))?;
+            let (t1, t2) = match &range.ty {
+                Type::List(t) => (Type::Int, (**t).clone()),
+                Type::Map(k, v) => ((**k).clone(), (**v).clone()),
+                _ => (Type::Dyn, Type::Dyn),
+            };
+            self.scopes.push((v1, c(t1, 0.0, MAX_ID)));
+            self.scopes.push((v2, c(t2, 0.0, MAX_STRING_ATTR)));
+            let mut body_cost = 0.0;
+            let mut last = Type::Dyn;
+            let mut res = Ok(());
+            for a in &call.args[2..] {
+                match self.check(a) {
+                    Ok(t) => {
+                        body_cost += t.cost;
+                        last = t.ty;
+                    }
+                    Err(er) => {
+                        res = Err(er);
+                        break;
+                    }
+                }
+            }
+            self.scopes.pop();
+            self.scopes.pop();
+            res?;
+            let ty = match name {
+                "all" | "exists" | "existsOne" | "exists_one" => Type::Bool,
+                "transformList" => Type::list(last),
+                _ => Type::dyn_map(),
+            };
+            return Ok(Some(c(
+                ty,
+                range.cost + range.size * (body_cost + 1.0),
+                range.size,
+            )));
+        }
+        if matches!(name, "optMap" | "optFlatMap") && call.args.len() == 2 {
+            let Some(var) = ident(&call.args[0]) else {
+                return Ok(None);
+            };
+            let target = self.check(call.target.as_deref().expect("optMap has a target"))?;
+            let inner = match &target.ty {
+                Type::Optional(t) => (**t).clone(),
+                _ => Type::Dyn,
+            };
+            self.scopes.push((var, c(inner, 0.0, target.size)));
+            let body = self.check(&call.args[1]);
+            self.scopes.pop();
+            let body = body?;
+            let ty = if name == "optMap" {
+                Type::Optional(Box::new(body.ty))
+            } else {
+                body.ty
+            };
+            return Ok(Some(c(ty, target.cost + body.cost + 1.0, body.size)));
+        }
+        Ok(None)
+    }
+}
+
+pub(crate) fn is_num(t: &Type) -> bool {
+    t.is_num()
+}

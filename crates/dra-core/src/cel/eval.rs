@@ -1,0 +1,521 @@
+//! A tree-walking evaluator over the `cel` crate's AST with the semantics the
+//! scheduler relies on: commutative `&&`/`||` that absorb an error on the
+//! side not needed, `no such key` for missing attributes, an empty map for an
+//! unknown device domain, and a runtime cost limit (cel-go's actual cost:
+//! one unit per variable, selection, index, call and loop step, strings by
+//! length).
+
+use std::sync::Arc;
+
+use cel::common::ast::{operators as op, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
+
+use super::functions::{self, arith, compare, index, R};
+use super::value::{equals, Device, MapValue, Value};
+
+pub(crate) const COST_LIMIT: u64 = 1_000_000;
+const COST_EXCEEDED: &str = "operation cancelled: actual cost limit exceeded";
+
+pub(crate) struct Eval<'a> {
+    device: &'a Arc<Device>,
+    scopes: Vec<(&'a str, Result<Value, String>)>,
+    pub cost: u64,
+}
+
+impl<'a> Eval<'a> {
+    pub fn new(device: &'a Arc<Device>) -> Self {
+        Eval {
+            device,
+            scopes: Vec::new(),
+            cost: 0,
+        }
+    }
+
+    fn charge(&mut self, n: u64) -> Result<(), String> {
+        self.cost += n;
+        if self.cost > COST_LIMIT {
+            Err(COST_EXCEEDED.into())
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn eval(&mut self, e: &'a IdedExpr) -> R {
+        match &e.expr {
+            Expr::Literal(l) => Ok(match l {
+                LiteralValue::Boolean(b) => Value::Bool(*b.inner()),
+                LiteralValue::Bytes(b) => Value::Bytes(b.inner().to_vec().into()),
+                LiteralValue::Double(d) => Value::Double(*d.inner()),
+                LiteralValue::Int(i) => Value::Int(*i.inner()),
+                LiteralValue::Null => Value::Null,
+                LiteralValue::String(s) => Value::String(s.inner().into()),
+                LiteralValue::UInt(u) => Value::Uint(*u.inner()),
+            }),
+            Expr::Ident(name) => {
+                self.charge(1)?;
+                if let Some((_, v)) = self.scopes.iter().rev().find(|(n, _)| *n == name) {
+                    return v.clone();
+                }
+                match name.as_str() {
+                    "device" => Ok(Value::Device(self.device.clone())),
+                    "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map"
+                    | "null_type" | "type" => Ok(Value::Type(type_name(name))),
+                    _ => Err(format!("no such attribute: {name}")),
+                }
+            }
+            Expr::Select(s) => {
+                self.charge(1)?;
+                let operand = self.eval(&s.operand)?;
+                if s.test {
+                    return Ok(Value::Bool(self.has(&operand, &s.field)?));
+                }
+                self.select(&operand, &s.field)
+            }
+            Expr::List(l) => {
+                let mut items = Vec::with_capacity(l.elements.len());
+                for (i, item) in l.elements.iter().enumerate() {
+                    let v = self.eval(item)?;
+                    if l.optional_indices.contains(&i) {
+                        if let Value::Optional(Some(inner)) = v {
+                            items.push(*inner);
+                        }
+                    } else {
+                        items.push(v);
+                    }
+                }
+                Ok(Value::List(Arc::new(items)))
+            }
+            Expr::Map(m) => {
+                let mut out = MapValue::default();
+                for entry in &m.entries {
+                    if let EntryExpr::MapEntry(me) = &entry.expr {
+                        let k = self.eval(&me.key)?;
+                        let v = self.eval(&me.value)?;
+                        if me.optional {
+                            if let Value::Optional(Some(inner)) = v {
+                                out.entries.push((k, *inner));
+                            }
+                        } else {
+                            out.entries.push((k, v));
+                        }
+                    }
+                }
+                Ok(Value::Map(Arc::new(out)))
+            }
+            Expr::Struct(s) => Err(format!("unknown type {}", s.type_name)),
+            Expr::Unspecified => Err("unspecified expression".into()),
+            Expr::Comprehension(c) => {
+                let range = self.eval(&c.iter_range)?;
+                let items: Vec<(Value, Value)> = match &range {
+                    Value::List(l) => l
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| (Value::Int(i as i64), v.clone()))
+                        .collect(),
+                    Value::Map(m) | Value::Domains(m) => m.entries.clone(),
+                    other => return Err(format!("cannot iterate over {}", other.type_name())),
+                };
+                let two = c.iter_var2.is_some();
+                let init = self.eval(&c.accu_init);
+                self.scopes.push((c.accu_var.as_str(), init));
+                let accu_slot = self.scopes.len() - 1;
+                let mut result = Ok(());
+                for (k, v) in items {
+                    if let Err(e) = self.charge(1) {
+                        result = Err(e);
+                        break;
+                    }
+                    let first = if two || matches!(range, Value::Map(_) | Value::Domains(_)) {
+                        k
+                    } else {
+                        v.clone()
+                    };
+                    self.scopes.push((c.iter_var.as_str(), Ok(first)));
+                    if let Some(v2) = &c.iter_var2 {
+                        self.scopes.push((v2.as_str(), Ok(v)));
+                    }
+                    let cond = self.eval(&c.loop_cond);
+                    let go_on = !matches!(cond, Ok(Value::Bool(false)));
+                    if go_on {
+                        let step = self.eval(&c.loop_step);
+                        if let Err(e) = &step {
+                            if e == COST_EXCEEDED {
+                                result = Err(e.clone());
+                            }
+                        }
+                        self.scopes[accu_slot].1 = step;
+                    }
+                    if two {
+                        self.scopes.pop();
+                    }
+                    self.scopes.pop();
+                    if !go_on || result.is_err() {
+                        break;
+                    }
+                }
+                if let Err(e) = result {
+                    self.scopes.truncate(accu_slot);
+                    return Err(e);
+                }
+                let r = self.eval(&c.result);
+                self.scopes.truncate(accu_slot);
+                r
+            }
+            Expr::Call(call) => self.call(call),
+        }
+    }
+
+    fn has(&self, operand: &Value, field: &str) -> Result<bool, String> {
+        match operand {
+            Value::Map(m) | Value::Domains(m) => Ok(m.get_str(field).is_some()),
+            Value::Device(_) => Ok(matches!(
+                field,
+                "driver" | "attributes" | "capacity" | "allowMultipleAllocations"
+            )),
+            other => Err(format!(
+                "invalid type for field selection: {}",
+                other.type_name()
+            )),
+        }
+    }
+
+    fn select(&self, operand: &Value, field: &str) -> R {
+        match operand {
+            Value::Device(d) => match field {
+                "driver" => Ok(d.driver.clone()),
+                "attributes" => Ok(d.attributes.clone()),
+                "capacity" => Ok(d.capacity.clone()),
+                "allowMultipleAllocations" => Ok(Value::Bool(d.allow_multiple_allocations)),
+                _ => Err(format!("no such key: {field}")),
+            },
+            Value::Map(m) => m
+                .get_str(field)
+                .cloned()
+                .ok_or_else(|| format!("no such key: {field}")),
+            Value::Domains(m) => Ok(m
+                .get_str(field)
+                .cloned()
+                .unwrap_or_else(|| Value::Map(Arc::new(MapValue::default())))),
+            other => Err(format!(
+                "type '{}' does not support field selection",
+                other.type_name()
+            )),
+        }
+    }
+
+    fn call(&mut self, call: &'a CallExpr) -> R {
+        let name = call.func_name.as_str();
+        match name {
+            op::LOGICAL_AND | op::LOGICAL_OR => {
+                let is_and = name == op::LOGICAL_AND;
+                let left = self.eval(&call.args[0]);
+                let short = Value::Bool(!is_and);
+                match &left {
+                    Ok(Value::Bool(b)) if *b != is_and => return Ok(short),
+                    Err(e) if e == COST_EXCEEDED => return left,
+                    _ => {}
+                }
+                let right = self.eval(&call.args[1]);
+                return match (left, right) {
+                    (_, Ok(Value::Bool(b))) if b != is_and => Ok(short),
+                    (Ok(Value::Bool(_)), Ok(Value::Bool(b))) => Ok(Value::Bool(b)),
+                    (Err(e), _) => Err(e),
+                    (_, Err(e)) => Err(e),
+                    (Ok(l), Ok(r)) => Err(format!(
+                        "no such overload: {name}({}, {})",
+                        l.type_name(),
+                        r.type_name()
+                    )),
+                };
+            }
+            op::CONDITIONAL => {
+                self.charge(1)?;
+                return match self.eval(&call.args[0])? {
+                    Value::Bool(true) => self.eval(&call.args[1]),
+                    Value::Bool(false) => self.eval(&call.args[2]),
+                    other => Err(format!(
+                        "no such overload: _?_:_({}, ...)",
+                        other.type_name()
+                    )),
+                };
+            }
+            op::NOT_STRICTLY_FALSE => {
+                return Ok(Value::Bool(!matches!(
+                    self.eval(&call.args[0]),
+                    Ok(Value::Bool(false))
+                )));
+            }
+            _ => {}
+        }
+        if let Some(r) = self.special(call) {
+            return r;
+        }
+        self.charge(1)?;
+        // A namespace such as `sets` or `optional` as the call's target.
+        let namespace = match call.target.as_deref() {
+            Some(IdedExpr {
+                expr: Expr::Ident(n),
+                ..
+            }) if functions::is_namespace(n) && !self.scopes.iter().any(|(s, _)| s == n) => {
+                Some(n.as_str())
+            }
+            _ => None,
+        };
+        if name == op::OPT_SELECT {
+            let operand = self.eval(&call.args[0])?;
+            let field = match &call.args[1].expr {
+                Expr::Literal(LiteralValue::String(s)) => s.inner().to_string(),
+                Expr::Ident(s) => s.clone(),
+                _ => return Err("invalid optional field selection".into()),
+            };
+            return self.opt_get(&operand, &Value::string(&field));
+        }
+        if name == op::OPT_INDEX {
+            let operand = self.eval(&call.args[0])?;
+            let key = self.eval(&call.args[1])?;
+            return self.opt_get(&operand, &key);
+        }
+        let target = match (&call.target, namespace) {
+            (Some(t), None) => Some(self.eval(t)?),
+            _ => None,
+        };
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            args.push(self.eval(a)?);
+        }
+        if let Some(Value::String(s)) = &target {
+            self.charge(s.len() as u64 / 10)?;
+        }
+        match (name, args.as_slice()) {
+            (op::EQUALS, [a, b]) => Ok(Value::Bool(equals(a, b).unwrap_or(false))),
+            (op::NOT_EQUALS, [a, b]) => Ok(Value::Bool(!equals(a, b).unwrap_or(false))),
+            (op::LESS | op::LESS_EQUALS | op::GREATER | op::GREATER_EQUALS, [a, b]) => {
+                let o = compare(a, b).ok_or_else(|| {
+                    format!(
+                        "no such overload: {name}({}, {})",
+                        a.type_name(),
+                        b.type_name()
+                    )
+                })?;
+                Ok(Value::Bool(match name {
+                    op::LESS => o.is_lt(),
+                    op::LESS_EQUALS => o.is_le(),
+                    op::GREATER => o.is_gt(),
+                    _ => o.is_ge(),
+                }))
+            }
+            (op::ADD | op::SUBSTRACT | op::MULTIPLY | op::DIVIDE | op::MODULO, [a, b]) => {
+                arith(name, a, b)
+            }
+            (op::NEGATE, [a]) => match a {
+                Value::Int(i) => i
+                    .checked_neg()
+                    .map(Value::Int)
+                    .ok_or_else(|| "integer overflow".into()),
+                Value::Double(d) => Ok(Value::Double(-d)),
+                other => Err(format!("no such overload: -_({})", other.type_name())),
+            },
+            (op::LOGICAL_NOT, [a]) => match a {
+                Value::Bool(b) => Ok(Value::Bool(!b)),
+                other => Err(format!("no such overload: !_({})", other.type_name())),
+            },
+            (op::INDEX, [c, k]) => index(c, k),
+            (op::IN, [x, c]) => match c {
+                Value::List(l) => Ok(Value::Bool(l.iter().any(|v| equals(v, x) == Some(true)))),
+                Value::Map(m) | Value::Domains(m) => Ok(Value::Bool(m.get(x).is_some())),
+                other => Err(format!(
+                    "no such overload: @in({}, {})",
+                    x.type_name(),
+                    other.type_name()
+                )),
+            },
+            _ => functions::call(name, namespace, target.as_ref(), &args),
+        }
+    }
+
+    fn opt_get(&self, operand: &Value, key: &Value) -> R {
+        let inner = match operand {
+            Value::Optional(None) => return Ok(Value::Optional(None)),
+            Value::Optional(Some(v)) => &**v,
+            v => v,
+        };
+        Ok(Value::Optional(match inner {
+            Value::Map(m) => m.get(key).map(|v| Box::new(v.clone())),
+            Value::Domains(m) => {
+                Some(Box::new(m.get(key).cloned().unwrap_or_else(|| {
+                    Value::Map(Arc::new(MapValue::default()))
+                })))
+            }
+            Value::List(l) => match key {
+                Value::Int(i) => usize::try_from(*i)
+                    .ok()
+                    .and_then(|i| l.get(i))
+                    .map(|v| Box::new(v.clone())),
+                _ => None,
+            },
+            Value::Device(_) => match key {
+                Value::String(f) => self.select(inner, f).ok().map(Box::new),
+                _ => None,
+            },
+            other => {
+                return Err(format!(
+                    "no such overload: optional selection on {}",
+                    other.type_name()
+                ))
+            }
+        }))
+    }
+
+    /// The macros the parser leaves as calls.
+    fn special(&mut self, call: &'a CallExpr) -> Option<R> {
+        let ident = |x: &'a IdedExpr| match &x.expr {
+            Expr::Ident(n) => Some(n.as_str()),
+            _ => None,
+        };
+        let name = call.func_name.as_str();
+        let target_ident = call.target.as_deref().and_then(ident);
+        if name == "bind" && target_ident == Some("cel") && call.args.len() == 3 {
+            let var = ident(&call.args[0])?;
+            let init = self.eval(&call.args[1]);
+            self.scopes.push((var, init));
+            let r = self.eval(&call.args[2]);
+            self.scopes.pop();
+            return Some(r);
+        }
+        let two_var = matches!(
+            name,
+            "all"
+                | "exists"
+                | "existsOne"
+                | "exists_one"
+                | "transformList"
+                | "transformMap"
+                | "transformMapEntry"
+        );
+        if two_var && call.args.len() >= 3 {
+            let (v1, v2) = (ident(&call.args[0])?, ident(&call.args[1])?);
+            let target = call.target.as_deref()?;
+            return Some(self.two_var(name, target, v1, v2, &call.args[2..]));
+        }
+        if matches!(name, "optMap" | "optFlatMap") && call.args.len() == 2 {
+            let var = ident(&call.args[0])?;
+            let target = call.target.as_deref()?;
+            return Some((|| {
+                let opt = self.eval(target)?;
+                let Value::Optional(inner) = opt else {
+                    return Err(format!("no such overload: {name} on {}", opt.type_name()));
+                };
+                let Some(inner) = inner else {
+                    return Ok(Value::Optional(None));
+                };
+                self.scopes.push((var, Ok(*inner)));
+                let r = self.eval(&call.args[1]);
+                self.scopes.pop();
+                let r = r?;
+                Ok(if name == "optMap" {
+                    Value::Optional(Some(Box::new(r)))
+                } else {
+                    r
+                })
+            })());
+        }
+        None
+    }
+
+    fn two_var(
+        &mut self,
+        name: &str,
+        target: &'a IdedExpr,
+        v1: &'a str,
+        v2: &'a str,
+        body: &'a [IdedExpr],
+    ) -> R {
+        let range = self.eval(target)?;
+        let pairs: Vec<(Value, Value)> = match &range {
+            Value::List(l) => l
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (Value::Int(i as i64), v.clone()))
+                .collect(),
+            Value::Map(m) | Value::Domains(m) => m.entries.clone(),
+            other => return Err(format!("cannot iterate over {}", other.type_name())),
+        };
+        let mut count = 0i64;
+        let mut first_err: Option<String> = None;
+        let mut list_out = Vec::new();
+        let mut map_out = MapValue::default();
+        for (k, v) in pairs {
+            self.charge(1)?;
+            self.scopes.push((v1, Ok(k.clone())));
+            self.scopes.push((v2, Ok(v.clone())));
+            let r = (|| -> R {
+                match name {
+                    "transformList" | "transformMap" => {
+                        let keep = if body.len() == 2 {
+                            self.eval(&body[0])?
+                        } else {
+                            Value::Bool(true)
+                        };
+                        if matches!(keep, Value::Bool(true)) {
+                            let out = self.eval(body.last().expect("body"))?;
+                            if name == "transformList" {
+                                list_out.push(out);
+                            } else {
+                                map_out.entries.push((k.clone(), out));
+                            }
+                        }
+                        Ok(Value::Null)
+                    }
+                    "transformMapEntry" => {
+                        if let Value::Map(m) = self.eval(body.last().expect("body"))? {
+                            map_out.entries.extend(m.entries.iter().cloned());
+                        }
+                        Ok(Value::Null)
+                    }
+                    _ => self.eval(&body[0]),
+                }
+            })();
+            self.scopes.pop();
+            self.scopes.pop();
+            match (name, r) {
+                (_, Err(e)) if e == COST_EXCEEDED => return Err(e),
+                ("all", Ok(Value::Bool(false))) => return Ok(Value::Bool(false)),
+                ("exists", Ok(Value::Bool(true))) => return Ok(Value::Bool(true)),
+                ("existsOne" | "exists_one", Ok(Value::Bool(true))) => count += 1,
+                (_, Err(e)) => {
+                    if matches!(name, "transformList" | "transformMap" | "transformMapEntry") {
+                        return Err(e);
+                    }
+                    first_err.get_or_insert(e);
+                }
+                _ => {}
+            }
+        }
+        match name {
+            "transformList" => Ok(Value::List(Arc::new(list_out))),
+            "transformMap" | "transformMapEntry" => Ok(Value::Map(Arc::new(map_out))),
+            _ => match first_err {
+                Some(e) => Err(e),
+                None => Ok(Value::Bool(match name {
+                    "all" => true,
+                    "exists" => false,
+                    _ => count == 1,
+                })),
+            },
+        }
+    }
+}
+
+fn type_name(n: &str) -> &'static str {
+    match n {
+        "int" => "int",
+        "uint" => "uint",
+        "double" => "double",
+        "string" => "string",
+        "bool" => "bool",
+        "bytes" => "bytes",
+        "list" => "list",
+        "map" => "map",
+        "null_type" => "null_type",
+        _ => "type",
+    }
+}

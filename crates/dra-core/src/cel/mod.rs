@@ -1,0 +1,200 @@
+//! DRA CEL selectors as Kubernetes compiles and evaluates them.
+//!
+//! - [`parse`]: syntax, with positions (the `cel` crate's parser).
+//! - [`check`]: types and worst-case cost, which the crate lacks.
+//! - [`eval`]: evaluation with the scheduler's semantics and cost limit.
+//! - [`functions`]: the Kubernetes library functions.
+//! - [`value`]: runtime values and the `device` variable, built once per device.
+
+pub mod check;
+pub(crate) mod eval;
+pub(crate) mod functions;
+pub mod parse;
+pub mod semver;
+pub mod value;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cel::common::ast::IdedExpr;
+
+pub use check::{CompileError, CompileErrorKind};
+pub use parse::{parse, short_message, CelError};
+pub use value::{Device, Value};
+
+use crate::gates::{FeatureGates, Gate};
+
+/// Limit of the apiserver's estimated cost (`CELSelectorExpressionMaxCost`).
+pub const MAX_ESTIMATED_COST: f64 = 1_000_000.0;
+/// Longest expression the apiserver compiles.
+pub const MAX_EXPRESSION_LEN: usize = 10 * 1024;
+
+/// What a Kubernetes version and its gates declare for new expressions.
+#[derive(Clone, Debug)]
+pub struct Env {
+    /// `device.allowMultipleAllocations` (DRAConsumableCapacity).
+    pub allow_multiple_allocations: bool,
+}
+
+impl Env {
+    pub fn new(gates: &FeatureGates) -> Self {
+        Env {
+            allow_multiple_allocations: gates.enabled(Gate::DRAConsumableCapacity),
+        }
+    }
+}
+
+/// A compiled selector.
+#[derive(Debug)]
+pub struct Program {
+    expr: IdedExpr,
+    /// Worst-case cost as the apiserver estimates it.
+    pub estimated_cost: f64,
+}
+
+/// Why an evaluation failed, in cel-go's words (`no such key: model`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError(pub String);
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn char_offset(source: &str, byte: u32) -> u32 {
+    source
+        .get(..byte as usize)
+        .map_or(byte, |s| s.chars().count() as u32)
+}
+
+impl Program {
+    /// Compiles an expression as the apiserver compiles a new one.
+    pub fn compile(source: &str, env: &Env) -> Result<Program, CompileError> {
+        if source.len() > MAX_EXPRESSION_LEN {
+            return Err(CompileError {
+                kind: CompileErrorKind::Syntax,
+                message: format!("expression is longer than {MAX_EXPRESSION_LEN} bytes"),
+                offset: None,
+            });
+        }
+        let (expr, info) = parse::parse_ast(source).map_err(|e| CompileError {
+            kind: CompileErrorKind::Syntax,
+            message: format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
+            offset: None,
+        })?;
+        let offsets = |id: u64| {
+            info.offset_for(id)
+                .map(|(start, _)| char_offset(source, start))
+        };
+        let mut checker = check::Checker::new(env, &offsets);
+        let checked = checker.check_root(&expr)?;
+        Ok(Program {
+            expr,
+            estimated_cost: checked.cost,
+        })
+    }
+
+    /// Evaluates the selector on a device as the scheduler does: `true` or
+    /// `false`, or the runtime error that aborts the scheduling attempt.
+    pub fn matches(&self, device: &Arc<Device>) -> Result<bool, EvalError> {
+        let mut ev = eval::Eval::new(device);
+        match ev.eval(&self.expr) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(EvalError(format!(
+                "CEL result of type {} could not be converted to bool",
+                other.type_name()
+            ))),
+            Err(e) => Err(EvalError(e)),
+        }
+    }
+}
+
+/// Compiles each distinct expression text once.
+#[derive(Default)]
+pub struct Cache {
+    programs: HashMap<String, Arc<Result<Program, CompileError>>>,
+}
+
+impl Cache {
+    pub fn get(&mut self, source: &str, env: &Env) -> Arc<Result<Program, CompileError>> {
+        if let Some(p) = self.programs.get(source) {
+            return p.clone();
+        }
+        let p = Arc::new(Program::compile(source, env));
+        self.programs.insert(source.to_owned(), p.clone());
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gates::Version;
+
+    /// Runs the CEL conformance cases in-process (the CLI harness runs them
+    /// through `kubectl-dra match`); quick feedback for the library.
+    #[test]
+    fn conformance_cases_in_process() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/conformance/cel"
+        );
+        let mut failures = Vec::new();
+        let mut n = 0;
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            let loaded = crate::yaml::load(&text, crate::yaml::Limits::default());
+            let case = &loaded.documents[0].root;
+            n += 1;
+            let version: Version = case
+                .get("kubernetesVersion")
+                .and_then(|v| v.as_str())
+                .unwrap_or("1.37")
+                .parse()
+                .unwrap();
+            let mut gates = FeatureGates::defaults(version);
+            for g in case
+                .get("featureGates")
+                .and_then(|g| g.as_map())
+                .unwrap_or_default()
+            {
+                gates.set(&g.key, g.value.as_bool().unwrap()).unwrap();
+            }
+            let expr = case.get("expression").unwrap().as_str().unwrap();
+            let dev = case.get("device").unwrap();
+            let driver = dev.get("driver").unwrap().as_str().unwrap();
+            let device = Arc::new(Device::from_node(driver, dev));
+            let expect = case.get("expect").unwrap();
+            let got = match Program::compile(expr, &Env::new(&gates)) {
+                Err(e) => format!("compileError: {}", e.message),
+                Ok(p) => match p.matches(&device) {
+                    Ok(b) => format!("result: {b}"),
+                    Err(e) => format!("runtimeError: {}", e.0),
+                },
+            };
+            let ok = if let Some(r) = expect.get("result") {
+                got == format!("result: {}", r.as_bool().unwrap())
+            } else if let Some(c) = expect.get("compileError") {
+                got.starts_with("compileError") && got.contains(c.as_str().unwrap())
+            } else {
+                let r = expect.get("runtimeError").unwrap().as_str().unwrap();
+                got.starts_with("runtimeError") && got.contains(r)
+            };
+            if !ok {
+                failures.push(format!(
+                    "{}: {expr}\n   want {:?}\n   got  {got}",
+                    e.path().file_name().unwrap().to_string_lossy(),
+                    expect.to_json()
+                ));
+            }
+        }
+        assert!(n >= 42);
+        assert!(
+            failures.is_empty(),
+            "{} of {n} CEL cases disagree:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+}

@@ -1,0 +1,307 @@
+//! Runtime values of the DRA CEL environment, and the `device` variable
+//! built once per device.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use super::semver::Semver;
+use crate::quantity::Quantity;
+use crate::tree::Node;
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Double(f64),
+    String(Arc<str>),
+    Bytes(Arc<[u8]>),
+    List(Arc<Vec<Value>>),
+    Map(Arc<MapValue>),
+    /// `device.attributes` / `device.capacity`: an unknown domain reads as an empty map.
+    Domains(Arc<MapValue>),
+    Quantity(Quantity),
+    Semver(Arc<Semver>),
+    Optional(Option<Box<Value>>),
+    Ip(std::net::IpAddr),
+    Cidr(std::net::IpAddr, u8),
+    /// A format from the Kubernetes format library (`format.dns1123Label()`).
+    Format(&'static str),
+    Type(&'static str),
+    Device(Arc<Device>),
+}
+
+/// A small map, searched linearly (attribute maps hold at most 32 entries).
+#[derive(Debug, Default)]
+pub struct MapValue {
+    pub entries: Vec<(Value, Value)>,
+}
+
+impl MapValue {
+    pub fn get(&self, key: &Value) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|(k, _)| key_eq(k, key))
+            .map(|(_, v)| v)
+    }
+    pub fn get_str(&self, key: &str) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|(k, _)| matches!(k, Value::String(s) if &**s == key))
+            .map(|(_, v)| v)
+    }
+}
+
+fn key_eq(a: &Value, b: &Value) -> bool {
+    matches!(equals(a, b), Some(true))
+}
+
+/// The `device` variable.
+#[derive(Debug)]
+pub struct Device {
+    pub driver: Value,
+    pub attributes: Value,
+    pub capacity: Value,
+    pub allow_multiple_allocations: bool,
+}
+
+fn domains(pairs: Vec<(String, Vec<(String, Value)>)>) -> Value {
+    let entries = pairs
+        .into_iter()
+        .map(|(d, attrs)| {
+            let inner = MapValue {
+                entries: attrs
+                    .into_iter()
+                    .map(|(k, v)| (Value::String(k.into()), v))
+                    .collect(),
+            };
+            (Value::String(d.into()), Value::Map(Arc::new(inner)))
+        })
+        .collect();
+    Value::Domains(Arc::new(MapValue { entries }))
+}
+
+fn insert(pairs: &mut Vec<(String, Vec<(String, Value)>)>, driver: &str, name: &str, value: Value) {
+    // A bare name falls under the driver's domain; the split is at the first '/'.
+    let (domain, id) = name.split_once('/').unwrap_or((driver, name));
+    match pairs.iter_mut().find(|(d, _)| d == domain) {
+        Some((_, attrs)) => attrs.push((id.to_owned(), value)),
+        None => pairs.push((domain.to_owned(), vec![(id.to_owned(), value)])),
+    }
+}
+
+fn attribute_value(n: &Node) -> Option<Value> {
+    let get = |k: &str| n.get(k).filter(|v| !v.is_null());
+    if let Some(v) = get("int").and_then(Node::as_i64) {
+        return Some(Value::Int(v));
+    }
+    if let Some(v) = get("bool").and_then(Node::as_bool) {
+        return Some(Value::Bool(v));
+    }
+    if let Some(v) = get("string").and_then(Node::as_str) {
+        return Some(Value::String(v.into()));
+    }
+    if let Some(v) = get("version").and_then(Node::as_str) {
+        return Some(match Semver::parse(v) {
+            Ok(s) => Value::Semver(Arc::new(s)),
+            Err(_) => Value::String(v.into()),
+        });
+    }
+    for (k, conv) in [
+        (
+            "ints",
+            (|x: &Node| x.as_i64().map(Value::Int)) as fn(&Node) -> Option<Value>,
+        ),
+        ("bools", |x: &Node| x.as_bool().map(Value::Bool)),
+        ("strings", |x: &Node| {
+            x.as_str().map(|s| Value::String(s.into()))
+        }),
+        ("versions", |x: &Node| {
+            x.as_str()
+                .and_then(|s| Semver::parse(s).ok())
+                .map(|s| Value::Semver(Arc::new(s)))
+        }),
+    ] {
+        if let Some(list) = get(k).and_then(Node::as_seq) {
+            return Some(Value::List(Arc::new(
+                list.iter().filter_map(conv).collect(),
+            )));
+        }
+    }
+    None
+}
+
+impl Device {
+    /// Builds the CEL view of a ResourceSlice device entry of `driver`.
+    pub fn from_node(driver: &str, device: &Node) -> Device {
+        let mut attrs = Vec::new();
+        for e in device
+            .get("attributes")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+        {
+            if let Some(v) = attribute_value(&e.value) {
+                insert(&mut attrs, driver, &e.key, v);
+            }
+        }
+        let mut caps = Vec::new();
+        for e in device
+            .get("capacity")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+        {
+            let q = e
+                .value
+                .get("value")
+                .and_then(Node::scalar_text)
+                .and_then(|t| Quantity::parse(&t).ok());
+            if let Some(q) = q {
+                insert(&mut caps, driver, &e.key, Value::Quantity(q));
+            }
+        }
+        Device {
+            driver: Value::String(driver.into()),
+            attributes: domains(attrs),
+            capacity: domains(caps),
+            allow_multiple_allocations: device
+                .get("allowMultipleAllocations")
+                .and_then(Node::as_bool)
+                .unwrap_or(false),
+        }
+    }
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null_type",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Uint(_) => "uint",
+            Value::Double(_) => "double",
+            Value::String(_) => "string",
+            Value::Bytes(_) => "bytes",
+            Value::List(_) => "list",
+            Value::Map(_) | Value::Domains(_) => "map",
+            Value::Quantity(_) => "kubernetes.Quantity",
+            Value::Semver(_) => "kubernetes.Semver",
+            Value::Optional(_) => "optional_type",
+            Value::Ip(_) => "net.IP",
+            Value::Cidr(..) => "net.CIDR",
+            Value::Format(_) => "kubernetes.NamedFormat",
+            Value::Type(_) => "type",
+            Value::Device(_) => "kubernetes.DRADevice",
+        }
+    }
+
+    pub fn string(s: &str) -> Value {
+        Value::String(s.into())
+    }
+}
+
+/// CEL equality: `None` when the types cannot be compared (heterogeneous `==`
+/// is then `false`, as cel-go's dyn equality).
+pub fn equals(a: &Value, b: &Value) -> Option<bool> {
+    use Value::*;
+    Some(match (a, b) {
+        (Null, Null) => true,
+        (Bool(x), Bool(y)) => x == y,
+        (String(x), String(y)) => x == y,
+        (Bytes(x), Bytes(y)) => x == y,
+        (Int(_) | Uint(_) | Double(_), Int(_) | Uint(_) | Double(_)) => {
+            numeric_cmp(a, b) == Some(Ordering::Equal)
+        }
+        (List(x), List(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| equals(p, q) == Some(true))
+        }
+        (Map(x) | Domains(x), Map(y) | Domains(y)) => {
+            x.entries.len() == y.entries.len()
+                && x.entries
+                    .iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| equals(v, w) == Some(true)))
+        }
+        (Quantity(x), Quantity(y)) => x == y,
+        (Semver(x), Semver(y)) => x == y,
+        (Optional(x), Optional(y)) => match (x, y) {
+            (None, None) => true,
+            (Some(p), Some(q)) => equals(p, q) == Some(true),
+            _ => false,
+        },
+        (Ip(x), Ip(y)) => x == y,
+        (Cidr(x, p), Cidr(y, q)) => x == y && p == q,
+        (Type(x), Type(y)) => x == y,
+        _ => return None,
+    })
+}
+
+pub fn numeric_cmp(a: &Value, b: &Value) -> Option<Ordering> {
+    use Value::*;
+    match (a, b) {
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (Uint(x), Uint(y)) => Some(x.cmp(y)),
+        (Double(x), Double(y)) => x.partial_cmp(y),
+        (Int(x), Uint(y)) => Some(if *x < 0 {
+            Ordering::Less
+        } else {
+            (*x as u64).cmp(y)
+        }),
+        (Uint(x), Int(y)) => Some(if *y < 0 {
+            Ordering::Greater
+        } else {
+            x.cmp(&(*y as u64))
+        }),
+        (Int(x), Double(y)) => (*x as f64).partial_cmp(y),
+        (Double(x), Int(y)) => x.partial_cmp(&(*y as f64)),
+        (Uint(x), Double(y)) => (*x as f64).partial_cmp(y),
+        (Double(x), Uint(y)) => x.partial_cmp(&(*y as f64)),
+        _ => None,
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("null"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Uint(u) => write!(f, "{u}u"),
+            Value::Double(d) => write!(f, "{d}"),
+            Value::String(s) => write!(f, "{s:?}"),
+            Value::Bytes(b) => write!(f, "b{:?}", String::from_utf8_lossy(b)),
+            Value::List(l) => {
+                f.write_str("[")?;
+                for (i, v) in l.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+            Value::Map(m) | Value::Domains(m) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in m.entries.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+            Value::Quantity(q) => write!(f, "quantity({q})"),
+            Value::Semver(s) => write!(f, "semver({s})"),
+            Value::Optional(None) => f.write_str("optional.none()"),
+            Value::Optional(Some(v)) => write!(f, "optional.of({v})"),
+            Value::Ip(ip) => write!(f, "ip({ip})"),
+            Value::Cidr(ip, p) => write!(f, "cidr({ip}/{p})"),
+            Value::Format(n) => write!(f, "format.{n}()"),
+            Value::Type(t) => f.write_str(t),
+            Value::Device(_) => f.write_str("device"),
+        }
+    }
+}
