@@ -24,6 +24,43 @@ pub enum Command {
     Lint(LintArgs),
     /// List the rules, or explain one rule with an example.
     Rules(RulesArgs),
+    /// Evaluate a CEL selector against every device of the ResourceSlices given.
+    Match(MatchArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MatchOutput {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The CEL expression, as in a selector's `cel.expression`.
+    pub expression: String,
+
+    /// Files or directories with ResourceSlices (and DeviceClasses for --class); `-` reads stdin.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Apply this DeviceClass's selectors first, as the allocator does.
+    #[arg(long, value_name = "NAME")]
+    pub class: Option<String>,
+
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = MatchOutput::Text)]
+    pub output: MatchOutput,
+
+    /// Kubernetes version whose CEL environment compiles the expression (1.34 to 1.37).
+    #[arg(
+        long = "kubernetes-version",
+        value_name = "VERSION",
+        default_value = "1.37"
+    )]
+    pub kubernetes_version: String,
+
+    /// Feature gates on top of the version's defaults: Name=true,Other=false.
+    #[arg(long = "feature-gates", value_name = "GATES")]
+    pub feature_gates: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -25,6 +25,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Rules(args) => commands::rules::run(&args),
+        cli::Command::Match(args) => commands::matching::run(&args),
     };
     match result {
         Ok(out) => {

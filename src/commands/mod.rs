@@ -1,3 +1,4 @@
 //! One module per subcommand: glue between flags, files and the engine.
 pub mod lint;
+pub mod matching;
 pub mod rules;

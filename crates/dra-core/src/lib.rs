@@ -17,6 +17,7 @@ pub mod diag;
 pub mod fleet;
 pub mod format;
 pub mod gates;
+pub mod inventory;
 pub mod lint;
 pub mod model;
 pub mod quantity;

@@ -89,8 +89,8 @@ pub struct CompileError {
     pub kind: CompileErrorKind,
     /// cel-go wording, e.g. `undeclared reference to 'foo' (in container '')`.
     pub message: String,
-    /// Offset in characters into the expression, when known.
-    pub offset: Option<u32>,
+    /// 1-based line and column in the expression, when known.
+    pub position: Option<(u32, u32)>,
 }
 
 /// Result of checking one node: its type, worst-case cost and size.
@@ -115,11 +115,11 @@ const MAX_STRING_ATTR: f64 = 64.0;
 pub(crate) struct Checker<'a> {
     env: &'a Env,
     scopes: Vec<(String, Checked)>,
-    offsets: &'a dyn Fn(u64) -> Option<u32>,
+    offsets: &'a dyn Fn(u64) -> Option<(u32, u32)>,
 }
 
 impl<'a> Checker<'a> {
-    pub fn new(env: &'a Env, offsets: &'a dyn Fn(u64) -> Option<u32>) -> Self {
+    pub fn new(env: &'a Env, offsets: &'a dyn Fn(u64) -> Option<(u32, u32)>) -> Self {
         Checker {
             env,
             scopes: Vec::new(),
@@ -131,7 +131,7 @@ impl<'a> Checker<'a> {
         CompileError {
             kind,
             message,
-            offset: (self.offsets)(e.id),
+            position: (self.offsets)(e.id),
         }
     }
 

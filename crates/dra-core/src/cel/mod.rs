@@ -62,10 +62,12 @@ impl std::fmt::Display for EvalError {
     }
 }
 
-fn char_offset(source: &str, byte: u32) -> u32 {
-    source
-        .get(..byte as usize)
-        .map_or(byte, |s| s.chars().count() as u32)
+/// 1-based line and column (in characters) of a byte offset of the expression.
+fn line_col(source: &str, byte: u32) -> (u32, u32) {
+    let before = source.get(..byte as usize).unwrap_or(source);
+    let line = before.matches('\n').count() as u32 + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    (line, col)
 }
 
 impl Program {
@@ -75,17 +77,17 @@ impl Program {
             return Err(CompileError {
                 kind: CompileErrorKind::Syntax,
                 message: format!("expression is longer than {MAX_EXPRESSION_LEN} bytes"),
-                offset: None,
+                position: None,
             });
         }
         let (expr, info) = parse::parse_ast(source).map_err(|e| CompileError {
             kind: CompileErrorKind::Syntax,
             message: format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
-            offset: None,
+            position: Some((e.line, e.column)),
         })?;
         let offsets = |id: u64| {
             info.offset_for(id)
-                .map(|(start, _)| char_offset(source, start))
+                .map(|(start, _)| line_col(source, start))
         };
         let mut checker = check::Checker::new(env, &offsets);
         let checked = checker.check_root(&expr)?;

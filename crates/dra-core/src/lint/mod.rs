@@ -72,9 +72,20 @@ pub struct Ctx<'a> {
     pub gates: &'a FeatureGates,
     pub objects: &'a [Object],
     pub sources: &'a [SourceFile],
+    /// Each distinct selector compiled once for every rule that needs it.
+    pub cel: std::cell::RefCell<crate::cel::Cache>,
+    pub cel_env: crate::cel::Env,
 }
 
 impl<'a> Ctx<'a> {
+    /// The compiled form of a selector (cached by text).
+    pub fn compile(
+        &self,
+        expr: &str,
+    ) -> std::sync::Arc<Result<crate::cel::Program, crate::cel::CompileError>> {
+        self.cel.borrow_mut().get(expr, &self.cel_env)
+    }
+
     /// Maps a position inside a string scalar (1-based line and column of
     /// the decoded text) to the file, so a CEL error underlines its token.
     pub fn expression_span(
@@ -466,6 +477,8 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         gates: &settings.gates,
         objects: &checked,
         sources: files,
+        cel: std::cell::RefCell::new(crate::cel::Cache::default()),
+        cel_env: crate::cel::Env::new(&settings.gates),
     };
     for r in registry::RULES {
         if !settings.selection.allows(r.id) {
@@ -520,4 +533,23 @@ fn same_object(o: &Object, d: &Diagnostic) -> bool {
     d.object
         .as_ref()
         .is_none_or(|r: &ObjectRef| *r == o.reference)
+}
+
+/// Reads objects as a cluster stores them (for `match` and `explain`): parsed,
+/// beta versions converted to v1, nothing dropped. Unreadable documents come
+/// back as findings.
+pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<Diagnostic>) {
+    let mut objects = Vec::new();
+    let mut problems = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let parsed = model::parse_file(i, &f.text, limits);
+        problems.extend(parsed.problems.into_iter().map(|p| problem_to_diag(i, p)));
+        for mut obj in parsed.objects {
+            if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
+                crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root);
+            }
+            objects.push(obj);
+        }
+    }
+    (objects, problems)
 }

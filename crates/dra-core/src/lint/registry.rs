@@ -128,6 +128,8 @@ pub static RULES: &[&Rule] = &[
     &rules::v160_cel_too_long::RULE,
     &rules::v161_cel_compile_error::RULE,
     &rules::v162_cel_empty::RULE,
+    &rules::v163_cel_cost::RULE,
+    &rules::v164_cel_gated::RULE,
     &rules::v165_too_many_claim_configs::RULE,
     &rules::v166_config_request_reference::RULE,
     &rules::v167_claim_config_without_opaque::RULE,

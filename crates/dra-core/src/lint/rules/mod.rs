@@ -143,6 +143,8 @@ pub mod v159_constraint_attribute_name;
 pub mod v160_cel_too_long;
 pub mod v161_cel_compile_error;
 pub mod v162_cel_empty;
+pub mod v163_cel_cost;
+pub mod v164_cel_gated;
 pub mod v165_too_many_claim_configs;
 pub mod v166_config_request_reference;
 pub mod v167_claim_config_without_opaque;

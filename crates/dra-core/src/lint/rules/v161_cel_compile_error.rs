@@ -1,11 +1,12 @@
 //! DRA-V161: CEL expression does not compile.
 use super::prelude::*;
+use crate::cel::CompileErrorKind;
 
 declare_rule! {
     id: "DRA-V161", name: "cel-compile-error", severity: Error, origin: Apiserver,
-    summary: "A CEL selector expression does not compile (syntax error)",
-    docs: "The apiserver compiles every new selector and rejects those that do not parse. The finding points at the token inside the expression where parsing failed.",
-    example: "cel:\n  expression: device.driver == \"gpu.example.com\" &&\n",
+    summary: "A CEL selector does not compile: syntax error, undeclared function or variable, unknown device field, mismatched types, or a result that is not bool",
+    docs: "The apiserver compiles every new selector in the DRA CEL environment and rejects those that do not type-check. `device` has only `driver` (string), `attributes` and `capacity` (maps by domain) and, with DRAConsumableCapacity, `allowMultipleAllocations`. Capacities are quantities: compare them with `compareTo`, `isGreaterThan`, `isLessThan`, not with `<`. The finding points at the token inside the expression.",
+    example: "cel:\n  expression: device.capacity[\"gpu.example.com\"].memory > quantity(\"40Gi\")\n",
     check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
 }
 
@@ -15,21 +16,49 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if expr.trim().is_empty() || expr.len() > CEL_MAX_LEN {
             continue;
         }
-        if let Err(e) = crate::cel::parse(expr) {
-            let span = cx.expression_span(obj, n, e.line, e.column);
-            let short = crate::cel::short_message(&e.message);
-            out.report(
-                obj,
-                Invalid,
-                path,
-                span,
-                format!("CEL compilation failed: {short}"),
-            )
-            .label_text(short)
-            .note(format!(
-                "cel: ERROR: <input>:{}:{}: {}",
-                e.line, e.column, e.message
-            ));
+        let compiled = cx.compile(expr);
+        let Err(e) = &*compiled else { continue };
+        if e.kind == CompileErrorKind::Gated {
+            continue;
         }
+        report_compile_error(cx, obj, n, path, e, out);
     }
+}
+
+/// Reports a compile error at its token (shared with DRA-V164).
+pub(crate) fn report_compile_error(
+    cx: &Ctx<'_>,
+    obj: &Object,
+    n: &Node,
+    path: String,
+    e: &crate::cel::CompileError,
+    out: &mut Sink<'_>,
+) {
+    let span = match e.position {
+        Some((line, col)) => cx.expression_span(obj, n, line, col),
+        None => n.span,
+    };
+    let short = match e.kind {
+        CompileErrorKind::Syntax => {
+            let msg = e.message.splitn(5, ':').nth(4).unwrap_or(&e.message).trim();
+            crate::cel::short_message(msg)
+        }
+        _ => e.message.trim_end_matches(" (in container '')").to_owned(),
+    };
+    let full = match e.kind {
+        CompileErrorKind::Syntax => e.message.clone(),
+        _ => {
+            let (l, c) = e.position.unwrap_or((1, 1));
+            format!("ERROR: <input>:{l}:{c}: {}", e.message)
+        }
+    };
+    out.report(
+        obj,
+        Invalid,
+        path,
+        span,
+        format!("CEL compilation failed: {short}"),
+    )
+    .label_text(short)
+    .note(format!("apiserver: compilation failed: {full}"));
 }

@@ -1,0 +1,238 @@
+//! The devices of ResourceSlices, as the scheduler sees them, and which of
+//! them a CEL selector (plus a DeviceClass's selectors) matches.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::cel::{self, Device, Env, Program};
+use crate::model::{Object, ObjectKind};
+use crate::tree::Node;
+
+/// One device of the inventory with its CEL view, built once.
+pub struct InventoryDevice {
+    pub node: String,
+    pub driver: String,
+    pub pool: String,
+    pub name: String,
+    pub cel: Arc<Device>,
+}
+
+/// Every device of the given slices, in slice order.
+pub fn devices(objects: &[Object]) -> Vec<InventoryDevice> {
+    let mut out = Vec::new();
+    for s in objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+    {
+        let Some(spec) = s.spec() else { continue };
+        let driver = spec
+            .get("driver")
+            .and_then(Node::as_str)
+            .unwrap_or_default();
+        let pool = spec
+            .get("pool")
+            .and_then(|p| p.get("name"))
+            .and_then(Node::as_str)
+            .unwrap_or_default();
+        let slice_node = node_of(spec);
+        for d in spec
+            .get("devices")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+        {
+            let name = d.get("name").and_then(Node::as_str).unwrap_or_default();
+            let node = if spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true) {
+                node_of(d)
+            } else {
+                slice_node.clone()
+            };
+            out.push(InventoryDevice {
+                node,
+                driver: driver.to_owned(),
+                pool: pool.to_owned(),
+                name: name.to_owned(),
+                cel: Arc::new(Device::from_node(driver, d)),
+            });
+        }
+    }
+    out
+}
+
+fn node_of(n: &Node) -> String {
+    if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
+        return name.to_owned();
+    }
+    if n.get("allNodes").and_then(Node::as_bool) == Some(true) {
+        return "<all nodes>".into();
+    }
+    if n.get("nodeSelector").is_some() {
+        return "<node selector>".into();
+    }
+    String::new()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeviceMatch {
+    pub node: String,
+    pub driver: String,
+    pub pool: String,
+    pub device: String,
+    /// `None` when evaluating raised `error`.
+    pub matches: Option<bool>,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MatchSummary {
+    pub devices: usize,
+    pub matching: usize,
+    pub errors: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchReport {
+    #[serde(rename = "compileError")]
+    pub compile_error: Option<String>,
+    pub devices: Vec<DeviceMatch>,
+    pub summary: MatchSummary,
+}
+
+/// A DeviceClass's selector expressions, in order.
+pub fn class_selectors(class: &Object) -> Vec<String> {
+    class
+        .spec()
+        .and_then(|s| s.get("selectors"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|s| s.get("cel")?.get("expression")?.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Evaluates `expr` on every device; with a class, the class's selectors
+/// first, as the allocator applies them (the first false stops, an error is
+/// reported with the selector that raised it).
+pub fn match_devices(
+    expr: &str,
+    class: Option<&Object>,
+    devices: &[InventoryDevice],
+    env: &Env,
+) -> MatchReport {
+    let program = match Program::compile(expr, env) {
+        Ok(p) => p,
+        Err(e) => {
+            return MatchReport {
+                compile_error: Some(format!("compilation failed: {}", e.message)),
+                devices: Vec::new(),
+                summary: MatchSummary {
+                    devices: devices.len(),
+                    ..MatchSummary::default()
+                },
+            }
+        }
+    };
+    let mut class_programs = Vec::new();
+    if let Some(c) = class {
+        for (i, sel) in class_selectors(c).iter().enumerate() {
+            match Program::compile(sel, env) {
+                Ok(p) => class_programs.push((i, p)),
+                Err(e) => {
+                    return MatchReport {
+                        compile_error: Some(format!(
+                            "class {} selector #{i}: compilation failed: {}",
+                            c.name().unwrap_or_default(),
+                            e.message
+                        )),
+                        devices: Vec::new(),
+                        summary: MatchSummary {
+                            devices: devices.len(),
+                            ..MatchSummary::default()
+                        },
+                    }
+                }
+            }
+        }
+    }
+    let class_name = class.and_then(Object::name).unwrap_or_default();
+    let mut out = Vec::with_capacity(devices.len());
+    let mut summary = MatchSummary {
+        devices: devices.len(),
+        ..MatchSummary::default()
+    };
+    for d in devices {
+        let mut result: Result<bool, String> = Ok(true);
+        for (i, p) in &class_programs {
+            match p.matches(&d.cel) {
+                Ok(true) => {}
+                Ok(false) => {
+                    result = Ok(false);
+                    break;
+                }
+                Err(e) => {
+                    result = Err(format!("class {class_name}: selector #{i}: {}", e.0));
+                    break;
+                }
+            }
+        }
+        if result == Ok(true) {
+            result = program.matches(&d.cel).map_err(|e| e.0);
+        }
+        match &result {
+            Ok(true) => summary.matching += 1,
+            Err(_) => summary.errors += 1,
+            Ok(false) => {}
+        }
+        out.push(DeviceMatch {
+            node: d.node.clone(),
+            driver: d.driver.clone(),
+            pool: d.pool.clone(),
+            device: d.name.clone(),
+            matches: result.as_ref().ok().copied(),
+            error: result.err(),
+        });
+    }
+    MatchReport {
+        compile_error: None,
+        devices: out,
+        summary,
+    }
+}
+
+/// A hint for a runtime error of `expr`: when a missing key is a capacity
+/// looked up as an attribute (or the other way round), or how to guard it.
+pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Option<String> {
+    let key = error
+        .rsplit("no such key: ")
+        .next()
+        .filter(|_| error.contains("no such key: "))?;
+    let has_key = |v: &cel::Value| match v {
+        cel::Value::Domains(m) => m
+            .entries
+            .iter()
+            .any(|(_, v)| matches!(v, cel::Value::Map(inner) if inner.get_str(key).is_some())),
+        _ => false,
+    };
+    let as_capacity = devices.iter().any(|d| has_key(&d.cel.capacity));
+    let as_attribute = devices.iter().any(|d| has_key(&d.cel.attributes));
+    let uses_attributes = expr.contains("attributes");
+    let uses_capacity = expr.contains("capacity");
+    if as_capacity && !as_attribute && uses_attributes && !uses_capacity {
+        return Some(format!(
+            "{key} is a capacity, not an attribute: use device.capacity[DOMAIN].{key}"
+        ));
+    }
+    if as_attribute && !as_capacity && uses_capacity && !uses_attributes {
+        return Some(format!(
+            "{key} is an attribute, not a capacity: use device.attributes[DOMAIN].{key}"
+        ));
+    }
+    let map = if uses_capacity && !uses_attributes {
+        "capacity"
+    } else {
+        "attributes"
+    };
+    Some(format!(
+        "guard it: has(device.{map}[DOMAIN].{key}) && ..., or device.{map}[DOMAIN].?{key}.orValue(...)"
+    ))
+}

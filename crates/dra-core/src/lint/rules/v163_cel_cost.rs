@@ -1,0 +1,34 @@
+//! DRA-V163: CEL expression too expensive.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V163", name: "cel-cost-limit", severity: Error, origin: Apiserver,
+    summary: "A CEL selector's estimated worst-case cost exceeds 1,000,000",
+    docs: "The apiserver estimates the worst-case cost of each new selector with the DRA size limits (32 attributes and capacities per device, 64-character strings) and rejects it above CELSelectorExpressionMaxCost (1,000,000): `too complex, exceeds cost limit`. Nested comprehensions multiply; flatten them. kubectl-dra's estimate follows cel-go's estimator; figures near the limit may differ slightly.",
+    example: "cel:\n  expression: device.attributes.all(d, device.attributes.all(e, device.attributes.all(f, ...)))\n",
+    check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (n, path) in cel_selectors(obj) {
+        let Some(expr) = n.as_str() else { continue };
+        if expr.trim().is_empty() || expr.len() > CEL_MAX_LEN {
+            continue;
+        }
+        let compiled = cx.compile(expr);
+        let Ok(p) = &*compiled else { continue };
+        if p.estimated_cost > crate::cel::MAX_ESTIMATED_COST {
+            out.report(
+                obj,
+                Forbidden,
+                path,
+                n.span,
+                format!(
+                    "too complex, exceeds cost limit: estimated cost {:.0} > 1000000",
+                    p.estimated_cost
+                ),
+            )
+            .note("nested comprehensions multiply the cost; the apiserver rejects the object");
+        }
+    }
+}

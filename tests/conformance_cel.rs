@@ -1,0 +1,102 @@
+//! The CEL conformance cases (testdata/conformance/cel) through
+//! `kubectl-dra match -o json`: each case's device goes into a one-device
+//! ResourceSlice whose `spec.driver` is the case's driver.
+
+mod support;
+
+use serde_json::{json, Value};
+
+fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), String> {
+    let mut device = case["device"].clone();
+    let driver = device["driver"].as_str().unwrap_or_default().to_owned();
+    if let Some(m) = device.as_object_mut() {
+        m.remove("driver");
+    }
+    let slice = json!({
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "case"},
+        "spec": {"driver": driver, "nodeName": "node-1",
+                 "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+                 "devices": [device]}
+    });
+    let file = dir.join(format!("{name}.yaml"));
+    support::write_objects(&[slice], &file);
+    let expr = case["expression"].as_str().unwrap_or_default();
+    let mut args: Vec<String> = vec![
+        "match".into(),
+        expr.into(),
+        "-o".into(),
+        "json".into(),
+        "-f".into(),
+    ];
+    args.push(file.to_string_lossy().into_owned());
+    args.extend(support::gate_args(case));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = support::run(&argv);
+    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "no JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let expect = &case["expect"];
+    let compile = report["compileError"].as_str();
+    let dev = &report["devices"][0];
+    if let Some(want) = expect["compileError"].as_str() {
+        return match compile {
+            Some(got) if got.contains(want) => Ok(()),
+            other => Err(format!(
+                "want compile error {want:?}, got {other:?} / {dev}"
+            )),
+        };
+    }
+    if let Some(c) = compile {
+        return Err(format!("unexpected compile error: {c}"));
+    }
+    if let Some(want) = expect["runtimeError"].as_str() {
+        return match dev["error"].as_str() {
+            Some(got) if got.contains(want) && dev["matches"].is_null() => Ok(()),
+            _ => Err(format!("want runtime error {want:?}, got {dev}")),
+        };
+    }
+    let want = expect["result"].as_bool();
+    if dev["matches"].as_bool() == want && dev["error"].is_null() {
+        Ok(())
+    } else {
+        Err(format!("want result {want:?}, got {dev}"))
+    }
+}
+
+#[test]
+fn cel_conformance() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-cel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("cel");
+    assert!(
+        cases.len() >= 42,
+        "expected the 42 CEL cases, found {}",
+        cases.len()
+    );
+    let mut failures = Vec::new();
+    for (name, case) in &cases {
+        if let Err(why) = judge_case(case, &dir, name) {
+            failures.push((name.clone(), why));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    support::judge("cel", failures, cases.len());
+}
+
+#[test]
+fn harness_detects_a_wrong_verdict() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-cel-neg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("cel");
+    let (name, case) = cases.iter().find(|(n, _)| n == "driver-match").unwrap();
+    assert!(judge_case(case, &dir, name).is_ok());
+    let mut wrong = case.clone();
+    wrong["expect"]["result"] = false.into();
+    assert!(judge_case(&wrong, &dir, name).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
