@@ -22,6 +22,7 @@ fn settings() -> Settings {
         gates: FeatureGates::defaults(Version::LATEST),
         selection: Selection::default(),
         limits: Limits::default(),
+        inventory: None,
     }
 }
 

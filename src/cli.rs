@@ -123,6 +123,11 @@ pub struct LintArgs {
     /// When to use colours in text output (NO_COLOR is honoured).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    /// ResourceSlices to check selectors against: how many devices publish an
+    /// attribute, which selectors match nothing or raise errors.
+    #[arg(long, value_name = "PATH")]
+    pub inventory: Option<Vec<PathBuf>>,
 }
 
 #[derive(Args, Debug)]

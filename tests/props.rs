@@ -12,6 +12,7 @@ fn lint_text(text: String) {
         gates: FeatureGates::defaults(Version::LATEST),
         selection: Selection::default(),
         limits: Limits::default(),
+        inventory: None,
     };
     let chars = text.chars().count() as u32;
     let files = [SourceFile {

@@ -74,6 +74,20 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             text,
         });
     }
+    let inventory = match &args.inventory {
+        Some(paths) if !paths.is_empty() => {
+            let sources = super::matching::read_sources(paths)?;
+            let (objects, problems) = lint::load_objects(&sources, Limits::default());
+            if let Some(p) = problems.first() {
+                let name = sources
+                    .get(p.file)
+                    .map_or("<inventory>", |s| s.name.as_str());
+                return Err(format!("--inventory {name}: {}", p.message));
+            }
+            Some(dra_core::inventory::devices(&objects))
+        }
+        _ => None,
+    };
     let settings = Settings {
         gates,
         selection: Selection {
@@ -81,6 +95,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             ignore: args.ignore.clone(),
         },
         limits: Limits::default(),
+        inventory,
     };
     let mut result = lint::lint(&sources, pre, &settings);
     // The process exits right after rendering: freeing a tree of millions of

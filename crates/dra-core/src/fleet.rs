@@ -95,6 +95,7 @@ mod tests {
             gates: FeatureGates::defaults(Version::LATEST),
             selection: Selection::default(),
             limits: crate::yaml::Limits::default(),
+            inventory: None,
         };
         let r = lint(
             &[SourceFile {

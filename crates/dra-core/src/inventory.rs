@@ -236,3 +236,20 @@ pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Optio
         "guard it: has(device.{map}[DOMAIN].{key}) && ..., or device.{map}[DOMAIN].?{key}.orValue(...)"
     ))
 }
+
+impl InventoryDevice {
+    /// Whether the device publishes `key` in `domain` of `attributes` or `capacity`.
+    pub fn has(&self, map: &str, domain: &str, key: &str) -> bool {
+        let v = if map == "capacity" {
+            &self.cel.capacity
+        } else {
+            &self.cel.attributes
+        };
+        match v {
+            cel::Value::Domains(m) => m.get_str(domain).is_some_and(
+                |inner| matches!(inner, cel::Value::Map(i) if i.get_str(key).is_some()),
+            ),
+            _ => false,
+        }
+    }
+}

@@ -17,14 +17,17 @@ const COST_EXCEEDED: &str = "operation cancelled: actual cost limit exceeded";
 
 pub(crate) struct Eval<'a> {
     device: &'a Arc<Device>,
+    /// String literals as values, by expression id, built once per program.
+    literals: &'a [Option<Value>],
     scopes: Vec<(&'a str, Result<Value, String>)>,
     pub cost: u64,
 }
 
 impl<'a> Eval<'a> {
-    pub fn new(device: &'a Arc<Device>) -> Self {
+    pub fn new(device: &'a Arc<Device>, literals: &'a [Option<Value>]) -> Self {
         Eval {
             device,
+            literals,
             scopes: Vec::new(),
             cost: 0,
         }
@@ -47,7 +50,10 @@ impl<'a> Eval<'a> {
                 LiteralValue::Double(d) => Value::Double(*d.inner()),
                 LiteralValue::Int(i) => Value::Int(*i.inner()),
                 LiteralValue::Null => Value::Null,
-                LiteralValue::String(s) => Value::String(s.inner().into()),
+                LiteralValue::String(s) => match self.literals.get(e.id as usize) {
+                    Some(Some(v)) => v.clone(),
+                    _ => Value::String(s.inner().into()),
+                },
                 LiteralValue::UInt(u) => Value::Uint(*u.inner()),
             }),
             Expr::Ident(name) => {
@@ -64,6 +70,15 @@ impl<'a> Eval<'a> {
             }
             Expr::Select(s) => {
                 self.charge(1)?;
+                // `device.x`: read the field without materialising the device value.
+                if !s.test {
+                    if let Expr::Ident(n) = &s.operand.expr {
+                        if n == "device" && !self.scopes.iter().any(|(v, _)| *v == "device") {
+                            self.charge(1)?;
+                            return self.select_device(&s.field);
+                        }
+                    }
+                }
                 let operand = self.eval(&s.operand)?;
                 if s.test {
                     return Ok(Value::Bool(self.has(&operand, &s.field)?));
@@ -160,7 +175,14 @@ impl<'a> Eval<'a> {
                 self.scopes.truncate(accu_slot);
                 r
             }
-            Expr::Call(call) => self.call(call),
+            Expr::Call(call) => {
+                // Calls folded at compile time (quantity/semver of a literal).
+                if let Some(Some(v)) = self.literals.get(e.id as usize) {
+                    self.charge(1)?;
+                    return Ok(v.clone());
+                }
+                self.call(call)
+            }
         }
     }
 
@@ -175,6 +197,17 @@ impl<'a> Eval<'a> {
                 "invalid type for field selection: {}",
                 other.type_name()
             )),
+        }
+    }
+
+    fn select_device(&self, field: &str) -> R {
+        let d = &**self.device;
+        match field {
+            "driver" => Ok(d.driver.clone()),
+            "attributes" => Ok(d.attributes.clone()),
+            "capacity" => Ok(d.capacity.clone()),
+            "allowMultipleAllocations" => Ok(Value::Bool(d.allow_multiple_allocations)),
+            _ => Err(format!("no such key: {field}")),
         }
     }
 
@@ -278,7 +311,7 @@ impl<'a> Eval<'a> {
             (Some(t), None) => Some(self.eval(t)?),
             _ => None,
         };
-        let mut args = Vec::with_capacity(call.args.len());
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::SmallVec::new();
         for a in &call.args {
             args.push(self.eval(a)?);
         }

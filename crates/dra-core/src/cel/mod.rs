@@ -9,6 +9,7 @@
 pub mod check;
 pub(crate) mod eval;
 pub(crate) mod functions;
+pub mod lookups;
 pub mod parse;
 pub mod semver;
 pub mod value;
@@ -48,6 +49,8 @@ impl Env {
 #[derive(Debug)]
 pub struct Program {
     expr: IdedExpr,
+    /// String literals as runtime values, by expression id (no allocation per evaluation).
+    literals: Vec<Option<Value>>,
     /// Worst-case cost as the apiserver estimates it.
     pub estimated_cost: f64,
 }
@@ -91,8 +94,11 @@ impl Program {
         };
         let mut checker = check::Checker::new(env, &offsets);
         let checked = checker.check_root(&expr)?;
+        let mut literals = Vec::new();
+        collect_literals(&expr, &mut literals);
         Ok(Program {
             expr,
+            literals,
             estimated_cost: checked.cost,
         })
     }
@@ -100,7 +106,7 @@ impl Program {
     /// Evaluates the selector on a device as the scheduler does: `true` or
     /// `false`, or the runtime error that aborts the scheduling attempt.
     pub fn matches(&self, device: &Arc<Device>) -> Result<bool, EvalError> {
-        let mut ev = eval::Eval::new(device);
+        let mut ev = eval::Eval::new(device, &self.literals);
         match ev.eval(&self.expr) {
             Ok(Value::Bool(b)) => Ok(b),
             Ok(other) => Err(EvalError(format!(
@@ -109,6 +115,71 @@ impl Program {
             ))),
             Err(e) => Err(EvalError(e)),
         }
+    }
+}
+
+fn collect_literals(e: &IdedExpr, out: &mut Vec<Option<Value>>) {
+    use cel::common::ast::{EntryExpr, Expr, LiteralValue};
+    match &e.expr {
+        Expr::Literal(LiteralValue::String(s)) => {
+            let i = e.id as usize;
+            if i < 1 << 20 {
+                if out.len() <= i {
+                    out.resize(i + 1, None);
+                }
+                out[i] = Some(Value::String(s.inner().into()));
+            }
+        }
+        Expr::Call(c) => {
+            // quantity("40Gi") and semver("1.2.3") of a literal: parsed once.
+            if c.target.is_none()
+                && c.args.len() == 1
+                && matches!(c.func_name.as_str(), "quantity" | "semver")
+            {
+                if let Expr::Literal(LiteralValue::String(s)) = &c.args[0].expr {
+                    if let Ok(v) = functions::call(
+                        &c.func_name,
+                        None,
+                        None,
+                        &[Value::String(s.inner().into())],
+                    ) {
+                        let i = e.id as usize;
+                        if i < 1 << 20 {
+                            if out.len() <= i {
+                                out.resize(i + 1, None);
+                            }
+                            out[i] = Some(v);
+                        }
+                    }
+                }
+            }
+            if let Some(t) = &c.target {
+                collect_literals(t, out);
+            }
+            c.args.iter().for_each(|a| collect_literals(a, out));
+        }
+        Expr::Select(s) => collect_literals(&s.operand, out),
+        Expr::List(l) => l.elements.iter().for_each(|x| collect_literals(x, out)),
+        Expr::Map(m) => {
+            for entry in &m.entries {
+                if let EntryExpr::MapEntry(me) = &entry.expr {
+                    collect_literals(&me.key, out);
+                    collect_literals(&me.value, out);
+                }
+            }
+        }
+        Expr::Comprehension(c) => {
+            for x in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                collect_literals(x, out);
+            }
+        }
+        _ => {}
     }
 }
 

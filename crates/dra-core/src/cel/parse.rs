@@ -36,10 +36,48 @@ pub fn parse(expr: &str) -> Result<(), CelError> {
     parse_ast(expr).map(|_| ())
 }
 
-/// Parses an expression into the `cel` crate's AST (standard macros expanded).
-pub fn parse_ast(
-    expr: &str,
-) -> Result<(cel::common::ast::IdedExpr, cel::common::ast::SourceInfo), CelError> {
+/// Deepest bracket nesting accepted; the parser itself gives up near 100.
+pub const MAX_BRACKET_DEPTH: usize = 50;
+
+/// Stack for the parser thread: the generated parser recurses deeply (prefix
+/// operators, brackets) before its own depth check applies.
+const PARSER_STACK: usize = 256 << 20;
+
+/// The 1-based column where bracket nesting first exceeds the limit, ignoring
+/// brackets inside string literals.
+fn too_deep(expr: &str) -> Option<u32> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in expr.chars().enumerate() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_BRACKET_DEPTH {
+                    return Some(i as u32 + 1);
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+type Parsed = (cel::common::ast::IdedExpr, cel::common::ast::SourceInfo);
+
+fn parse_here(expr: &str) -> Result<Parsed, CelError> {
     // The parser is third-party code: a panic in it must not take the run down.
     let result = std::panic::catch_unwind(|| {
         cel::parser::Parser::new()
@@ -62,6 +100,34 @@ pub fn parse_ast(
             line: 1,
             column: 1,
         }),
+    }
+}
+
+/// Parses an expression into the `cel` crate's AST (standard macros expanded),
+/// on a thread with a large stack so that no input can overflow it.
+pub fn parse_ast(expr: &str) -> Result<Parsed, CelError> {
+    if let Some(col) = too_deep(expr) {
+        return Err(CelError {
+            message: format!("expression nesting exceeds {MAX_BRACKET_DEPTH} levels"),
+            line: 1,
+            column: col,
+        });
+    }
+    let owned = expr.to_owned();
+    let spawned = std::thread::Builder::new()
+        .name("cel-parse".into())
+        .stack_size(PARSER_STACK)
+        .spawn(move || parse_here(&owned));
+    match spawned {
+        Ok(handle) => handle.join().unwrap_or_else(|_| {
+            Err(CelError {
+                message: "the expression could not be parsed".into(),
+                line: 1,
+                column: 1,
+            })
+        }),
+        // No thread available: parse here, within the bracket limit.
+        Err(_) => parse_here(expr),
     }
 }
 

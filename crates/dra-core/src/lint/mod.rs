@@ -75,6 +75,8 @@ pub struct Ctx<'a> {
     /// Each distinct selector compiled once for every rule that needs it.
     pub cel: std::cell::RefCell<crate::cel::Cache>,
     pub cel_env: crate::cel::Env,
+    /// Devices of `--inventory`: findings about selectors become facts.
+    pub inventory: Option<&'a [crate::inventory::InventoryDevice]>,
 }
 
 impl<'a> Ctx<'a> {
@@ -205,6 +207,8 @@ pub struct Settings {
     pub gates: FeatureGates,
     pub selection: Selection,
     pub limits: Limits,
+    /// Devices to check selectors against (`--inventory`).
+    pub inventory: Option<Vec<crate::inventory::InventoryDevice>>,
 }
 
 /// The outcome of a lint run.
@@ -479,6 +483,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         sources: files,
         cel: std::cell::RefCell::new(crate::cel::Cache::default()),
         cel_env: crate::cel::Env::new(&settings.gates),
+        inventory: settings.inventory.as_deref(),
     };
     for r in registry::RULES {
         if !settings.selection.allows(r.id) {

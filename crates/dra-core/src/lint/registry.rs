@@ -8,6 +8,9 @@ use super::Rule;
 /// Every rule, in id order.
 pub static RULES: &[&Rule] = &[
     &rules::a001_beta_api_version::RULE,
+    &rules::c001_unguarded_attribute::RULE,
+    &rules::c002_class_domain_mismatch::RULE,
+    &rules::c003_selector_against_inventory::RULE,
     &rules::d001_dropped_field::RULE,
     &rules::e001_invalid_yaml::RULE,
     &rules::e002_input_over_limit::RULE,

@@ -23,6 +23,9 @@ macro_rules! declare_rule {
 }
 
 pub mod a001_beta_api_version;
+pub mod c001_unguarded_attribute;
+pub mod c002_class_domain_mismatch;
+pub mod c003_selector_against_inventory;
 pub mod d001_dropped_field;
 pub mod e001_invalid_yaml;
 pub mod e002_input_over_limit;

@@ -1,0 +1,253 @@
+//! Which attributes and capacities an expression reads, and whether each read
+//! is guarded (`has()`, `in`, optional syntax), for the lint rules.
+
+use cel::common::ast::{operators as op, EntryExpr, Expr, IdedExpr, LiteralValue};
+
+use super::Program;
+
+/// `device.attributes["gpu.example.com"].model` and its kin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    /// `attributes` or `capacity`.
+    pub map: &'static str,
+    pub domain: String,
+    pub key: String,
+    /// Read without a `has()`/`in` guard for the same key, or optional syntax.
+    pub guarded: bool,
+    /// Read with optional syntax (`.?key`, `[?"key"]`): never an error.
+    pub optional: bool,
+}
+
+fn string_lit(e: &IdedExpr) -> Option<&str> {
+    match &e.expr {
+        Expr::Literal(LiteralValue::String(s)) => Some(s.inner()),
+        _ => None,
+    }
+}
+
+/// `device.attributes["d"]` -> ("attributes", "d").
+fn domain_of(e: &IdedExpr) -> Option<(&'static str, String)> {
+    let Expr::Call(c) = &e.expr else { return None };
+    if c.func_name != op::INDEX || c.args.len() != 2 {
+        return None;
+    }
+    let Expr::Select(s) = &c.args[0].expr else {
+        return None;
+    };
+    if !matches!(&s.operand.expr, Expr::Ident(d) if d == "device") {
+        return None;
+    }
+    let map = match s.field.as_str() {
+        "attributes" => "attributes",
+        "capacity" => "capacity",
+        _ => return None,
+    };
+    Some((map, string_lit(&c.args[1])?.to_owned()))
+}
+
+struct Walk {
+    reads: Vec<Lookup>,
+    guards: Vec<(&'static str, String, String)>,
+}
+
+impl Walk {
+    fn visit(&mut self, e: &IdedExpr) {
+        match &e.expr {
+            Expr::Select(s) => {
+                if let Some((map, domain)) = domain_of(&s.operand) {
+                    if s.test {
+                        self.guards.push((map, domain, s.field.clone()));
+                    } else {
+                        self.reads.push(Lookup {
+                            map,
+                            domain,
+                            key: s.field.clone(),
+                            guarded: false,
+                            optional: false,
+                        });
+                    }
+                }
+                self.visit(&s.operand);
+            }
+            Expr::Call(c) => {
+                match (c.func_name.as_str(), c.args.as_slice()) {
+                    (op::INDEX, [container, key]) => {
+                        if let (Some((map, domain)), Some(k)) =
+                            (domain_of(container), string_lit(key))
+                        {
+                            self.reads.push(Lookup {
+                                map,
+                                domain,
+                                key: k.to_owned(),
+                                guarded: false,
+                                optional: false,
+                            });
+                        }
+                    }
+                    (op::OPT_INDEX | op::OPT_SELECT, [container, key]) => {
+                        let k = string_lit(key)
+                            .map(str::to_owned)
+                            .or_else(|| match &key.expr {
+                                Expr::Ident(i) => Some(i.clone()),
+                                _ => None,
+                            });
+                        if let (Some((map, domain)), Some(k)) = (domain_of(container), k) {
+                            self.reads.push(Lookup {
+                                map,
+                                domain,
+                                key: k,
+                                guarded: true,
+                                optional: true,
+                            });
+                        }
+                    }
+                    (op::IN, [key, container]) => {
+                        if let (Some((map, domain)), Some(k)) =
+                            (domain_of(container), string_lit(key))
+                        {
+                            self.guards.push((map, domain, k.to_owned()));
+                        }
+                    }
+                    _ => {}
+                }
+                if let Some(t) = &c.target {
+                    self.visit(t);
+                }
+                for a in &c.args {
+                    self.visit(a);
+                }
+            }
+            Expr::List(l) => l.elements.iter().for_each(|x| self.visit(x)),
+            Expr::Map(m) => {
+                for entry in &m.entries {
+                    if let EntryExpr::MapEntry(me) = &entry.expr {
+                        self.visit(&me.key);
+                        self.visit(&me.value);
+                    }
+                }
+            }
+            Expr::Comprehension(c) => {
+                for x in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_cond,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    self.visit(x);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Program {
+    /// Every attribute and capacity the expression reads with a literal
+    /// domain and key. A read counts as guarded when the expression also tests
+    /// the same key with `has()` or `in` (order is not checked).
+    pub fn lookups(&self) -> Vec<Lookup> {
+        let mut w = Walk {
+            reads: Vec::new(),
+            guards: Vec::new(),
+        };
+        w.visit(&self.expr);
+        let mut out: Vec<Lookup> = Vec::new();
+        for mut r in w.reads {
+            if w.guards
+                .iter()
+                .any(|(m, d, k)| *m == r.map && *d == r.domain && *k == r.key)
+            {
+                r.guarded = true;
+            }
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    /// The driver names the expression compares `device.driver` with (`==`).
+    pub fn driver_literals(&self) -> Vec<String> {
+        fn visit(e: &IdedExpr, out: &mut Vec<String>) {
+            match &e.expr {
+                Expr::Call(c) => {
+                    if c.func_name == op::EQUALS && c.args.len() == 2 {
+                        for (a, b) in [(&c.args[0], &c.args[1]), (&c.args[1], &c.args[0])] {
+                            if let (Expr::Select(s), Some(lit)) = (&a.expr, string_lit(b)) {
+                                if s.field == "driver"
+                                    && matches!(&s.operand.expr, Expr::Ident(d) if d == "device")
+                                {
+                                    out.push(lit.to_owned());
+                                }
+                            }
+                        }
+                    }
+                    if let Some(t) = &c.target {
+                        visit(t, out);
+                    }
+                    c.args.iter().for_each(|a| visit(a, out));
+                }
+                Expr::Select(s) => visit(&s.operand, out),
+                Expr::Comprehension(c) => {
+                    for x in [
+                        &c.iter_range,
+                        &c.accu_init,
+                        &c.loop_cond,
+                        &c.loop_step,
+                        &c.result,
+                    ] {
+                        visit(x, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        visit(&self.expr, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Env, Program};
+
+    fn lookups(expr: &str) -> Vec<(String, bool)> {
+        let env = Env {
+            allow_multiple_allocations: true,
+        };
+        Program::compile(expr, &env)
+            .unwrap()
+            .lookups()
+            .into_iter()
+            .map(|l| (l.key, l.guarded))
+            .collect()
+    }
+
+    #[test]
+    fn guards_are_recognised() {
+        assert_eq!(
+            lookups(r#"device.attributes["d"].model == "a""#),
+            vec![("model".into(), false)]
+        );
+        assert_eq!(
+            lookups(r#"has(device.attributes["d"].model) && device.attributes["d"].model == "a""#),
+            vec![("model".into(), true)]
+        );
+        assert_eq!(
+            lookups(
+                r#""model" in device.attributes["d"] && device.attributes["d"]["model"] == "a""#
+            ),
+            vec![("model".into(), true)]
+        );
+        assert_eq!(
+            lookups(r#"device.attributes["d"].?model.orValue("") == "a""#),
+            vec![("model".into(), true)]
+        );
+        assert_eq!(
+            lookups(r#"device.capacity["d"].memory.compareTo(quantity("1Gi")) > 0"#),
+            vec![("memory".into(), false)]
+        );
+    }
+}

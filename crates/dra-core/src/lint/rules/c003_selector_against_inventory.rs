@@ -1,0 +1,99 @@
+//! DRA-C003: a selector that matches no device of the inventory, or raises errors on it.
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-C003", name: "selector-fails-on-inventory", severity: Warning, origin: Linter,
+    summary: "With --inventory: a request's selectors match no device, or raise a runtime error on some",
+    docs: "Evaluated as the allocator does: the class's selectors first, then the request's. A selector that matches nothing keeps the claim pending; a runtime error on any candidate device aborts scheduling of the pod. Runs only with `--inventory` (ResourceSlices) and for classes given in the input.",
+    example: "kubectl dra lint claim.yaml classes.yaml --inventory slices.yaml\n",
+    check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
+}
+
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some(inv) = cx.inventory else { return };
+    let bodies: Vec<(String, Vec<String>, Node)> = match obj.kind {
+        DeviceClass => {
+            let sels = crate::inventory::class_selectors(obj);
+            let Some(n) = obj.spec().and_then(|s| get(s, "selectors")) else {
+                return;
+            };
+            vec![("spec.selectors".to_owned(), sels, n.clone())]
+        }
+        _ => request_bodies(obj)
+            .into_iter()
+            .filter_map(|b| {
+                let class = get_str(b.node, "deviceClassName")?;
+                let class_obj = cx.of_kind(DeviceClass).find(|c| c.name() == Some(class))?;
+                let mut sels = crate::inventory::class_selectors(class_obj);
+                let own: Vec<String> = items(b.node, "selectors")
+                    .iter()
+                    .filter_map(|s| {
+                        get(s, "cel")
+                            .and_then(|c| get_str(c, "expression"))
+                            .map(str::to_owned)
+                    })
+                    .collect();
+                sels.extend(own);
+                let at = get(b.node, "selectors")
+                    .or_else(|| get(b.node, "deviceClassName"))?
+                    .clone();
+                Some((format!("{}.selectors", b.path), sels, at))
+            })
+            .collect(),
+    };
+    for (path, sels, at) in bodies {
+        let programs: Vec<_> = sels.iter().map(|s| cx.compile(s)).collect();
+        if programs.iter().any(|p| p.is_err()) {
+            continue;
+        }
+        let (mut matching, mut errors, mut first_err) = (0usize, 0usize, None);
+        for d in inv {
+            let mut ok = true;
+            for p in &programs {
+                let Ok(p) = &**p else { continue };
+                match p.matches(&d.cel) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        ok = false;
+                        break;
+                    }
+                    Err(e) => {
+                        ok = false;
+                        errors += 1;
+                        first_err
+                            .get_or_insert_with(|| format!("{} on {}/{}", e.0, d.pool, d.name));
+                        break;
+                    }
+                }
+            }
+            if ok {
+                matching += 1;
+            }
+        }
+        if errors > 0 {
+            out.report(
+                obj,
+                Warning,
+                path,
+                at.span,
+                format!(
+                    "the selectors raise a runtime error on {errors} of {} devices: {}",
+                    inv.len(),
+                    first_err.unwrap_or_default()
+                ),
+            )
+            .note("a runtime error aborts scheduling of the whole pod");
+        } else if matching == 0 {
+            out.report(
+                obj,
+                Warning,
+                path,
+                at.span,
+                format!(
+                    "the selectors match none of the {} devices of the inventory",
+                    inv.len()
+                ),
+            );
+        }
+    }
+}
