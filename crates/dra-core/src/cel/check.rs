@@ -218,7 +218,7 @@ impl<'a> Checker<'a> {
                 let _ = size;
                 Ok(c(
                     Type::list(elem.unwrap_or(Type::Dyn)),
-                    cost + 10.0 * 0.0,
+                    cost + 10.0, // cel-go charges 10 to create a list, 30 a map
                     l.elements.len() as f64,
                 ))
             }
@@ -239,7 +239,7 @@ impl<'a> Checker<'a> {
                         Box::new(kt.unwrap_or(Type::Dyn)),
                         Box::new(vt.unwrap_or(Type::Dyn)),
                     ),
-                    cost,
+                    cost + 30.0,
                     m.entries.len() as f64,
                 ))
             }
@@ -523,7 +523,7 @@ impl<'a> Checker<'a> {
             let body = self.check(&call.args[2]);
             self.scopes.pop();
             let body = body?;
-            return Ok(Some(c(body.ty, init.cost + body.cost, body.size)));
+            return Ok(Some(c(body.ty, 10.0 + init.cost + body.cost, body.size)));
         }
         let two_var = matches!(
             name,

@@ -271,3 +271,40 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod cost_tests {
+    use super::*;
+
+    /// Reference costs from the Kubernetes DRA CEL tests (spec/cel.md §5).
+    #[test]
+    fn estimated_costs_follow_the_reference() {
+        let env = Env {
+            allow_multiple_allocations: true,
+        };
+        let cost = |e: &str| Program::compile(e, &env).unwrap().estimated_cost;
+        let cases = [
+            (r#"device.driver == "dra.example.com""#, 4.0),
+            (r#"device.attributes["d"].name > 0"#, 5.0),
+            (
+                r#"device.attributes["d"].name.isGreaterThan(semver("0.0.1"))"#,
+                6.0,
+            ),
+            (
+                r#"device.capacity["d"].name.isGreaterThan(quantity("1Ki"))"#,
+                6.0,
+            ),
+            (r#"device.attributes.exists_one(x, x == "d")"#, 164.0),
+            (r#"cel.bind(dra, device.attributes["d"], dra.name)"#, 15.0),
+        ];
+        let got: Vec<(f64, f64)> = cases.iter().map(|(e, want)| (cost(e), *want)).collect();
+        for ((e, _), (g, w)) in cases.iter().zip(&got) {
+            assert!(
+                (g - w).abs() <= w * 0.25 + 1.0,
+                "{e}: estimated {g}, Kubernetes {w}"
+            );
+        }
+        let seven = "[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, [1,2,3,4,5,6,7,8,9,10].all(z2, [1,2,3,4,5,6,7,8,9,10].all(z3, [1,2,3,4,5,6,7,8,9,10].all(z4, [1,2,3,4,5,6,7,8,9,10].all(z5, z5 > 0)))))))";
+        assert!(cost(seven) > MAX_ESTIMATED_COST);
+    }
+}
