@@ -26,6 +26,54 @@ pub enum Command {
     Rules(RulesArgs),
     /// Evaluate a CEL selector against every device of the ResourceSlices given.
     Match(MatchArgs),
+    /// Dry-run the scheduler's allocator: which devices a claim gets, or why none.
+    Explain(ExplainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[command(subcommand)]
+    pub what: ExplainWhat,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ExplainWhat {
+    /// Allocate these claims together (as for one pod, in this order).
+    Claim(ExplainClaimArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainClaimArgs {
+    /// Claims as NAME or NAMESPACE/NAME.
+    #[arg(required = true, value_name = "CLAIM")]
+    pub claims: Vec<String>,
+
+    /// Inventory: ResourceSlices, DeviceClasses, Nodes and allocated ResourceClaims.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Namespace of claims given without one.
+    #[arg(short = 'n', long, default_value = "default")]
+    pub namespace: String,
+
+    /// The node to try; without it, every node is tried.
+    #[arg(long)]
+    pub node: Option<String>,
+
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = MatchOutput::Text)]
+    pub output: MatchOutput,
+
+    /// Kubernetes version whose allocator and gate defaults apply (1.34 to 1.37).
+    #[arg(
+        long = "kubernetes-version",
+        value_name = "VERSION",
+        default_value = "1.37"
+    )]
+    pub kubernetes_version: String,
+
+    /// Feature gates of kube-scheduler on top of the version's defaults.
+    #[arg(long = "feature-gates", value_name = "GATES")]
+    pub feature_gates: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -26,6 +26,9 @@ fn main() -> ExitCode {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
+        cli::Command::Explain(args) => match &args.what {
+            cli::ExplainWhat::Claim(a) => commands::explain::run(a),
+        },
     };
     match result {
         Ok(out) => {

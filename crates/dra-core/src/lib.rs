@@ -11,6 +11,7 @@
 //! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
 //! - [`diag`]: findings as data.
 
+pub mod allocate;
 pub mod cel;
 pub mod convert;
 pub mod diag;

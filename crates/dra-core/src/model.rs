@@ -16,6 +16,8 @@ pub enum ObjectKind {
     /// A Pod or a workload with a pod template.
     Workload,
     Namespace,
+    /// A core v1 Node (labels for node selectors).
+    Node,
 }
 
 /// Versions of `resource.k8s.io` and how they relate to v1.
@@ -119,6 +121,7 @@ fn classify(
         ("", "Pod") if api_version == "v1" => {
             Some((ObjectKind::Workload, ApiVersion::Other, &["spec"]))
         }
+        ("", "Node") if api_version == "v1" => Some((ObjectKind::Node, ApiVersion::Other, &[])),
         ("", "Namespace") if api_version == "v1" => {
             Some((ObjectKind::Namespace, ApiVersion::Other, &[]))
         }

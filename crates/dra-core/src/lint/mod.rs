@@ -397,7 +397,10 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
 fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
     let r = &rules::a001_beta_api_version::RULE;
     let span = obj.root.get("apiVersion").map_or(obj.root.span, |n| n.span);
-    if matches!(obj.kind, ObjectKind::Workload | ObjectKind::Namespace) {
+    if matches!(
+        obj.kind,
+        ObjectKind::Workload | ObjectKind::Namespace | ObjectKind::Node
+    ) {
         return None;
     }
     let (message, note) = match (obj.api, obj.kind) {

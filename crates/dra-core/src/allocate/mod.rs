@@ -1,0 +1,1243 @@
+//! A dry run of kube-scheduler's structured allocator
+//! (`k8s.io/dynamic-resource-allocation/structured`, experimental variant):
+//! which devices a set of claims gets on one node, or why none, with the
+//! same picks as the scheduler (spec/allocator.md). Pure: no clock, no I/O.
+//! Pools are ordered by driver and pool name, slices by name, as the newest
+//! upstream allocator does.
+
+mod pools;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::cel::{Env, Program};
+use crate::gates::{FeatureGates, Gate};
+use crate::model::{Object, ObjectKind};
+use crate::quantity::Quantity;
+use crate::tree::Node;
+
+pub use pools::{Consumption, DevRef, Pool, PoolDevice};
+
+type CounterUndo = Vec<(usize, String, String, Quantity)>;
+type GroupUndo = Vec<((usize, String), Option<Option<Vec<String>>>)>;
+/// What to undo when a tentatively picked device is released.
+type Token = (Option<CounterUndo>, Option<GroupUndo>);
+
+/// The claim limit of results (`AllocationResultsMaxSize`).
+const MAX_RESULTS: usize = 32;
+
+/// One allocated device, as `status.allocation.devices.results[]` holds it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeviceResult {
+    pub request: String,
+    pub driver: String,
+    pub pool: String,
+    pub device: String,
+    #[serde(rename = "adminAccess", skip_serializing_if = "Option::is_none")]
+    pub admin_access: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerations: Option<serde_json::Value>,
+    #[serde(rename = "bindingConditions", skip_serializing_if = "Option::is_none")]
+    pub binding_conditions: Option<Vec<String>>,
+    #[serde(
+        rename = "bindingFailureConditions",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub binding_failure_conditions: Option<Vec<String>>,
+    #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
+    pub share_id: Option<String>,
+    #[serde(rename = "consumedCapacity", skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClaimAllocation {
+    pub namespace: String,
+    pub name: String,
+    pub results: Vec<DeviceResult>,
+    /// `allocation.nodeSelector`, when the devices are bound to nodes.
+    pub node_selector: Option<serde_json::Value>,
+}
+
+/// Why a request found no device, step by step (the explanation's funnel).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Funnel {
+    pub claim: String,
+    pub request: String,
+    /// Devices on the node (in usable pools).
+    pub devices: usize,
+    #[serde(rename = "passClassSelectors")]
+    pub pass_class: usize,
+    #[serde(rename = "passRequestSelectors")]
+    pub pass_request: usize,
+    #[serde(rename = "notInUse")]
+    pub free: usize,
+    /// Claims that hold matching devices.
+    #[serde(rename = "heldBy")]
+    pub held_by: Vec<String>,
+    #[serde(rename = "notTainted")]
+    pub untainted: usize,
+    pub needed: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "result", rename_all = "lowercase")]
+pub enum Outcome {
+    Allocated {
+        claims: Vec<ClaimAllocation>,
+    },
+    Unsatisfiable {
+        reasons: Vec<String>,
+        funnels: Vec<Funnel>,
+    },
+    Error {
+        error: String,
+    },
+}
+
+/// Everything the allocator reads.
+pub struct Input<'a> {
+    pub objects: &'a [Object],
+    pub gates: &'a FeatureGates,
+    /// Claims to allocate together, in pod order (`namespace/name`).
+    pub claims: Vec<&'a Object>,
+    pub node: &'a str,
+}
+
+/// A fatal error: the scheduling attempt fails for the pod.
+#[derive(Debug)]
+struct Fatal(String);
+
+#[derive(Clone)]
+struct Req<'a> {
+    claim: usize,
+    /// `gpu` or `gpu/sub` as reported.
+    name: String,
+    /// The name constraints refer to: the parent request.
+    parent: String,
+    class: &'a Object,
+    class_programs: Arc<Vec<Program>>,
+    programs: Arc<Vec<Program>>,
+    all: bool,
+    count: usize,
+    admin: bool,
+    tolerations: Vec<Toleration>,
+    tolerations_json: Option<serde_json::Value>,
+    capacity: Vec<(String, Quantity)>,
+}
+
+#[derive(Clone, Debug)]
+struct Toleration {
+    key: String,
+    operator: String,
+    value: String,
+    effect: String,
+}
+
+enum Slot<'a> {
+    Exact(Req<'a>),
+    First(Vec<Req<'a>>),
+}
+
+struct Constraint {
+    requests: Vec<String>,
+    attribute: String,
+    distinct: bool,
+}
+
+struct ClaimPlan<'a> {
+    obj: &'a Object,
+    slots: Vec<Slot<'a>>,
+    constraints: Vec<Constraint>,
+}
+
+#[derive(Clone)]
+struct Pick {
+    claim: usize,
+    request: String,
+    dev: DevRef,
+    admin: bool,
+    tolerations: Option<serde_json::Value>,
+    share: Option<BTreeMap<String, Quantity>>,
+}
+
+fn qty(n: &Node) -> Option<Quantity> {
+    n.scalar_text().and_then(|t| Quantity::parse(&t).ok())
+}
+
+fn str_of<'n>(n: &'n Node, k: &str) -> Option<&'n str> {
+    n.get(k).and_then(Node::as_str)
+}
+
+fn claim_ref(o: &Object) -> String {
+    format!(
+        "{}/{}",
+        o.namespace().unwrap_or("default"),
+        o.name().unwrap_or_default()
+    )
+}
+
+struct Search<'a> {
+    gates: &'a FeatureGates,
+    pools: Vec<Pool<'a>>,
+    plans: Vec<ClaimPlan<'a>>,
+    /// Devices exclusively allocated before this cycle.
+    allocated: HashSet<DevRef>,
+    /// Holders of allocated devices, for explanations.
+    holders: HashMap<DevRef, String>,
+    /// Capacity consumed on shared devices before this cycle.
+    shared_used: HashMap<DevRef, BTreeMap<String, Quantity>>,
+    picks: Vec<Pick>,
+    in_use_cycle: HashSet<DevRef>,
+    counters: HashMap<(usize, String, String), Quantity>,
+    capacity_cycle: HashMap<DevRef, BTreeMap<String, Quantity>>,
+    /// Compatibility-group state per (pool, counter set): None = only no-group devices.
+    groups: HashMap<(usize, String), Option<Vec<String>>>,
+    selectable: HashMap<(DevRef, usize, String), bool>,
+    steps: u64,
+    budget: u64,
+}
+
+impl<'a> Search<'a> {
+    fn dev(&self, r: DevRef) -> &PoolDevice<'a> {
+        &self.pools[r.pool].devices[r.index]
+    }
+
+    fn device_id(&self, r: DevRef) -> String {
+        let p = &self.pools[r.pool];
+        format!("{}/{}/{}", p.driver, p.name, p.devices[r.index].name)
+    }
+
+    /// Class then request selectors; a CEL error is fatal.
+    fn selectable(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
+        let key = (r, req.claim, req.name.clone());
+        if let Some(v) = self.selectable.get(&key) {
+            return Ok(*v);
+        }
+        let d = self.dev(r);
+        let mut ok = true;
+        let binding_on = self.gates.enabled(Gate::DRADeviceBindingConditions)
+            && self.gates.enabled(Gate::DRAResourceClaimDeviceStatus);
+        if !d.binding_conditions.is_empty() && !binding_on {
+            ok = false;
+        }
+        if ok && !d.consumes.is_empty() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
+            ok = false;
+        }
+        if ok {
+            for (i, p) in req.class_programs.iter().enumerate() {
+                match p.matches(&d.cel) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        ok = false;
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(Fatal(format!(
+                            "class {}: selector #{i}: CEL runtime error: {}",
+                            req.class.name().unwrap_or_default(),
+                            e.0
+                        )))
+                    }
+                }
+            }
+        }
+        if ok {
+            for (i, p) in req.programs.iter().enumerate() {
+                match p.matches(&d.cel) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        ok = false;
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(Fatal(format!(
+                            "claim {}: selector #{i}: CEL runtime error: {}",
+                            claim_ref(self.plans[req.claim].obj),
+                            e.0
+                        )))
+                    }
+                }
+            }
+        }
+        self.selectable.insert(key, ok);
+        Ok(ok)
+    }
+
+    fn tolerated(&self, r: DevRef, req: &Req<'a>) -> bool {
+        if !self.gates.enabled(Gate::DRADeviceTaints) {
+            return true;
+        }
+        self.dev(r).taints.iter().all(|(k, v, effect)| {
+            if !matches!(effect.as_str(), "NoSchedule" | "NoExecute") {
+                return true;
+            }
+            req.tolerations.iter().any(|t| {
+                (t.effect.is_empty() || t.effect == *effect)
+                    && match t.operator.as_str() {
+                        "Exists" => t.key.is_empty() || t.key == *k,
+                        _ => t.key == *k && t.value == *v,
+                    }
+            })
+        })
+    }
+
+    /// The consumed amounts for a request on a device (§11), or None when the
+    /// device cannot serve the request.
+    fn consumption(&self, r: DevRef, req: &Req<'a>) -> Option<BTreeMap<String, Quantity>> {
+        let d = self.dev(r);
+        let mut out = BTreeMap::new();
+        for (name, _) in &req.capacity {
+            if !d.capacity.iter().any(|c| c.name == *name) {
+                return None;
+            }
+        }
+        for c in &d.capacity {
+            let requested = req
+                .capacity
+                .iter()
+                .find(|(n, _)| *n == c.name)
+                .map(|(_, q)| *q);
+            let amount = match requested {
+                Some(q) => c.round_up(q),
+                None => c.default.unwrap_or(c.value),
+            };
+            if !c.allows(amount) {
+                return None;
+            }
+            out.insert(c.name.clone(), amount);
+        }
+        Some(out)
+    }
+
+    fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {
+        let d = self.dev(r);
+        for c in &d.capacity {
+            let mut used = want.get(&c.name).copied().unwrap_or_else(Quantity::zero);
+            for src in [self.shared_used.get(&r), self.capacity_cycle.get(&r)]
+                .into_iter()
+                .flatten()
+            {
+                if let Some(q) = src.get(&c.name) {
+                    used = used.checked_add(q).unwrap_or(used);
+                }
+            }
+            if used > c.value {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn counters_fit(&mut self, r: DevRef) -> Option<CounterUndo> {
+        let d = self.dev(r);
+        let mut applied = Vec::new();
+        for (set, counters, _) in &d.consumes {
+            for (counter, q) in counters {
+                applied.push((r.pool, set.clone(), counter.clone(), *q));
+            }
+        }
+        for (p, set, counter, q) in &applied {
+            let e = self
+                .counters
+                .entry((*p, set.clone(), counter.clone()))
+                .or_insert_with(Quantity::zero);
+            *e = e.checked_sub(q).unwrap_or(*e);
+        }
+        let pool = &self.pools[r.pool];
+        let short = applied.iter().any(|(p, set, counter, _)| {
+            let avail = pool.available(set, counter);
+            let used = self
+                .counters
+                .get(&(*p, set.clone(), counter.clone()))
+                .copied()
+                .unwrap_or_else(Quantity::zero);
+            avail
+                .checked_add(&used)
+                .is_none_or(|left| left.is_negative())
+        });
+        if short {
+            self.undo_counters(&applied);
+            return None;
+        }
+        Some(applied)
+    }
+
+    fn undo_counters(&mut self, applied: &[(usize, String, String, Quantity)]) {
+        for (p, set, counter, q) in applied {
+            if let Some(e) = self.counters.get_mut(&(*p, set.clone(), counter.clone())) {
+                *e = e.checked_add(q).unwrap_or(*e);
+            }
+        }
+    }
+
+    /// Compatibility groups (§10): returns the previous states to restore.
+    fn groups_fit(&mut self, r: DevRef) -> Option<GroupUndo> {
+        let consumes = self.dev(r).consumes.clone();
+        let enabled = self.gates.enabled(Gate::DRADeviceCompatibilityGroups);
+        let mut changes = Vec::new();
+        for (set, _, groups) in &consumes {
+            let key = (r.pool, set.clone());
+            if !enabled {
+                if groups.is_some() {
+                    return None;
+                }
+                continue;
+            }
+            let prev = self.groups.get(&key).cloned();
+            let next = match (&prev, groups) {
+                (None, g) => g.clone(),
+                (Some(None), None) => None,
+                (Some(None), Some(_)) | (Some(Some(_)), None) => return None,
+                (Some(Some(run)), Some(g)) => {
+                    let inter: Vec<String> =
+                        run.iter().filter(|x| g.contains(x)).cloned().collect();
+                    if inter.is_empty() {
+                        return None;
+                    }
+                    Some(inter)
+                }
+            };
+            changes.push((key.clone(), prev));
+            self.groups.insert(key, next);
+        }
+        Some(changes)
+    }
+
+    fn undo_groups(&mut self, changes: GroupUndo) {
+        for (key, prev) in changes.into_iter().rev() {
+            match prev {
+                Some(p) => {
+                    self.groups.insert(key, p);
+                }
+                None => {
+                    self.groups.remove(&key);
+                }
+            }
+        }
+    }
+
+    fn attribute(&self, r: DevRef, name: &str) -> Option<crate::cel::Value> {
+        let d = self.dev(r);
+        let (domain, id) = name.split_once('/')?;
+        match &d.cel.attributes {
+            crate::cel::Value::Domains(m) => match m.get_str(domain) {
+                Some(crate::cel::Value::Map(inner)) => inner.get_str(id).cloned(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn constraints_ok(&self, claim: usize, req: &Req<'a>, r: DevRef) -> bool {
+        for c in &self.plans[claim].constraints {
+            let applies = c.requests.is_empty()
+                || c.requests
+                    .iter()
+                    .any(|x| *x == req.parent || *x == req.name);
+            if !applies {
+                continue;
+            }
+            let Some(v) = self.attribute(r, &c.attribute) else {
+                return false;
+            };
+            for p in self.picks.iter().filter(|p| p.claim == claim) {
+                let plan_req = &p.request;
+                let parent = plan_req.split('/').next().unwrap_or(plan_req);
+                let other_applies = c.requests.is_empty()
+                    || c.requests.iter().any(|x| x == parent || x == plan_req);
+                if !other_applies {
+                    continue;
+                }
+                let Some(w) = self.attribute(p.dev, &c.attribute) else {
+                    return false;
+                };
+                let same = crate::cel::value::equals(&v, &w) == Some(true);
+                if c.distinct == same {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn claim_results(&self, claim: usize) -> usize {
+        self.picks.iter().filter(|p| p.claim == claim).count()
+    }
+
+    /// Tries `r` for `req`; on success the device is recorded and an undo token returned.
+    fn try_device(&mut self, r: DevRef, req: &Req<'a>) -> Result<Option<Token>, Fatal> {
+        let shared = self.dev(r).allow_multiple && self.gates.enabled(Gate::DRAConsumableCapacity);
+        // 1. in use
+        if req.admin {
+            if self
+                .picks
+                .iter()
+                .any(|p| p.dev == r && p.claim == req.claim)
+            {
+                return Ok(None);
+            }
+        } else if !shared && (self.allocated.contains(&r) || self.in_use_cycle.contains(&r)) {
+            return Ok(None);
+        }
+        // 2. selectable
+        if !self.selectable(r, req)? {
+            return Ok(None);
+        }
+        if !self.pools[r.pool].device_on_node(r.index) {
+            return Ok(None);
+        }
+        // 3. capacity
+        let mut share = None;
+        if self.gates.enabled(Gate::DRAConsumableCapacity) && !req.admin {
+            let Some(want) = self.consumption(r, req) else {
+                return Ok(None);
+            };
+            if !self.capacity_fits(r, &want) {
+                return Ok(None);
+            }
+            if shared {
+                share = Some(want);
+            }
+        } else if !req.capacity.is_empty() {
+            return Ok(None);
+        }
+        // 4. counters (a shared device already in use was charged on first use)
+        let already_charged =
+            shared && (self.shared_used.contains_key(&r) || self.capacity_cycle.contains_key(&r));
+        let counters = if req.admin || already_charged {
+            None
+        } else {
+            match self.counters_fit(r) {
+                Some(c) => Some(c),
+                None => return Ok(None),
+            }
+        };
+        // 5. compatibility groups
+        let groups = match self.groups_fit(r) {
+            Some(g) => Some(g),
+            None => {
+                if let Some(c) = &counters {
+                    self.undo_counters(c);
+                }
+                return Ok(None);
+            }
+        };
+        // 6. taints, 7. constraints
+        if !self.tolerated(r, req) || !self.constraints_ok(req.claim, req, r) {
+            if let Some(c) = &counters {
+                self.undo_counters(c);
+            }
+            if let Some(g) = groups {
+                self.undo_groups(g);
+            }
+            return Ok(None);
+        }
+        if let Some(s) = &share {
+            let e = self.capacity_cycle.entry(r).or_default();
+            for (k, q) in s {
+                let cur = e.get(k).copied().unwrap_or_else(Quantity::zero);
+                e.insert(k.clone(), cur.checked_add(q).unwrap_or(cur));
+            }
+        } else if !req.admin {
+            self.in_use_cycle.insert(r);
+        }
+        self.picks.push(Pick {
+            claim: req.claim,
+            request: req.name.clone(),
+            dev: r,
+            admin: req.admin,
+            tolerations: req.tolerations_json.clone(),
+            share,
+        });
+        Ok(Some((counters, groups)))
+    }
+
+    fn release(&mut self, token: Token) {
+        let Some(p) = self.picks.pop() else { return };
+        if let Some(s) = &p.share {
+            if let Some(e) = self.capacity_cycle.get_mut(&p.dev) {
+                for (k, q) in s {
+                    if let Some(cur) = e.get_mut(k) {
+                        *cur = cur.checked_sub(q).unwrap_or(*cur);
+                    }
+                }
+                if e.values().all(Quantity::is_zero) {
+                    self.capacity_cycle.remove(&p.dev);
+                }
+            }
+        } else if !p.admin {
+            self.in_use_cycle.remove(&p.dev);
+        }
+        if let Some(c) = token.0 {
+            self.undo_counters(&c);
+        }
+        if let Some(g) = token.1 {
+            self.undo_groups(g);
+        }
+    }
+
+    fn candidates(&self) -> Vec<DevRef> {
+        let mut out = Vec::new();
+        for (pi, p) in self.pools.iter().enumerate() {
+            if !p.usable() {
+                continue;
+            }
+            for i in 0..p.devices.len() {
+                if p.devices[i].on_node {
+                    out.push(DevRef { pool: pi, index: i });
+                }
+            }
+        }
+        out
+    }
+
+    fn step(&mut self) -> Result<(), Fatal> {
+        self.steps += 1;
+        if self.steps > self.budget {
+            return Err(Fatal(format!(
+                "timed out trying to allocate devices: the search budget of {} steps ran out",
+                self.budget
+            )));
+        }
+        Ok(())
+    }
+
+    /// Allocates claim `c`, slot `s`, device `k` of that slot, then the rest.
+    fn solve(&mut self, c: usize, s: usize, k: usize, cands: &[DevRef]) -> Result<bool, Fatal> {
+        self.step()?;
+        if c == self.plans.len() {
+            return Ok(true);
+        }
+        if s == self.plans[c].slots.len() {
+            return self.solve(c + 1, 0, 0, cands);
+        }
+        let reqs: Vec<Req<'a>> = match &self.plans[c].slots[s] {
+            Slot::Exact(r) => vec![r.clone()],
+            Slot::First(subs) => subs.clone(),
+        };
+        let first = matches!(self.plans[c].slots[s], Slot::First(_));
+        for req in reqs {
+            if first && k == 0 {
+                // A later, smaller subrequest may fit the claim limit.
+                if self.claim_results(c) + req.count.max(1) > MAX_RESULTS && !req.all {
+                    continue;
+                }
+            }
+            if req.all {
+                if self.solve_all(c, s, &req, cands)? {
+                    return Ok(true);
+                }
+                continue;
+            }
+            if k == req.count {
+                if self.solve(c, s + 1, 0, cands)? {
+                    return Ok(true);
+                }
+                continue;
+            }
+            if self.claim_results(c) >= MAX_RESULTS {
+                continue;
+            }
+            for &r in cands {
+                if let Some(token) = self.try_device(r, &req)? {
+                    let next = if k + 1 == req.count {
+                        self.solve(c, s + 1, 0, cands)?
+                    } else {
+                        self.solve_exact_from(c, s, &req, k + 1, cands)?
+                    };
+                    if next {
+                        return Ok(true);
+                    }
+                    self.release(token);
+                }
+            }
+            if !first {
+                return Ok(false);
+            }
+        }
+        Ok(false)
+    }
+
+    fn solve_exact_from(
+        &mut self,
+        c: usize,
+        s: usize,
+        req: &Req<'a>,
+        k: usize,
+        cands: &[DevRef],
+    ) -> Result<bool, Fatal> {
+        self.step()?;
+        if k == req.count {
+            return self.solve(c, s + 1, 0, cands);
+        }
+        if self.claim_results(c) >= MAX_RESULTS {
+            return Ok(false);
+        }
+        for &r in cands {
+            if let Some(token) = self.try_device(r, req)? {
+                if self.solve_exact_from(c, s, req, k + 1, cands)? {
+                    return Ok(true);
+                }
+                self.release(token);
+            }
+        }
+        Ok(false)
+    }
+
+    fn solve_all(
+        &mut self,
+        c: usize,
+        s: usize,
+        req: &Req<'a>,
+        cands: &[DevRef],
+    ) -> Result<bool, Fatal> {
+        let claim = claim_ref(self.plans[c].obj);
+        for p in &self.pools {
+            if p.devices.iter().any(|d| d.on_node) || p.targets_node {
+                if !p.complete {
+                    return Err(Fatal(format!(
+                        "claim {claim}, request {}: asks for all devices, but resource pool {}/{} is currently being updated",
+                        req.name, p.driver, p.name
+                    )));
+                }
+                if let Some(why) = &p.invalid {
+                    return Err(Fatal(format!(
+                        "claim {claim}, request {}: asks for all devices, but resource pool {}/{} is currently invalid: {why}",
+                        req.name, p.driver, p.name
+                    )));
+                }
+            }
+        }
+        let mut list = Vec::new();
+        for &r in cands {
+            if !self.pools[r.pool].device_on_node(r.index) || !self.selectable(r, req)? {
+                continue;
+            }
+            if self.gates.enabled(Gate::DRAConsumableCapacity) && self.consumption(r, req).is_none()
+            {
+                continue;
+            }
+            list.push(r);
+        }
+        if list.is_empty() {
+            return Ok(false);
+        }
+        let mut tokens = Vec::new();
+        let mut ok = true;
+        for &r in &list {
+            if !req.admin {
+                let shared =
+                    self.dev(r).allow_multiple && self.gates.enabled(Gate::DRAConsumableCapacity);
+                if !shared && (self.allocated.contains(&r) || self.in_use_cycle.contains(&r)) {
+                    ok = false;
+                    break;
+                }
+            }
+            if !self.constraints_ok(c, req, r) {
+                return Err(Fatal(format!(
+                    "claim {claim}, request {}: cannot add device {} because a claim constraint would not be satisfied",
+                    req.name,
+                    self.device_id(r)
+                )));
+            }
+            match self.try_device(r, req)? {
+                Some(t) => tokens.push(t),
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && self.claim_results(c) <= MAX_RESULTS && self.solve(c, s + 1, 0, cands)? {
+            return Ok(true);
+        }
+        for t in tokens.into_iter().rev() {
+            self.release(t);
+        }
+        Ok(false)
+    }
+}
+
+fn compile_all(exprs: &[String], env: &Env, owner: &str) -> Result<Vec<Program>, Fatal> {
+    exprs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            Program::compile(e, env).map_err(|err| {
+                Fatal(format!(
+                    "{owner}: selector #{i}: CEL compile error: {}",
+                    err.message
+                ))
+            })
+        })
+        .collect()
+}
+
+fn selectors_of(n: &Node) -> Vec<String> {
+    n.get("selectors")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|s| s.get("cel")?.get("expression")?.as_str().map(str::to_owned))
+        .collect()
+}
+
+fn tolerations_of(n: &Node) -> (Vec<Toleration>, Option<serde_json::Value>) {
+    let list = n
+        .get("tolerations")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let t = list
+        .iter()
+        .map(|t| Toleration {
+            key: str_of(t, "key").unwrap_or_default().to_owned(),
+            operator: str_of(t, "operator")
+                .filter(|s| !s.is_empty())
+                .unwrap_or("Equal")
+                .to_owned(),
+            value: str_of(t, "value").unwrap_or_default().to_owned(),
+            effect: str_of(t, "effect").unwrap_or_default().to_owned(),
+        })
+        .collect();
+    let json = (!list.is_empty())
+        .then(|| n.get("tolerations").map(Node::to_json))
+        .flatten();
+    (t, json)
+}
+
+/// Runs the allocator for the claims on the node.
+pub fn allocate(input: &Input<'_>) -> Outcome {
+    match run(input) {
+        Ok(o) => o,
+        Err(Fatal(e)) => Outcome::Error { error: e },
+    }
+}
+
+/// The step budget of the search (the scheduler's filter timeout, in steps).
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
+
+fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
+    let gates = input.gates;
+    let env = Env {
+        // The scheduler evaluates with every field declared (stored expressions).
+        allow_multiple_allocations: true,
+    };
+    let classes: HashMap<&str, &Object> = input
+        .objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::DeviceClass)
+        .filter_map(|o| Some((o.name()?, o)))
+        .collect();
+    let mut class_programs: HashMap<String, Arc<Vec<Program>>> = HashMap::new();
+    let mut plans = Vec::new();
+    for (ci, claim) in input.claims.iter().enumerate() {
+        let cref = claim_ref(claim);
+        let devices = claim.spec().and_then(|s| s.get("devices"));
+        let mut slots = Vec::new();
+        let mut min_total = 0usize;
+        for r in devices
+            .and_then(|d| d.get("requests"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+        {
+            let name = str_of(r, "name").unwrap_or_default().to_owned();
+            let mut make = |body: &'a Node, shown: String| -> Result<Req<'a>, Fatal> {
+                let class_name = str_of(body, "deviceClassName").unwrap_or_default();
+                let class = *classes.get(class_name).ok_or_else(|| {
+                    Fatal(format!("claim {cref}, request {shown}: could not retrieve device class {class_name}"))
+                })?;
+                let cp = match class_programs.get(class_name) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let sel = class.spec().map(selectors_of).unwrap_or_default();
+                        let p = Arc::new(compile_all(&sel, &env, &format!("class {class_name}"))?);
+                        class_programs.insert(class_name.to_owned(), p.clone());
+                        p
+                    }
+                };
+                let programs = Arc::new(compile_all(
+                    &selectors_of(body),
+                    &env,
+                    &format!("claim {cref}"),
+                )?);
+                let all = str_of(body, "allocationMode") == Some("All");
+                let count = body
+                    .get("count")
+                    .and_then(Node::as_i64)
+                    .filter(|c| *c > 0)
+                    .unwrap_or(1) as usize;
+                let admin = body.get("adminAccess").and_then(Node::as_bool);
+                if admin.is_some() && !gates.enabled(Gate::DRAAdminAccess) {
+                    return Err(Fatal(format!("claim {cref}, request {shown}: admin access is requested, but the feature is disabled")));
+                }
+                let capacity: Vec<(String, Quantity)> = body
+                    .get("capacity")
+                    .and_then(|c| c.get("requests"))
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|e| Some((e.key.to_string(), qty(&e.value)?)))
+                    .collect();
+                if !capacity.is_empty() && !gates.enabled(Gate::DRAConsumableCapacity) {
+                    return Err(Fatal(format!("claim {cref}, request {shown}: has capacity requests, but the DRAConsumableCapacity feature is disabled")));
+                }
+                let (tolerations, tolerations_json) = tolerations_of(body);
+                Ok(Req {
+                    claim: ci,
+                    name: shown,
+                    parent: String::new(),
+                    class,
+                    class_programs: cp,
+                    programs,
+                    all,
+                    count,
+                    admin: admin == Some(true),
+                    tolerations,
+                    tolerations_json,
+                    capacity,
+                })
+            };
+            if let Some(ex) = r.get("exactly") {
+                let mut req = make(ex, name.clone())?;
+                req.parent = name.clone();
+                min_total += if req.all { 1 } else { req.count };
+                slots.push(Slot::Exact(req));
+            } else if let Some(subs) = r.get("firstAvailable").and_then(Node::as_seq) {
+                if !gates.enabled(Gate::DRAPrioritizedList) {
+                    return Err(Fatal(format!("claim {cref}, request {name}: has subrequests, but the DRAPrioritizedList feature is disabled")));
+                }
+                let mut list = Vec::new();
+                for s in subs {
+                    let sub = str_of(s, "name").unwrap_or_default();
+                    let mut req = make(s, format!("{name}/{sub}"))?;
+                    req.parent = name.clone();
+                    list.push(req);
+                }
+                min_total += list
+                    .iter()
+                    .map(|r| if r.all { 1 } else { r.count })
+                    .min()
+                    .unwrap_or(0);
+                slots.push(Slot::First(list));
+            }
+        }
+        if min_total > MAX_RESULTS {
+            return Err(Fatal(format!("claim {cref}: number of requested devices {min_total} exceeds the claim limit of {MAX_RESULTS}")));
+        }
+        let constraints = devices
+            .and_then(|d| d.get("constraints"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|c| {
+                let requests = c
+                    .get("requests")
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|r| r.as_str().map(str::to_owned))
+                    .collect();
+                if let Some(a) = str_of(c, "matchAttribute") {
+                    Some(Constraint {
+                        requests,
+                        attribute: a.to_owned(),
+                        distinct: false,
+                    })
+                } else {
+                    str_of(c, "distinctAttribute").map(|a| Constraint {
+                        requests,
+                        attribute: a.to_owned(),
+                        distinct: true,
+                    })
+                }
+            })
+            .collect();
+        plans.push(ClaimPlan {
+            obj: claim,
+            slots,
+            constraints,
+        });
+    }
+
+    let node_labels = input
+        .objects
+        .iter()
+        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(input.node))
+        .and_then(|n| n.root.get("metadata"))
+        .and_then(|m| m.get("labels"));
+    let pools = pools::gather(input.objects, input.node, node_labels, gates);
+
+    // The allocated state.
+    let mut allocated = HashSet::new();
+    let mut holders = HashMap::new();
+    let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
+    let allocating: Vec<*const Object> = input.claims.iter().map(|c| *c as *const Object).collect();
+    let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
+    for o in input
+        .objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceClaim)
+    {
+        if allocating.contains(&(o as *const Object)) {
+            continue;
+        }
+        let results = o
+            .root
+            .get("status")
+            .and_then(|s| s.get("allocation"))
+            .and_then(|a| a.get("devices"))
+            .and_then(|d| d.get("results"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for r in results {
+            let (Some(driver), Some(pool), Some(device)) =
+                (str_of(r, "driver"), str_of(r, "pool"), str_of(r, "device"))
+            else {
+                continue;
+            };
+            if r.get("adminAccess").and_then(Node::as_bool) == Some(true) {
+                continue;
+            }
+            let Some(pi) = pools
+                .iter()
+                .position(|p| p.driver == driver && p.name == pool)
+            else {
+                continue;
+            };
+            let Some(di) = pools[pi].all_devices.iter().position(|d| d.name == device) else {
+                continue;
+            };
+            if r.get("shareID").is_some() {
+                if let Some(idx) = pools[pi].devices.iter().position(|d| d.name == device) {
+                    let e = shared_used
+                        .entry(DevRef {
+                            pool: pi,
+                            index: idx,
+                        })
+                        .or_default();
+                    for c in r
+                        .get("consumedCapacity")
+                        .and_then(Node::as_map)
+                        .unwrap_or_default()
+                    {
+                        if let Some(q) = qty(&c.value) {
+                            let cur = e
+                                .get(c.key.as_str())
+                                .copied()
+                                .unwrap_or_else(Quantity::zero);
+                            e.insert(c.key.to_string(), cur.checked_add(&q).unwrap_or(cur));
+                        }
+                    }
+                }
+                continue;
+            }
+            consumed_counters.push((pi, di));
+            if let Some(idx) = pools[pi].devices.iter().position(|d| d.name == device) {
+                let dr = DevRef {
+                    pool: pi,
+                    index: idx,
+                };
+                allocated.insert(dr);
+                holders.insert(dr, claim_ref(o));
+            }
+        }
+    }
+    let mut pools = pools;
+    for (pi, di) in consumed_counters {
+        pools[pi].charge_allocated(di);
+    }
+
+    let mut search = Search {
+        gates,
+        pools,
+        plans,
+        allocated,
+        holders,
+        shared_used,
+        picks: Vec::new(),
+        in_use_cycle: HashSet::new(),
+        counters: HashMap::new(),
+        capacity_cycle: HashMap::new(),
+        groups: HashMap::new(),
+        selectable: HashMap::new(),
+        steps: 0,
+        budget: DEFAULT_BUDGET,
+    };
+    // Seed compatibility groups with allocated devices.
+    for r in search.allocated.clone() {
+        let d = search.dev(r);
+        for (set, _, groups) in d.consumes.clone() {
+            let key = (r.pool, set);
+            let next = match (search.groups.get(&key).cloned(), groups) {
+                (None, g) => g,
+                (Some(None), _) => None,
+                (Some(Some(run)), Some(g)) => {
+                    Some(run.into_iter().filter(|x| g.contains(x)).collect())
+                }
+                (Some(Some(_)), None) => None,
+            };
+            search.groups.insert(key, next);
+        }
+    }
+    let cands = search.candidates();
+    if search.solve(0, 0, 0, &cands)? {
+        let mut claims = Vec::new();
+        for (ci, plan) in search.plans.iter().enumerate() {
+            let mut results = Vec::new();
+            let mut node_bound = false;
+            for p in search.picks.iter().filter(|p| p.claim == ci) {
+                let pool = &search.pools[p.dev.pool];
+                let d = &pool.devices[p.dev.index];
+                node_bound |= d.node_name.is_some() || d.binds_to_node;
+                let binding = self_binding(d, gates);
+                results.push(DeviceResult {
+                    request: p.request.clone(),
+                    driver: pool.driver.to_owned(),
+                    pool: pool.name.to_owned(),
+                    device: d.name.to_owned(),
+                    admin_access: p.admin.then_some(true),
+                    tolerations: p.tolerations.clone(),
+                    binding_conditions: binding.0,
+                    binding_failure_conditions: binding.1,
+                    share_id: p
+                        .share
+                        .as_ref()
+                        .map(|_| share_id(ci, results_len(&search, ci, p))),
+                    consumed_capacity: p
+                        .share
+                        .as_ref()
+                        .map(|s| s.iter().map(|(k, q)| (k.clone(), q.to_string())).collect()),
+                });
+            }
+            let node_selector = node_bound.then(|| {
+                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [input.node]}]}]})
+            });
+            claims.push(ClaimAllocation {
+                namespace: plan.obj.namespace().unwrap_or("default").to_owned(),
+                name: plan.obj.name().unwrap_or_default().to_owned(),
+                results,
+                node_selector,
+            });
+        }
+        return Ok(Outcome::Allocated { claims });
+    }
+    let mut reasons = Vec::new();
+    if search
+        .pools
+        .iter()
+        .any(|p| p.invalid.is_some() && p.targets_node)
+    {
+        reasons.push("invalid resource pools were encountered".to_owned());
+    }
+    let funnels = explain(&mut search, &cands);
+    for f in &funnels {
+        reasons.push(describe(f));
+    }
+    Ok(Outcome::Unsatisfiable { reasons, funnels })
+}
+
+fn results_len(search: &Search<'_>, claim: usize, pick: &Pick) -> usize {
+    search
+        .picks
+        .iter()
+        .filter(|p| p.claim == claim)
+        .position(|p| std::ptr::eq(p, pick))
+        .unwrap_or(0)
+}
+
+/// A deterministic stand-in for the scheduler's random share ID (a UID).
+fn share_id(claim: usize, index: usize) -> String {
+    format!("00000000-0000-4000-8000-{:06x}{:06x}", claim, index)
+}
+
+fn self_binding(
+    d: &PoolDevice<'_>,
+    gates: &FeatureGates,
+) -> (Option<Vec<String>>, Option<Vec<String>>) {
+    let on = gates.enabled(Gate::DRADeviceBindingConditions)
+        && gates.enabled(Gate::DRAResourceClaimDeviceStatus);
+    if !on || d.binding_conditions.is_empty() {
+        return (None, None);
+    }
+    (
+        Some(d.binding_conditions.clone()),
+        Some(d.binding_failure.clone()),
+    )
+}
+
+/// The funnel of each request that cannot be served on its own.
+fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
+    let mut out = Vec::new();
+    let reqs: Vec<Req<'_>> = search
+        .plans
+        .iter()
+        .flat_map(|p| {
+            p.slots.iter().flat_map(|s| match s {
+                Slot::Exact(r) => vec![r.clone()],
+                Slot::First(v) => v.clone(),
+            })
+        })
+        .collect();
+    for req in reqs {
+        let mut f = Funnel {
+            claim: claim_ref(search.plans[req.claim].obj),
+            request: req.name.clone(),
+            devices: cands.len(),
+            needed: if req.all { 1 } else { req.count },
+            ..Funnel::default()
+        };
+        let mut holders: Vec<String> = Vec::new();
+        for &r in cands {
+            let ok_class = req
+                .class_programs
+                .iter()
+                .all(|p| p.matches(&search.dev(r).cel) == Ok(true));
+            if !ok_class {
+                continue;
+            }
+            f.pass_class += 1;
+            if !req
+                .programs
+                .iter()
+                .all(|p| p.matches(&search.dev(r).cel) == Ok(true))
+            {
+                continue;
+            }
+            f.pass_request += 1;
+            let shared = search.dev(r).allow_multiple;
+            if !req.admin && !shared && search.allocated.contains(&r) {
+                if let Some(h) = search.holders.get(&r) {
+                    if !holders.contains(h) {
+                        holders.push(h.clone());
+                    }
+                }
+                continue;
+            }
+            f.free += 1;
+            if search.tolerated(r, &req) {
+                f.untainted += 1;
+            }
+        }
+        f.held_by = holders;
+        out.push(f);
+    }
+    out
+}
+
+fn describe(f: &Funnel) -> String {
+    let mut s = format!(
+        "claim {}, request {}: {} devices on the node, {} pass the class selectors, {} the request selectors, {} not in use",
+        f.claim, f.request, f.devices, f.pass_class, f.pass_request, f.free
+    );
+    if !f.held_by.is_empty() {
+        s.push_str(&format!(" (held by {})", f.held_by.join(", ")));
+    }
+    s.push_str(&format!(
+        ", {} not tainted; {} needed",
+        f.untainted, f.needed
+    ));
+    s
+}

@@ -1,0 +1,570 @@
+//! Gathering the pools a node can use (spec/allocator.md §3): node
+//! selection, generations, completeness, validity and shared counters.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use crate::cel::Device;
+use crate::gates::{FeatureGates, Gate};
+use crate::model::{Object, ObjectKind};
+use crate::quantity::Quantity;
+use crate::tree::Node;
+
+/// A device of a pool, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DevRef {
+    pub pool: usize,
+    pub index: usize,
+}
+
+/// A capacity with its request policy.
+#[derive(Clone, Debug)]
+pub struct Capacity {
+    pub name: String,
+    pub value: Quantity,
+    pub default: Option<Quantity>,
+    pub valid_values: Vec<Quantity>,
+    pub range: Option<(Quantity, Option<Quantity>, Option<Quantity>)>,
+}
+
+fn from_milli(m: i128) -> Quantity {
+    Quantity::parse(&format!("{m}m")).unwrap_or_else(|_| Quantity::zero())
+}
+
+impl Capacity {
+    /// A requested amount rounded up as the request policy says.
+    pub fn round_up(&self, q: Quantity) -> Quantity {
+        if let Some((min, _, step)) = &self.range {
+            if q < *min {
+                return *min;
+            }
+            if let Some(step) = step {
+                let (qm, mm, sm) = (q.milli_value(), min.milli_value(), step.milli_value());
+                if sm > 0 {
+                    let k = (qm - mm + sm - 1) / sm;
+                    return from_milli(mm + k * sm);
+                }
+            }
+            return q;
+        }
+        if !self.valid_values.is_empty() {
+            return self
+                .valid_values
+                .iter()
+                .find(|v| **v >= q)
+                .copied()
+                .unwrap_or(q);
+        }
+        q
+    }
+
+    /// Whether the policy allows consuming `a`.
+    pub fn allows(&self, a: Quantity) -> bool {
+        if self.default == Some(a) {
+            return true;
+        }
+        if let Some((min, max, step)) = &self.range {
+            if a < *min || max.is_some_and(|m| a > m) {
+                return false;
+            }
+            if let Some(step) = step {
+                let sm = step.milli_value();
+                return sm > 0 && (a.milli_value() - min.milli_value()) % sm == 0;
+            }
+            return true;
+        }
+        if !self.valid_values.is_empty() {
+            return self.valid_values.contains(&a);
+        }
+        true
+    }
+}
+
+/// A counter consumption: (counter set, counters, compatibility groups).
+pub type Consumption = (String, Vec<(String, Quantity)>, Option<Vec<String>>);
+
+pub struct PoolDevice<'a> {
+    pub name: &'a str,
+    pub node: &'a Node,
+    pub cel: Arc<Device>,
+    pub consumes: Vec<Consumption>,
+    pub capacity: Vec<Capacity>,
+    pub allow_multiple: bool,
+    pub taints: Vec<(String, String, String)>,
+    pub binding_conditions: Vec<String>,
+    pub binding_failure: Vec<String>,
+    pub binds_to_node: bool,
+    /// Set when the device (or its slice) is bound to one node by name.
+    pub node_name: Option<String>,
+    pub on_node: bool,
+}
+
+pub struct Pool<'a> {
+    pub driver: &'a str,
+    pub name: &'a str,
+    /// Devices of the slices that target the node, slices sorted by name.
+    pub devices: Vec<PoolDevice<'a>>,
+    /// Every device of the pool's generation, on any node (counter accounting).
+    pub all_devices: Vec<PoolDevice<'a>>,
+    pub counter_sets: HashMap<String, BTreeMap<String, Quantity>>,
+    /// Consumption of allocated devices, per (set, counter).
+    pub charged: HashMap<(String, String), Quantity>,
+    pub complete: bool,
+    pub invalid: Option<String>,
+    pub targets_node: bool,
+    pub has_binding: bool,
+}
+
+impl Pool<'_> {
+    pub fn usable(&self) -> bool {
+        self.complete && self.invalid.is_none()
+    }
+
+    pub fn device_on_node(&self, i: usize) -> bool {
+        self.devices.get(i).is_some_and(|d| d.on_node)
+    }
+
+    /// Counter left after allocated devices (may be negative).
+    pub fn available(&self, set: &str, counter: &str) -> Quantity {
+        let total = self
+            .counter_sets
+            .get(set)
+            .and_then(|c| c.get(counter))
+            .copied()
+            .unwrap_or_else(Quantity::zero);
+        let used = self
+            .charged
+            .get(&(set.to_owned(), counter.to_owned()))
+            .copied()
+            .unwrap_or_else(Quantity::zero);
+        total.checked_sub(&used).unwrap_or(total)
+    }
+
+    pub fn charge_allocated(&mut self, all_index: usize) {
+        let Some(d) = self.all_devices.get(all_index) else {
+            return;
+        };
+        for (set, counters, _) in &d.consumes {
+            for (c, q) in counters {
+                let e = self
+                    .charged
+                    .entry((set.clone(), c.clone()))
+                    .or_insert_with(Quantity::zero);
+                *e = e.checked_add(q).unwrap_or(*e);
+            }
+        }
+    }
+}
+
+fn q(n: Option<&Node>) -> Option<Quantity> {
+    n.and_then(Node::scalar_text)
+        .and_then(|t| Quantity::parse(&t).ok())
+}
+
+/// Whether a NodeSelector matches the node (labels and `metadata.name`).
+pub fn node_selector_matches(sel: &Node, node: &str, labels: Option<&Node>) -> bool {
+    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
+    let terms = sel
+        .get("nodeSelectorTerms")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    terms.iter().any(|t| {
+        let exprs = t
+            .get("matchExpressions")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        let fields = t
+            .get("matchFields")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        if exprs.is_empty() && fields.is_empty() {
+            return false;
+        }
+        let check = |r: &Node, value: Option<&str>| {
+            let values: Vec<&str> = r
+                .get("values")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(Node::as_str)
+                .collect();
+            match r.get("operator").and_then(Node::as_str).unwrap_or("") {
+                "In" => value.is_some_and(|v| values.contains(&v)),
+                "NotIn" => value.is_none_or(|v| !values.contains(&v)),
+                "Exists" => value.is_some(),
+                "DoesNotExist" => value.is_none(),
+                "Gt" | "Lt" => {
+                    let (Some(v), Some(w)) = (
+                        value.and_then(|v| v.parse::<i64>().ok()),
+                        values.first().and_then(|w| w.parse::<i64>().ok()),
+                    ) else {
+                        return false;
+                    };
+                    if r.get("operator").and_then(Node::as_str) == Some("Gt") {
+                        v > w
+                    } else {
+                        v < w
+                    }
+                }
+                _ => false,
+            }
+        };
+        exprs
+            .iter()
+            .all(|r| check(r, r.get("key").and_then(Node::as_str).and_then(label)))
+            && fields.iter().all(|r| {
+                let v =
+                    (r.get("key").and_then(Node::as_str) == Some("metadata.name")).then_some(node);
+                check(r, v)
+            })
+    })
+}
+
+fn device_of<'a>(
+    driver: &str,
+    d: &'a Node,
+    slice_spec: &'a Node,
+    node: &str,
+    labels: Option<&Node>,
+) -> PoolDevice<'a> {
+    let per_device = slice_spec
+        .get("perDeviceNodeSelection")
+        .and_then(Node::as_bool)
+        == Some(true);
+    let sel_node = if per_device { d } else { slice_spec };
+    let node_name = sel_node
+        .get("nodeName")
+        .and_then(Node::as_str)
+        .map(str::to_owned);
+    let on_node = if slice_spec.get("sharedCounters").is_some() {
+        false
+    } else if let Some(n) = &node_name {
+        n == node
+    } else if sel_node.get("allNodes").and_then(Node::as_bool) == Some(true) {
+        true
+    } else if let Some(sel) = sel_node.get("nodeSelector") {
+        node_selector_matches(sel, node, labels)
+    } else {
+        false
+    };
+    let strings = |k: &str| -> Vec<String> {
+        d.get(k)
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect()
+    };
+    let consumes = d
+        .get("consumesCounters")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let set = c
+                .get("counterSet")
+                .and_then(Node::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let counters = c
+                .get("counters")
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|e| Some((e.key.to_string(), q(e.value.get("value"))?)))
+                .collect();
+            let groups = c
+                .get("compatibilityGroups")
+                .and_then(Node::as_seq)
+                .filter(|g| !g.is_empty())
+                .map(|g| {
+                    g.iter()
+                        .filter_map(|x| x.as_str().map(str::to_owned))
+                        .collect()
+                });
+            (set, counters, groups)
+        })
+        .collect();
+    let capacity = d
+        .get("capacity")
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| {
+            let value = q(e.value.get("value"))?;
+            let rp = e.value.get("requestPolicy");
+            let range = rp
+                .and_then(|p| p.get("validRange"))
+                .and_then(|r| Some((q(r.get("min"))?, q(r.get("max")), q(r.get("step")))));
+            // Requests name capacities exactly as the slice publishes them.
+            let name = e.key.to_string();
+            Some(Capacity {
+                name,
+                value,
+                default: q(rp.and_then(|p| p.get("default"))),
+                valid_values: rp
+                    .and_then(|p| p.get("validValues"))
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|v| q(Some(v)))
+                    .collect(),
+                range,
+            })
+        })
+        .collect();
+    let taints = d
+        .get("taints")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .map(|t| {
+            let s = |k: &str| {
+                t.get(k)
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            (s("key"), s("value"), s("effect"))
+        })
+        .collect();
+    PoolDevice {
+        name: d.get("name").and_then(Node::as_str).unwrap_or_default(),
+        node: d,
+        cel: Arc::new(Device::from_node(driver, d)),
+        consumes,
+        capacity,
+        allow_multiple: d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true),
+        taints,
+        binding_conditions: strings("bindingConditions"),
+        binding_failure: strings("bindingFailureConditions"),
+        binds_to_node: d.get("bindsToNode").and_then(Node::as_bool) == Some(true),
+        node_name,
+        on_node,
+    }
+}
+
+fn generation(s: &Object) -> i64 {
+    s.spec()
+        .and_then(|sp| sp.get("pool"))
+        .and_then(|p| p.get("generation"))
+        .and_then(Node::as_i64)
+        .unwrap_or(0)
+}
+
+fn slice_count(s: &Object) -> i64 {
+    s.spec()
+        .and_then(|sp| sp.get("pool"))
+        .and_then(|p| p.get("resourceSliceCount"))
+        .and_then(Node::as_i64)
+        .unwrap_or(1)
+}
+
+/// Whether a slice is collected for the node (§3, steps 1-5).
+fn targets(spec: &Node, node: &str, labels: Option<&Node>, partitionable: bool) -> bool {
+    if !partitionable
+        && (spec.get("sharedCounters").is_some() || spec.get("perDeviceNodeSelection").is_some())
+    {
+        return false;
+    }
+    if spec.get("sharedCounters").is_some() {
+        return true;
+    }
+    if let Some(n) = spec.get("nodeName").and_then(Node::as_str) {
+        return n == node;
+    }
+    if spec.get("allNodes").and_then(Node::as_bool) == Some(true) {
+        return true;
+    }
+    if let Some(sel) = spec.get("nodeSelector") {
+        return node_selector_matches(sel, node, labels);
+    }
+    if spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true) {
+        return spec
+            .get("devices")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .any(|d| {
+                if let Some(n) = d.get("nodeName").and_then(Node::as_str) {
+                    n == node
+                } else if d.get("allNodes").and_then(Node::as_bool) == Some(true) {
+                    true
+                } else {
+                    d.get("nodeSelector")
+                        .is_some_and(|s| node_selector_matches(s, node, labels))
+                }
+            });
+    }
+    false
+}
+
+/// The pools of the node, sorted by driver and name, binding-condition pools last.
+pub fn gather<'a>(
+    objects: &'a [Object],
+    node: &str,
+    labels: Option<&Node>,
+    gates: &FeatureGates,
+) -> Vec<Pool<'a>> {
+    let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
+    let mut by_pool: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
+    for s in objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+    {
+        let Some(spec) = s.spec() else { continue };
+        let (Some(driver), Some(pool)) = (
+            spec.get("driver").and_then(Node::as_str),
+            spec.get("pool")
+                .and_then(|p| p.get("name"))
+                .and_then(Node::as_str),
+        ) else {
+            continue;
+        };
+        by_pool.entry((driver, pool)).or_default().push(s);
+    }
+    let mut out = Vec::new();
+    for ((driver, name), mut all) in by_pool {
+        all.sort_by(|a, b| a.name().cmp(&b.name()));
+        let mut collected: Vec<&Object> = Vec::new();
+        for s in &all {
+            let spec = s.spec().expect("filtered above");
+            if !targets(spec, node, labels, partitionable) {
+                continue;
+            }
+            match collected.first().map(|c| generation(c)) {
+                Some(g) if generation(s) < g => continue,
+                Some(g) if generation(s) > g => collected.clear(),
+                _ => {}
+            }
+            collected.push(s);
+        }
+        if collected.is_empty() {
+            continue;
+        }
+        let gen = generation(collected[0]);
+        let count = slice_count(collected[0]);
+        let mut complete = collected.len() as i64 == count;
+        if !complete {
+            if all.iter().any(|s| generation(s) > gen) {
+                continue; // superseded: as if the pool did not exist
+            }
+            complete = all.iter().filter(|s| generation(s) == gen).count() as i64 == count;
+        }
+        let same_gen: Vec<&Object> = all
+            .iter()
+            .copied()
+            .filter(|s| generation(s) == gen)
+            .collect();
+        let mut counter_sets: HashMap<String, BTreeMap<String, Quantity>> = HashMap::new();
+        let mut invalid = None;
+        if partitionable {
+            for s in &same_gen {
+                for cs in s
+                    .spec()
+                    .and_then(|sp| sp.get("sharedCounters"))
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                {
+                    let set = cs
+                        .get("name")
+                        .and_then(Node::as_str)
+                        .unwrap_or_default()
+                        .to_owned();
+                    let counters: BTreeMap<String, Quantity> = cs
+                        .get("counters")
+                        .and_then(Node::as_map)
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|e| Some((e.key.to_string(), q(e.value.get("value"))?)))
+                        .collect();
+                    if counter_sets.insert(set.clone(), counters).is_some() {
+                        invalid = Some(format!("counter set {set} is defined twice"));
+                    }
+                }
+            }
+        }
+        let mut devices = Vec::new();
+        for s in &collected {
+            let spec = s.spec().expect("filtered above");
+            for d in spec
+                .get("devices")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+            {
+                devices.push(device_of(driver, d, spec, node, labels));
+            }
+        }
+        let mut all_devices = Vec::new();
+        for s in &same_gen {
+            let spec = s.spec().expect("filtered above");
+            if !partitionable && spec.get("perDeviceNodeSelection").is_some() {
+                continue;
+            }
+            for d in spec
+                .get("devices")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+            {
+                all_devices.push(device_of(driver, d, spec, node, labels));
+            }
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for d in &devices {
+            if seen.contains(&d.name) {
+                invalid.get_or_insert(format!("duplicate device name {}", d.name));
+            }
+            seen.push(d.name);
+            if partitionable {
+                for (set, counters, _) in &d.consumes {
+                    match counter_sets.get(set) {
+                        None => {
+                            invalid.get_or_insert(format!(
+                                "device {} consumes unknown counter set {set}",
+                                d.name
+                            ));
+                        }
+                        Some(cs) => {
+                            for (c, _) in counters {
+                                if !cs.contains_key(c) {
+                                    invalid.get_or_insert(format!(
+                                        "device {} consumes unknown counter {set}/{c}",
+                                        d.name
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Version skew: a scheduler without DRADeviceCompatibilityGroups treats
+        // a pool with grouped devices as incomplete and skips it whole
+        // (newest compatibility_groups.go; the device-level rule of older
+        // drafts is superseded).
+        if !gates.enabled(Gate::DRADeviceCompatibilityGroups)
+            && all_devices
+                .iter()
+                .any(|d| d.consumes.iter().any(|(_, _, g)| g.is_some()))
+        {
+            complete = false;
+        }
+        let has_binding = devices.iter().any(|d| !d.binding_conditions.is_empty());
+        let targets_node = devices.iter().any(|d| d.on_node);
+        out.push(Pool {
+            driver,
+            name,
+            devices,
+            all_devices,
+            counter_sets,
+            charged: HashMap::new(),
+            complete,
+            invalid,
+            targets_node,
+            has_binding,
+        });
+    }
+    // Pools with binding conditions come last (stable sort keeps driver/name order).
+    out.sort_by_key(|p| p.has_binding);
+    out
+}

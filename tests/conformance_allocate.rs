@@ -1,0 +1,198 @@
+//! The allocation conformance cases (testdata/conformance/allocate) through
+//! `kubectl-dra explain claim ... --node N -o json`: the same devices as the
+//! scheduler, the same unsatisfiable verdict, or the same error.
+
+mod support;
+
+use dra_core::quantity::Quantity;
+use serde_json::Value;
+
+fn qty_eq(a: &Value, b: &Value) -> bool {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    match (
+        text(a).and_then(|t| Quantity::parse(&t).ok()),
+        text(b).and_then(|t| Quantity::parse(&t).ok()),
+    ) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Compares one expected result entry with the allocator's.
+fn result_matches(want: &Value, got: &Value) -> Result<(), String> {
+    for k in ["request", "driver", "pool", "device"] {
+        if want[k] != got[k] {
+            return Err(format!("{k}: want {}, got {}", want[k], got[k]));
+        }
+    }
+    if let Some(a) = want.get("adminAccess") {
+        if got.get("adminAccess").unwrap_or(&Value::Bool(false)) != a {
+            return Err(format!(
+                "adminAccess: want {a}, got {:?}",
+                got.get("adminAccess")
+            ));
+        }
+    }
+    if want.get("shareID").is_some() && got.get("shareID").is_none_or(Value::is_null) {
+        return Err("shareID: want present".into());
+    }
+    if let Some(cc) = want.get("consumedCapacity").and_then(Value::as_object) {
+        let g = got
+            .get("consumedCapacity")
+            .and_then(Value::as_object)
+            .ok_or("consumedCapacity missing")?;
+        for (k, v) in cc {
+            if !g.get(k).is_some_and(|x| qty_eq(v, x)) {
+                return Err(format!(
+                    "consumedCapacity[{k}]: want {v}, got {:?}",
+                    g.get(k)
+                ));
+            }
+        }
+    }
+    for k in [
+        "tolerations",
+        "bindingConditions",
+        "bindingFailureConditions",
+    ] {
+        if let Some(w) = want.get(k) {
+            if got.get(k) != Some(w) {
+                return Err(format!("{k}: want {w}, got {:?}", got.get(k)));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), String> {
+    let objects = case["objects"].as_array().cloned().unwrap_or_default();
+    let file = dir.join(format!("{name}.yaml"));
+    support::write_objects(&objects, &file);
+    let alloc = &case["allocate"];
+    let mut args: Vec<String> = vec!["explain".into(), "claim".into()];
+    for c in alloc["claims"].as_array().into_iter().flatten() {
+        args.push(c.as_str().unwrap_or_default().to_owned());
+    }
+    args.extend([
+        "--node".to_owned(),
+        alloc["node"].as_str().unwrap_or_default().to_owned(),
+    ]);
+    args.extend([
+        "-o".to_owned(),
+        "json".to_owned(),
+        "-f".to_owned(),
+        file.to_string_lossy().into_owned(),
+    ]);
+    args.extend(support::gate_args(case));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = support::run(&argv);
+    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "no JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let expect = &case["expect"];
+    let result = report["result"].as_str().unwrap_or_default();
+    if let Some(want) = expect["error"].as_str() {
+        let got = report["error"].as_str().unwrap_or_default();
+        return if result == "error" && got.contains(want) {
+            Ok(())
+        } else {
+            Err(format!(
+                "want error containing {want:?}, got {result}: {got:?}"
+            ))
+        };
+    }
+    if expect["unsatisfiable"].as_bool() == Some(true) {
+        return if result == "unsatisfiable" {
+            Ok(())
+        } else {
+            Err(format!(
+                "want unsatisfiable, got {result} {}",
+                report["error"]
+            ))
+        };
+    }
+    if result != "allocated" {
+        return Err(format!(
+            "want an allocation, got {result} {}",
+            report["error"]
+        ));
+    }
+    for want in expect["allocation"].as_array().into_iter().flatten() {
+        let claim = want["claim"].as_str().unwrap_or_default();
+        let got = report["claims"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| {
+                format!(
+                    "{}/{}",
+                    c["namespace"].as_str().unwrap_or(""),
+                    c["name"].as_str().unwrap_or("")
+                ) == claim
+            })
+            .ok_or_else(|| format!("claim {claim} missing"))?;
+        let got_results = got["allocation"]["devices"]["results"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let want_results = want["results"].as_array().cloned().unwrap_or_default();
+        if got_results.len() != want_results.len() {
+            return Err(format!(
+                "{claim}: want {} results, got {:?}",
+                want_results.len(),
+                got_results
+            ));
+        }
+        for (w, g) in want_results.iter().zip(&got_results) {
+            result_matches(w, g).map_err(|e| format!("{claim}: {e}; got {got_results:?}"))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn allocate_conformance() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-alloc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("allocate");
+    assert!(
+        cases.len() >= 56,
+        "expected the 56 allocation cases, found {}",
+        cases.len()
+    );
+    let mut failures = Vec::new();
+    for (name, case) in &cases {
+        if let Err(why) = judge_case(case, &dir, name) {
+            failures.push((name.clone(), why));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    support::judge("allocate", failures, cases.len());
+}
+
+#[test]
+fn harness_detects_a_wrong_pick() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-alloc-neg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("allocate");
+    let (name, case) = cases
+        .iter()
+        .find(|(n, _)| n == "exact-count-single")
+        .unwrap();
+    assert!(
+        judge_case(case, &dir, name).is_ok(),
+        "{:?}",
+        judge_case(case, &dir, name)
+    );
+    let mut wrong = case.clone();
+    wrong["expect"]["allocation"][0]["results"][0]["device"] = "no-such-device".into();
+    assert!(judge_case(&wrong, &dir, name).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
