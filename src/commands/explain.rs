@@ -1,6 +1,6 @@
 //! `kubectl dra explain claim CLAIM... -f PATH... [--node NODE]`.
 
-use dra_core::allocate::{self, Input, Outcome};
+use dra_core::allocate::{self, Outcome};
 use dra_core::lint::{self};
 use dra_core::model::{Object, ObjectKind};
 use dra_core::tree::Node;
@@ -103,17 +103,11 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
         Some(n) => vec![n.clone()],
         None => nodes(&objects),
     };
-    let mut per_node = Vec::new();
-    for node in &targets {
-        let input = Input {
-            objects: &objects,
-            gates: &gates,
-            claims: claims.clone(),
-            node,
-        };
-        let outcome = allocate::allocate(&input);
-        per_node.push((node.clone(), outcome));
-    }
+    let allocator = allocate::Allocator::new(&objects, &gates, &claims);
+    let per_node: Vec<(String, Outcome)> = targets
+        .iter()
+        .map(|n| (n.clone(), allocator.on_node(n)))
+        .collect();
     let allocated = per_node
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))

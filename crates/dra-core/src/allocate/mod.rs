@@ -112,6 +112,8 @@ struct Fatal(String);
 
 #[derive(Clone)]
 struct Req<'a> {
+    /// Unique per request (and subrequest) of the cycle, for caches.
+    key: usize,
     claim: usize,
     /// `gpu` or `gpu/sub` as reported.
     name: String,
@@ -136,17 +138,20 @@ struct Toleration {
     effect: String,
 }
 
+#[derive(Clone)]
 enum Slot<'a> {
     Exact(Req<'a>),
     First(Vec<Req<'a>>),
 }
 
+#[derive(Clone)]
 struct Constraint {
     requests: Vec<String>,
     attribute: String,
     distinct: bool,
 }
 
+#[derive(Clone)]
 struct ClaimPlan<'a> {
     obj: &'a Object,
     slots: Vec<Slot<'a>>,
@@ -195,7 +200,7 @@ struct Search<'a> {
     capacity_cycle: HashMap<DevRef, BTreeMap<String, Quantity>>,
     /// Compatibility-group state per (pool, counter set): None = only no-group devices.
     groups: HashMap<(usize, String), Option<Vec<String>>>,
-    selectable: HashMap<(DevRef, usize, String), bool>,
+    selectable: HashMap<(DevRef, usize), bool>,
     steps: u64,
     budget: u64,
 }
@@ -212,7 +217,7 @@ impl<'a> Search<'a> {
 
     /// Class then request selectors; a CEL error is fatal.
     fn selectable(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
-        let key = (r, req.claim, req.name.clone());
+        let key = (r, req.key);
         if let Some(v) = self.selectable.get(&key) {
             return Ok(*v);
         }
@@ -641,7 +646,12 @@ impl<'a> Search<'a> {
             if self.claim_results(c) >= MAX_RESULTS {
                 continue;
             }
+            let mut failed: Vec<(usize, u64)> = Vec::new();
             for &r in cands {
+                let sig = (r.pool, self.dev(r).signature);
+                if failed.contains(&sig) {
+                    continue;
+                }
                 if let Some(token) = self.try_device(r, &req)? {
                     let next = if k + 1 == req.count {
                         self.solve(c, s + 1, 0, cands)?
@@ -652,6 +662,7 @@ impl<'a> Search<'a> {
                         return Ok(true);
                     }
                     self.release(token);
+                    failed.push(sig);
                 }
             }
             if !first {
@@ -676,12 +687,18 @@ impl<'a> Search<'a> {
         if self.claim_results(c) >= MAX_RESULTS {
             return Ok(false);
         }
+        let mut failed: Vec<(usize, u64)> = Vec::new();
         for &r in cands {
+            let sig = (r.pool, self.dev(r).signature);
+            if failed.contains(&sig) {
+                continue;
+            }
             if let Some(token) = self.try_device(r, req)? {
                 if self.solve_exact_from(c, s, req, k + 1, cands)? {
                     return Ok(true);
                 }
                 self.release(token);
+                failed.push(sig);
             }
         }
         Ok(false)
@@ -819,21 +836,62 @@ pub fn allocate(input: &Input<'_>) -> Outcome {
 /// The step budget of the search (the scheduler's filter timeout, in steps).
 pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
+/// Allocates the same claims on many nodes: plans (compiled selectors) and
+/// the pool index are built once.
+pub struct Allocator<'a> {
+    objects: &'a [Object],
+    gates: &'a FeatureGates,
+    plans: Result<Vec<ClaimPlan<'a>>, String>,
+    index: pools::PoolIndex<'a>,
+}
+
+impl<'a> Allocator<'a> {
+    pub fn new(objects: &'a [Object], gates: &'a FeatureGates, claims: &[&'a Object]) -> Self {
+        Allocator {
+            objects,
+            gates,
+            plans: plan(objects, gates, claims).map_err(|Fatal(e)| e),
+            index: pools::PoolIndex::new(objects),
+        }
+    }
+
+    /// The outcome on one node.
+    pub fn on_node(&self, node: &str) -> Outcome {
+        let plans = match &self.plans {
+            Ok(p) => p.clone(),
+            Err(e) => return Outcome::Error { error: e.clone() },
+        };
+        match solve_node(self.objects, self.gates, plans, &self.index, node) {
+            Ok(o) => o,
+            Err(Fatal(e)) => Outcome::Error { error: e },
+        }
+    }
+}
+
 fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
-    let gates = input.gates;
+    let plans = plan(input.objects, input.gates, &input.claims)?;
+    let index = pools::PoolIndex::new(input.objects);
+    solve_node(input.objects, input.gates, plans, &index, input.node)
+}
+
+fn plan<'a>(
+    objects: &'a [Object],
+    gates: &'a FeatureGates,
+    claims: &[&'a Object],
+) -> Result<Vec<ClaimPlan<'a>>, Fatal> {
     let env = Env {
         // The scheduler evaluates with every field declared (stored expressions).
         allow_multiple_allocations: true,
     };
-    let classes: HashMap<&str, &Object> = input
-        .objects
+    let classes: HashMap<&str, &Object> = objects
         .iter()
         .filter(|o| o.kind == ObjectKind::DeviceClass)
         .filter_map(|o| Some((o.name()?, o)))
         .collect();
     let mut class_programs: HashMap<String, Arc<Vec<Program>>> = HashMap::new();
     let mut plans = Vec::new();
-    for (ci, claim) in input.claims.iter().enumerate() {
+    let mut next_key = 0usize;
+    for (ci, claim) in claims.iter().enumerate() {
         let cref = claim_ref(claim);
         let devices = claim.spec().and_then(|s| s.get("devices"));
         let mut slots = Vec::new();
@@ -885,7 +943,9 @@ fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
                     return Err(Fatal(format!("claim {cref}, request {shown}: has capacity requests, but the DRAConsumableCapacity feature is disabled")));
                 }
                 let (tolerations, tolerations_json) = tolerations_of(body);
+                next_key += 1;
                 Ok(Req {
+                    key: next_key,
                     claim: ci,
                     name: shown,
                     parent: String::new(),
@@ -962,22 +1022,30 @@ fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
         });
     }
 
-    let node_labels = input
-        .objects
+    Ok(plans)
+}
+
+fn solve_node<'a>(
+    objects: &'a [Object],
+    gates: &'a FeatureGates,
+    plans: Vec<ClaimPlan<'a>>,
+    index: &pools::PoolIndex<'a>,
+    node: &str,
+) -> Result<Outcome, Fatal> {
+    let node_labels = objects
         .iter()
-        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(input.node))
+        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(node))
         .and_then(|n| n.root.get("metadata"))
         .and_then(|m| m.get("labels"));
-    let pools = pools::gather(input.objects, input.node, node_labels, gates);
+    let pools = pools::gather(index, node, node_labels, gates);
 
     // The allocated state.
     let mut allocated = HashSet::new();
     let mut holders = HashMap::new();
     let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
-    let allocating: Vec<*const Object> = input.claims.iter().map(|c| *c as *const Object).collect();
+    let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
-    for o in input
-        .objects
+    for o in objects
         .iter()
         .filter(|o| o.kind == ObjectKind::ResourceClaim)
     {
@@ -1113,7 +1181,7 @@ fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
                 });
             }
             let node_selector = node_bound.then(|| {
-                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [input.node]}]}]})
+                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]})
             });
             claims.push(ClaimAllocation {
                 namespace: plan.obj.namespace().unwrap_or("default").to_owned(),

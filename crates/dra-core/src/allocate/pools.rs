@@ -97,6 +97,9 @@ pub struct PoolDevice<'a> {
     /// Set when the device (or its slice) is bound to one node by name.
     pub node_name: Option<String>,
     pub on_node: bool,
+    /// Equal for devices that differ only in name: the search prunes a device
+    /// whose twin already failed in the same slot (symmetry; same picks).
+    pub signature: u64,
 }
 
 pub struct Pool<'a> {
@@ -328,7 +331,20 @@ fn device_of<'a>(
             (s("key"), s("value"), s("effect"))
         })
         .collect();
+    let signature = {
+        use std::hash::{Hash, Hasher};
+        let mut json = d.to_json();
+        if let Some(m) = json.as_object_mut() {
+            m.remove("name");
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        json.to_string().hash(&mut h);
+        on_node.hash(&mut h);
+        node_name.hash(&mut h);
+        h.finish()
+    };
     PoolDevice {
+        signature,
         name: d.get("name").and_then(Node::as_str).unwrap_or_default(),
         node: d,
         cel: Arc::new(Device::from_node(driver, d)),
@@ -399,33 +415,83 @@ fn targets(spec: &Node, node: &str, labels: Option<&Node>, partitionable: bool) 
     false
 }
 
+/// The slices of every pool, sorted, and which pools can concern a node:
+/// built once for explaining many nodes.
+pub struct PoolIndex<'a> {
+    pools: BTreeMap<(&'a str, &'a str), Vec<&'a Object>>,
+    /// Pools with a slice bound to the node by `nodeName`.
+    by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
+    /// Pools whose slices select nodes otherwise (all nodes, selectors, per device).
+    elsewhere: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> PoolIndex<'a> {
+    pub fn new(objects: &'a [Object]) -> Self {
+        let mut pools: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
+        for s in objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        {
+            let Some(spec) = s.spec() else { continue };
+            let (Some(driver), Some(pool)) = (
+                spec.get("driver").and_then(Node::as_str),
+                spec.get("pool")
+                    .and_then(|p| p.get("name"))
+                    .and_then(Node::as_str),
+            ) else {
+                continue;
+            };
+            pools.entry((driver, pool)).or_default().push(s);
+        }
+        let mut by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>> = HashMap::new();
+        let mut elsewhere = Vec::new();
+        for (key, slices) in pools.iter_mut() {
+            slices.sort_by(|a, b| a.name().cmp(&b.name()));
+            let mut other = false;
+            for s in slices.iter() {
+                let spec = s.spec().expect("slices have a spec");
+                if spec.get("sharedCounters").is_some() && spec.get("devices").is_none() {
+                    continue;
+                }
+                match spec.get("nodeName").and_then(Node::as_str) {
+                    Some(n) => {
+                        let e = by_node.entry(n).or_default();
+                        if !e.contains(key) {
+                            e.push(*key);
+                        }
+                    }
+                    None => other = true,
+                }
+            }
+            if other {
+                elsewhere.push(*key);
+            }
+        }
+        PoolIndex {
+            pools,
+            by_node,
+            elsewhere,
+        }
+    }
+}
+
 /// The pools of the node, sorted by driver and name, binding-condition pools last.
 pub fn gather<'a>(
-    objects: &'a [Object],
+    index: &PoolIndex<'a>,
     node: &str,
     labels: Option<&Node>,
     gates: &FeatureGates,
 ) -> Vec<Pool<'a>> {
     let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
-    let mut by_pool: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
-    for s in objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-    {
-        let Some(spec) = s.spec() else { continue };
-        let (Some(driver), Some(pool)) = (
-            spec.get("driver").and_then(Node::as_str),
-            spec.get("pool")
-                .and_then(|p| p.get("name"))
-                .and_then(Node::as_str),
-        ) else {
-            continue;
-        };
-        by_pool.entry((driver, pool)).or_default().push(s);
-    }
+    let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
+    keys.extend(index.elsewhere.iter().copied());
+    keys.sort();
+    keys.dedup();
+    let by_pool = keys
+        .into_iter()
+        .filter_map(|k| index.pools.get(&k).map(|v| (k, v.clone())));
     let mut out = Vec::new();
-    for ((driver, name), mut all) in by_pool {
-        all.sort_by(|a, b| a.name().cmp(&b.name()));
+    for ((driver, name), all) in by_pool {
         let mut collected: Vec<&Object> = Vec::new();
         for s in &all {
             let spec = s.spec().expect("filtered above");
