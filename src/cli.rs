@@ -40,19 +40,26 @@ pub struct ExplainArgs {
 pub enum ExplainWhat {
     /// Allocate these claims together (as for one pod, in this order).
     Claim(ExplainClaimArgs),
+    /// Allocate a pod's claims, with the claims its templates would generate.
+    Pod(ExplainPodArgs),
 }
 
 #[derive(Args, Debug)]
-pub struct ExplainClaimArgs {
-    /// Claims as NAME or NAMESPACE/NAME.
-    #[arg(required = true, value_name = "CLAIM")]
-    pub claims: Vec<String>,
+pub struct ExplainPodArgs {
+    /// The Pod, as NAME or NAMESPACE/NAME.
+    pub pod: String,
 
-    /// Inventory: ResourceSlices, DeviceClasses, Nodes and allocated ResourceClaims.
+    #[command(flatten)]
+    pub common: ExplainCommon,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainCommon {
+    /// Inventory: ResourceSlices, DeviceClasses, Nodes, ResourceClaims, templates, Pods.
     #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
     pub files: Vec<PathBuf>,
 
-    /// Namespace of claims given without one.
+    /// Namespace of names given without one.
     #[arg(short = 'n', long, default_value = "default")]
     pub namespace: String,
 
@@ -74,6 +81,16 @@ pub struct ExplainClaimArgs {
     /// Feature gates of kube-scheduler on top of the version's defaults.
     #[arg(long = "feature-gates", value_name = "GATES")]
     pub feature_gates: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainClaimArgs {
+    /// Claims as NAME or NAMESPACE/NAME.
+    #[arg(required = true, value_name = "CLAIM")]
+    pub claims: Vec<String>,
+
+    #[command(flatten)]
+    pub common: ExplainCommon,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         cli::Command::Match(args) => commands::matching::run(&args),
         cli::Command::Explain(args) => match &args.what {
             cli::ExplainWhat::Claim(a) => commands::explain::run(a),
+            cli::ExplainWhat::Pod(a) => commands::explain::run_pod(a),
         },
     };
     match result {

@@ -7,7 +7,7 @@ use dra_core::tree::Node;
 use dra_core::yaml::Limits;
 use serde_json::{json, Value};
 
-use crate::cli::{ExplainClaimArgs, MatchOutput};
+use crate::cli::{ExplainClaimArgs, ExplainCommon, ExplainPodArgs, MatchOutput};
 use crate::commands::lint::gates_from;
 use crate::commands::matching::read_sources;
 use crate::Outcome as CmdOutcome;
@@ -78,32 +78,158 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
     }
 }
 
-pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
-    let gates = gates_from(&args.kubernetes_version, &args.feature_gates)?;
-    let sources = read_sources(&args.files)?;
+fn load(common: &ExplainCommon) -> Result<(dra_core::gates::FeatureGates, Vec<Object>), String> {
+    let gates = gates_from(&common.kubernetes_version, &common.feature_gates)?;
+    let sources = read_sources(&common.files)?;
     let (objects, problems) = lint::load_objects(&sources, Limits::default());
     if let Some(p) = problems.first() {
         let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
         return Err(format!("{name}: {}", p.message));
     }
+    Ok((gates, objects))
+}
+
+fn find<'a>(
+    objects: &'a [Object],
+    kind: ObjectKind,
+    what: &str,
+    ns: &str,
+    name: &str,
+) -> Result<&'a Object, String> {
+    objects
+        .iter()
+        .find(|o| {
+            o.kind == kind && o.name() == Some(name) && o.namespace().unwrap_or("default") == ns
+        })
+        .ok_or_else(|| format!("no {what} {ns}/{name} in the files given"))
+}
+
+pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
+    let (gates, objects) = load(&args.common)?;
     let mut claims = Vec::new();
     for c in &args.claims {
-        let (ns, name) = c.split_once('/').unwrap_or((&args.namespace, c));
-        let obj = objects
-            .iter()
-            .find(|o| {
-                o.kind == ObjectKind::ResourceClaim
-                    && o.name() == Some(name)
-                    && o.namespace().unwrap_or("default") == ns
-            })
-            .ok_or_else(|| format!("no ResourceClaim {ns}/{name} in the files given"))?;
-        claims.push(obj);
+        let (ns, name) = c.split_once('/').unwrap_or((&args.common.namespace, c));
+        claims.push(find(
+            &objects,
+            ObjectKind::ResourceClaim,
+            "ResourceClaim",
+            ns,
+            name,
+        )?);
     }
-    let targets = match &args.node {
+    report(&args.common, &gates, &objects, &claims)
+}
+
+/// `explain pod`: the pod's claims in `spec.resourceClaims` order; a
+/// template's claim is built as the resourceclaim controller would
+/// (`<pod>-<claim>`), unless it already exists in `status.resourceClaimStatuses`.
+pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
+    let (gates, objects) = load(&args.common)?;
+    let (ns, name) = args
+        .pod
+        .split_once('/')
+        .unwrap_or((&args.common.namespace, &args.pod));
+    let pod = objects
+        .iter()
+        .find(|o| {
+            o.kind == ObjectKind::Workload
+                && o.reference.kind == "Pod"
+                && o.name() == Some(name)
+                && o.namespace().unwrap_or("default") == ns
+        })
+        .ok_or_else(|| format!("no Pod {ns}/{name} in the files given"))?;
+    let spec = pod.pod_spec().ok_or("the Pod has no spec")?;
+    let statuses = pod
+        .root
+        .get("status")
+        .and_then(|s| s.get("resourceClaimStatuses"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let mut generated_text = Vec::new();
+    let mut order: Vec<Result<String, usize>> = Vec::new();
+    for c in spec
+        .get("resourceClaims")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
+        let pod_claim = c.get("name").and_then(Node::as_str).unwrap_or_default();
+        if let Some(claim_name) = c.get("resourceClaimName").and_then(Node::as_str) {
+            order.push(Ok(claim_name.to_owned()));
+        } else if let Some(t) = c.get("resourceClaimTemplateName").and_then(Node::as_str) {
+            let existing = statuses
+                .iter()
+                .find(|s| s.get("name").and_then(Node::as_str) == Some(pod_claim))
+                .and_then(|s| s.get("resourceClaimName"))
+                .and_then(Node::as_str);
+            if let Some(e) = existing {
+                order.push(Ok(e.to_owned()));
+                continue;
+            }
+            let template = find(
+                &objects,
+                ObjectKind::ResourceClaimTemplate,
+                "ResourceClaimTemplate",
+                ns,
+                t,
+            )?;
+            let claim_spec = template
+                .spec()
+                .and_then(|s| s.get("spec"))
+                .map(Node::to_json)
+                .unwrap_or(Value::Null);
+            let claim = json!({
+                "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": format!("{name}-{pod_claim}"), "namespace": ns},
+                "spec": claim_spec,
+            });
+            order.push(Err(generated_text.len()));
+            generated_text.push(claim.to_string());
+        }
+    }
+    let generated: Vec<Object> = generated_text
+        .iter()
+        .flat_map(|t| dra_core::model::parse_file(usize::MAX, t, Limits::default()).objects)
+        .collect();
+    let mut claims = Vec::new();
+    for o in &order {
+        match o {
+            Ok(claim_name) => claims.push(find(
+                &objects,
+                ObjectKind::ResourceClaim,
+                "ResourceClaim",
+                ns,
+                claim_name,
+            )?),
+            Err(i) => claims.push(
+                generated
+                    .get(*i)
+                    .ok_or("a template did not produce a claim")?,
+            ),
+        }
+    }
+    if claims.is_empty() {
+        return Err(format!("Pod {ns}/{name} uses no ResourceClaims"));
+    }
+    report(&args.common, &gates, &objects, &claims)
+}
+
+fn report(
+    common: &ExplainCommon,
+    gates: &dra_core::gates::FeatureGates,
+    objects: &[Object],
+    claims: &[&Object],
+) -> Result<CmdOutcome, String> {
+    let targets = match &common.node {
         Some(n) => vec![n.clone()],
-        None => nodes(&objects),
+        None => nodes(objects),
     };
-    let allocator = allocate::Allocator::new(&objects, &gates, &claims);
+    if targets.is_empty() {
+        return Err(
+            "no node to try: the files name none (give --node, or include Nodes or ResourceSlices)"
+                .into(),
+        );
+    }
+    let allocator = allocate::Allocator::new(objects, gates, claims);
     let per_node: Vec<(String, Outcome)> = targets
         .iter()
         .map(|n| (n.clone(), allocator.on_node(n)))
@@ -116,24 +242,56 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Error { .. }))
         .count();
-    let stdout = match args.output {
+    let stdout = match common.output {
         MatchOutput::Json => {
-            let v = if args.node.is_some() {
-                node_json(&per_node[0].0, &claims, &per_node[0].1)
+            let v = if common.node.is_some() {
+                node_json(&per_node[0].0, claims, &per_node[0].1)
             } else {
                 json!({
-                    "nodes": per_node.iter().map(|(n, o)| node_json(n, &claims, o)).collect::<Vec<_>>(),
+                    "nodes": per_node.iter().map(|(n, o)| node_json(n, claims, o)).collect::<Vec<_>>(),
                     "summary": {"nodes": per_node.len(), "allocated": allocated, "errors": errors,
                                 "unsatisfiable": per_node.len() - allocated - errors},
                 })
             };
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
-        MatchOutput::Text => text(&claims, &per_node),
+        MatchOutput::Text => text(claims, &per_node),
     };
     // 0: the claims fit on some node tried; 1: they fit nowhere (or the scheduler errs).
     let code = if allocated > 0 { 0 } else { 1 };
     Ok(CmdOutcome { stdout, code })
+}
+
+/// The step of the funnel where a request dropped below what it needs.
+fn blocking_step(f: &allocate::Funnel) -> String {
+    if f.pass_class < f.needed {
+        format!(
+            "request {:?}: fewer than {} devices pass the class selectors",
+            f.request, f.needed
+        )
+    } else if f.pass_request < f.needed {
+        format!(
+            "request {:?}: fewer than {} devices pass the request selectors",
+            f.request, f.needed
+        )
+    } else if f.free < f.needed {
+        let by = if f.held_by.is_empty() {
+            String::new()
+        } else {
+            format!(" (held by {})", f.held_by.join(", "))
+        };
+        format!(
+            "request {:?}: matching devices are allocated{by}",
+            f.request
+        )
+    } else if f.untainted < f.needed {
+        format!("request {:?}: matching devices are tainted", f.request)
+    } else {
+        format!(
+            "request {:?}: shared counters, capacity or constraints rule out every combination",
+            f.request
+        )
+    }
 }
 
 fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
@@ -148,6 +306,8 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
         })
         .collect();
     let mut out = String::new();
+    let many = per_node.len() > 1;
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for (node, o) in per_node {
         match o {
             Outcome::Allocated { claims } => {
@@ -166,8 +326,27 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                         out.push('\n');
                     }
                 }
+                if many {
+                    out.push('\n');
+                }
             }
             Outcome::Unsatisfiable { reasons, funnels } => {
+                let blocked: Vec<&allocate::Funnel> = funnels
+                    .iter()
+                    .filter(|f| f.free < f.needed || f.untainted < f.needed)
+                    .collect();
+                let why = blocked.first().map_or_else(
+                    || {
+                        funnels
+                            .first()
+                            .map_or_else(|| "no allocation".to_owned(), blocking_step)
+                    },
+                    blocking_step,
+                );
+                match groups.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, nodes)) => nodes.push(node.clone()),
+                    None => groups.push((why, vec![node.clone()])),
+                }
                 out.push_str(&format!(
                     "{} cannot be allocated on {node}.\n",
                     names.join(", ")
@@ -196,6 +375,9 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                         "  {:>6}  not tainted, or tolerated\n",
                         f.untainted
                     ));
+                    if f.pass_request >= f.needed && f.free < f.needed && !f.held_by.is_empty() {
+                        out.push_str(&format!("  It fits on {node} if {} is deleted (DRA devices are never preempted).\n", f.held_by.join(" and ")));
+                    }
                 }
                 if let Some(r) = reasons
                     .iter()
@@ -207,10 +389,48 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
             }
             Outcome::Error { error } => {
                 out.push_str(&format!(
-                    "{}: the scheduler fails on {node} with an error:\n  {error}\n",
+                    "{}: the scheduler fails on {node} with an error:\n  {error}\n\n",
                     names.join(", ")
                 ));
+                let why = format!("error: {error}");
+                match groups.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, nodes)) => nodes.push(node.clone()),
+                    None => groups.push((why, vec![node.clone()])),
+                }
             }
+        }
+    }
+    if many {
+        let allocated = per_node
+            .iter()
+            .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))
+            .count();
+        if allocated == 0 {
+            out.push_str(&format!(
+                "{} is pending: no node of {} can allocate it.\n",
+                names.join(", "),
+                per_node.len()
+            ));
+        } else {
+            out.push_str(&format!(
+                "{} fits on {allocated} of {} nodes.\n",
+                names.join(", "),
+                per_node.len()
+            ));
+        }
+        for (why, nodes) in &groups {
+            let shown: Vec<&str> = nodes.iter().take(3).map(String::as_str).collect();
+            let more = if nodes.len() > 3 {
+                format!(", +{}", nodes.len() - 3)
+            } else {
+                String::new()
+            };
+            let word = if nodes.len() == 1 { "node " } else { "nodes" };
+            out.push_str(&format!(
+                "  {:>4} {word}  {why} ({}{more})\n",
+                nodes.len(),
+                shown.join(", ")
+            ));
         }
     }
     out

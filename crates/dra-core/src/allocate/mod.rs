@@ -233,7 +233,7 @@ impl<'a> Search<'a> {
         }
         if ok {
             for (i, p) in req.class_programs.iter().enumerate() {
-                match p.matches(&d.cel) {
+                match p.matches(d.cel()) {
                     Ok(true) => {}
                     Ok(false) => {
                         ok = false;
@@ -251,7 +251,7 @@ impl<'a> Search<'a> {
         }
         if ok {
             for (i, p) in req.programs.iter().enumerate() {
-                match p.matches(&d.cel) {
+                match p.matches(d.cel()) {
                     Ok(true) => {}
                     Ok(false) => {
                         ok = false;
@@ -427,7 +427,7 @@ impl<'a> Search<'a> {
     fn attribute(&self, r: DevRef, name: &str) -> Option<crate::cel::Value> {
         let d = self.dev(r);
         let (domain, id) = name.split_once('/')?;
-        match &d.cel.attributes {
+        match &d.cel().attributes {
             crate::cel::Value::Domains(m) => match m.get_str(domain) {
                 Some(crate::cel::Value::Map(inner)) => inner.get_str(id).cloned(),
                 _ => None,
@@ -648,7 +648,7 @@ impl<'a> Search<'a> {
             }
             let mut failed: Vec<(usize, u64)> = Vec::new();
             for &r in cands {
-                let sig = (r.pool, self.dev(r).signature);
+                let sig = (r.pool, self.dev(r).signature());
                 if failed.contains(&sig) {
                     continue;
                 }
@@ -689,7 +689,7 @@ impl<'a> Search<'a> {
         }
         let mut failed: Vec<(usize, u64)> = Vec::new();
         for &r in cands {
-            let sig = (r.pool, self.dev(r).signature);
+            let sig = (r.pool, self.dev(r).signature());
             if failed.contains(&sig) {
                 continue;
             }
@@ -843,6 +843,35 @@ pub struct Allocator<'a> {
     gates: &'a FeatureGates,
     plans: Result<Vec<ClaimPlan<'a>>, String>,
     index: pools::PoolIndex<'a>,
+    shared: Shared<'a>,
+}
+
+/// What every node's run reads: node labels and claims with an allocation.
+struct Shared<'a> {
+    labels: HashMap<&'a str, &'a Node>,
+    allocated_claims: Vec<&'a Object>,
+}
+
+impl<'a> Shared<'a> {
+    fn new(objects: &'a [Object]) -> Self {
+        Shared {
+            labels: objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::Node)
+                .filter_map(|o| Some((o.name()?, o.root.get("metadata")?.get("labels")?)))
+                .collect(),
+            allocated_claims: objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::ResourceClaim)
+                .filter(|o| {
+                    o.root
+                        .get("status")
+                        .and_then(|s| s.get("allocation"))
+                        .is_some()
+                })
+                .collect(),
+        }
+    }
 }
 
 impl<'a> Allocator<'a> {
@@ -852,6 +881,7 @@ impl<'a> Allocator<'a> {
             gates,
             plans: plan(objects, gates, claims).map_err(|Fatal(e)| e),
             index: pools::PoolIndex::new(objects),
+            shared: Shared::new(objects),
         }
     }
 
@@ -861,7 +891,8 @@ impl<'a> Allocator<'a> {
             Ok(p) => p.clone(),
             Err(e) => return Outcome::Error { error: e.clone() },
         };
-        match solve_node(self.objects, self.gates, plans, &self.index, node) {
+        let _ = self.objects;
+        match solve_node(&self.shared, self.gates, plans, &self.index, node) {
             Ok(o) => o,
             Err(Fatal(e)) => Outcome::Error { error: e },
         }
@@ -871,7 +902,13 @@ impl<'a> Allocator<'a> {
 fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
     let plans = plan(input.objects, input.gates, &input.claims)?;
     let index = pools::PoolIndex::new(input.objects);
-    solve_node(input.objects, input.gates, plans, &index, input.node)
+    solve_node(
+        &Shared::new(input.objects),
+        input.gates,
+        plans,
+        &index,
+        input.node,
+    )
 }
 
 fn plan<'a>(
@@ -1026,17 +1063,13 @@ fn plan<'a>(
 }
 
 fn solve_node<'a>(
-    objects: &'a [Object],
+    shared: &Shared<'a>,
     gates: &'a FeatureGates,
     plans: Vec<ClaimPlan<'a>>,
     index: &pools::PoolIndex<'a>,
     node: &str,
 ) -> Result<Outcome, Fatal> {
-    let node_labels = objects
-        .iter()
-        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(node))
-        .and_then(|n| n.root.get("metadata"))
-        .and_then(|m| m.get("labels"));
+    let node_labels = shared.labels.get(node).copied();
     let pools = pools::gather(index, node, node_labels, gates);
 
     // The allocated state.
@@ -1045,10 +1078,7 @@ fn solve_node<'a>(
     let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
     let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
-    for o in objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceClaim)
-    {
+    for o in shared.allocated_claims.iter().copied() {
         if allocating.contains(&(o as *const Object)) {
             continue;
         }
@@ -1262,7 +1292,7 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
             let ok_class = req
                 .class_programs
                 .iter()
-                .all(|p| p.matches(&search.dev(r).cel) == Ok(true));
+                .all(|p| p.matches(search.dev(r).cel()) == Ok(true));
             if !ok_class {
                 continue;
             }
@@ -1270,7 +1300,7 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
             if !req
                 .programs
                 .iter()
-                .all(|p| p.matches(&search.dev(r).cel) == Ok(true))
+                .all(|p| p.matches(search.dev(r).cel()) == Ok(true))
             {
                 continue;
             }

@@ -86,7 +86,9 @@ pub type Consumption = (String, Vec<(String, Quantity)>, Option<Vec<String>>);
 pub struct PoolDevice<'a> {
     pub name: &'a str,
     pub node: &'a Node,
-    pub cel: Arc<Device>,
+    driver: &'a str,
+    /// The CEL view, built when a selector first needs it.
+    cel_view: std::cell::OnceCell<Arc<Device>>,
     pub consumes: Vec<Consumption>,
     pub capacity: Vec<Capacity>,
     pub allow_multiple: bool,
@@ -97,9 +99,55 @@ pub struct PoolDevice<'a> {
     /// Set when the device (or its slice) is bound to one node by name.
     pub node_name: Option<String>,
     pub on_node: bool,
+    sig: std::cell::OnceCell<u64>,
+}
+
+impl PoolDevice<'_> {
+    pub fn cel(&self) -> &Arc<Device> {
+        self.cel_view
+            .get_or_init(|| Arc::new(Device::from_node(self.driver, self.node)))
+    }
+
     /// Equal for devices that differ only in name: the search prunes a device
     /// whose twin already failed in the same slot (symmetry; same picks).
-    pub signature: u64,
+    pub fn signature(&self) -> u64 {
+        *self.sig.get_or_init(|| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            for e in self.node.as_map().unwrap_or_default() {
+                if e.key != "name" {
+                    e.key.hash(&mut h);
+                    hash_node(&e.value, &mut h);
+                }
+            }
+            self.on_node.hash(&mut h);
+            self.node_name.hash(&mut h);
+            h.finish()
+        })
+    }
+}
+
+fn hash_node<H: std::hash::Hasher>(n: &Node, h: &mut H) {
+    use crate::tree::Value;
+    use std::hash::Hash;
+    match &n.value {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => b.hash(h),
+        Value::Int(i) => i.hash(h),
+        Value::Float(f) => f.to_bits().hash(h),
+        Value::Str(s) => s.hash(h),
+        Value::Seq(items) => {
+            items.len().hash(h);
+            items.iter().for_each(|i| hash_node(i, h));
+        }
+        Value::Map(entries) => {
+            entries.len().hash(h);
+            for e in entries {
+                e.key.hash(h);
+                hash_node(&e.value, h);
+            }
+        }
+    }
 }
 
 pub struct Pool<'a> {
@@ -224,7 +272,7 @@ pub fn node_selector_matches(sel: &Node, node: &str, labels: Option<&Node>) -> b
 }
 
 fn device_of<'a>(
-    driver: &str,
+    driver: &'a str,
     d: &'a Node,
     slice_spec: &'a Node,
     node: &str,
@@ -331,23 +379,12 @@ fn device_of<'a>(
             (s("key"), s("value"), s("effect"))
         })
         .collect();
-    let signature = {
-        use std::hash::{Hash, Hasher};
-        let mut json = d.to_json();
-        if let Some(m) = json.as_object_mut() {
-            m.remove("name");
-        }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        json.to_string().hash(&mut h);
-        on_node.hash(&mut h);
-        node_name.hash(&mut h);
-        h.finish()
-    };
     PoolDevice {
-        signature,
+        driver,
+        cel_view: std::cell::OnceCell::new(),
+        sig: std::cell::OnceCell::new(),
         name: d.get("name").and_then(Node::as_str).unwrap_or_default(),
         node: d,
-        cel: Arc::new(Device::from_node(driver, d)),
         consumes,
         capacity,
         allow_multiple: d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true),

@@ -1,0 +1,123 @@
+//! `kubectl-dra explain`: the text explanation pinned by snapshots, for one
+//! node and across nodes, and `explain pod` with a template-generated claim.
+
+mod support;
+
+fn out(args: &[&str]) -> (String, i32) {
+    let o = support::run(args);
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn one_node_in_use() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/train-0",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_one_node_in_use", text);
+}
+
+#[test]
+fn across_nodes() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "train-0",
+        "-n",
+        "team-a",
+        "-f",
+        "testdata/fixtures/explain",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_across_nodes", text);
+}
+
+#[test]
+fn selector_runtime_error_fails_the_attempt() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let claim = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: team-a}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].memory > 1'}\n";
+    std::fs::write(dir.join("bad.yaml"), claim).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let (json, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/bad",
+        "--node",
+        "worker-2",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fixtures/explain",
+        "-f",
+        &d,
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["result"], "error");
+    let e = v["error"].as_str().unwrap();
+    assert!(
+        e.contains("claim team-a/bad: selector #0: CEL runtime error: no such key: memory"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pod_with_template() {
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/trainer",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("explain_pod", text);
+    let (json, _) = out(&[
+        "explain",
+        "pod",
+        "trainer",
+        "-n",
+        "team-a",
+        "--node",
+        "worker-1",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fixtures/explain",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["result"], "allocated");
+    assert_eq!(v["claims"][0]["name"], "trainer-gpu");
+    assert_eq!(
+        v["claims"][0]["allocation"]["devices"]["results"][0]["device"],
+        "gpu-1"
+    );
+}
+
+#[test]
+fn unknown_claim_is_a_usage_error() {
+    assert_eq!(
+        out(&[
+            "explain",
+            "claim",
+            "nope",
+            "-f",
+            "testdata/fixtures/explain"
+        ])
+        .1,
+        2
+    );
+}
