@@ -341,7 +341,7 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                             .first()
                             .map_or_else(|| "no allocation".to_owned(), blocking_step)
                     },
-                    blocking_step,
+                    |f| blocking_step(f),
                 );
                 match groups.iter_mut().find(|(w, _)| *w == why) {
                     Some((_, nodes)) => nodes.push(node.clone()),
