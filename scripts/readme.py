@@ -1,0 +1,10 @@
+import subprocess
+ex = subprocess.run(['./target/debug/kubectl-dra','lint','testdata/fixtures/render/slices.yaml'],capture_output=True,text=True,env={'NO_COLOR':'1'}).stdout.rstrip()
+rules = subprocess.run(['./target/debug/kubectl-dra','rules','--markdown'],capture_output=True,text=True).stdout.strip()
+t = open('scripts/README.tmpl').read()
+m = subprocess.run(['./target/debug/kubectl-dra','match','device.attributes["gpu.example.com"].profile == "1g.10gb"','-f','examples/gpu-partitionable.yaml'],capture_output=True,text=True).stdout.rstrip()
+t = t.replace('@@MATCH@@', m)
+e = subprocess.run(['./target/debug/kubectl-dra','explain','claim','team-a/train-0','-f','testdata/fixtures/explain'],capture_output=True,text=True).stdout.rstrip()
+t = t.replace('@@EXPLAIN@@', e)
+t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
+open('README.md','w').write(t)
