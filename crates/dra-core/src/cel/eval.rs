@@ -186,6 +186,52 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// A reference to the value of a device path (`device.attributes["d"].x`)
+    /// or a string literal, without cloning: the hot path of selectors.
+    /// `None` when the expression is not such a path, or the path is missing
+    /// (then the normal evaluation reports the error).
+    fn eval_ref(&mut self, e: &'a IdedExpr) -> Option<&'a Value> {
+        match &e.expr {
+            Expr::Literal(LiteralValue::String(_)) => self.literals.get(e.id as usize)?.as_ref(),
+            Expr::Select(s) if !s.test => {
+                if let Expr::Ident(n) = &s.operand.expr {
+                    if n != "device" || self.scopes.iter().any(|(v, _)| *v == "device") {
+                        return None;
+                    }
+                    self.cost += 2;
+                    let d: &'a Device = self.device;
+                    return match s.field.as_str() {
+                        "driver" => Some(&d.driver),
+                        "attributes" => Some(&d.attributes),
+                        "capacity" => Some(&d.capacity),
+                        _ => None,
+                    };
+                }
+                let operand = self.eval_ref(&s.operand)?;
+                self.cost += 1;
+                match operand {
+                    Value::Map(m) | Value::Domains(m) => m.get_str(&s.field),
+                    _ => None,
+                }
+            }
+            Expr::Call(c)
+                if c.func_name == op::INDEX && c.args.len() == 2 && c.target.is_none() =>
+            {
+                let key = match &c.args[1].expr {
+                    Expr::Literal(LiteralValue::String(k)) => k.inner(),
+                    _ => return None,
+                };
+                let container = self.eval_ref(&c.args[0])?;
+                self.cost += 1;
+                match container {
+                    Value::Map(m) | Value::Domains(m) => m.get_str(key),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn has(&self, operand: &Value, field: &str) -> Result<bool, String> {
         match operand {
             Value::Map(m) | Value::Domains(m) => Ok(m.get_str(field).is_some()),
@@ -281,6 +327,17 @@ impl<'a> Eval<'a> {
         }
         if let Some(r) = self.special(call) {
             return r;
+        }
+        // `device...x == "literal"`: compare in place, no clones.
+        if (name == op::EQUALS || name == op::NOT_EQUALS) && call.args.len() == 2 {
+            let before = self.cost;
+            if let (Some(a), Some(b)) = (self.eval_ref(&call.args[0]), self.eval_ref(&call.args[1]))
+            {
+                self.charge(1)?;
+                let eq = equals(a, b).unwrap_or(false);
+                return Ok(Value::Bool(if name == op::EQUALS { eq } else { !eq }));
+            }
+            self.cost = before;
         }
         self.charge(1)?;
         // A namespace such as `sets` or `optional` as the call's target.

@@ -568,13 +568,106 @@ pub(crate) fn call(
 ) -> R {
     let n = args.len();
     let a = |i: usize| &args[i];
-    let all: Vec<&Value> = target.into_iter().chain(args.iter()).collect();
-    let err = || no_overload(name, &all);
+    // Built only for an error: this runs for every call on every device.
+    let err = || {
+        no_overload(
+            name,
+            &target.into_iter().chain(args.iter()).collect::<Vec<_>>(),
+        )
+    };
     if let Some(ns) = namespace {
         return namespaced(ns, name, args)
             .unwrap_or_else(|| Err(format!("no such function: {ns}.{name}")));
     }
+    // Quantity and semver methods first: selectors call them on every device.
     match (name, target) {
+        // Quantity.
+        ("quantity", None) if n == 1 => Quantity::parse(str_arg(a(0), name)?)
+            .map(Value::Quantity)
+            .map_err(|e| e.to_string()),
+        ("isQuantity", None) if n == 1 => {
+            Ok(Value::Bool(Quantity::parse(str_arg(a(0), name)?).is_ok()))
+        }
+        ("isGreaterThan" | "isLessThan" | "compareTo", Some(Value::Quantity(q))) if n == 1 => {
+            match a(0) {
+                Value::Quantity(o) => Ok(match name {
+                    "isGreaterThan" => Value::Bool(q > o),
+                    "isLessThan" => Value::Bool(q < o),
+                    _ => Value::Int(q.cmp(o) as i64),
+                }),
+                _ => Err(err()),
+            }
+        }
+        ("add" | "sub", Some(Value::Quantity(q))) if n == 1 => {
+            let o = match a(0) {
+                Value::Quantity(o) => *o,
+                Value::Int(i) => Quantity::from_int(*i),
+                _ => return Err(err()),
+            };
+            let r = if name == "add" {
+                q.checked_add(&o)
+            } else {
+                q.checked_sub(&o)
+            };
+            r.map(Value::Quantity)
+                .ok_or_else(|| "quantity overflow".into())
+        }
+        ("asInteger", Some(Value::Quantity(q))) if n == 0 => {
+            if q.is_fractional()
+                || q.value() > i128::from(i64::MAX)
+                || q.value() < i128::from(i64::MIN)
+            {
+                Err("cannot convert value to integer".into())
+            } else {
+                Ok(Value::Int(q.value() as i64))
+            }
+        }
+        ("isInteger", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Bool(
+            !q.is_fractional()
+                && q.value() <= i128::from(i64::MAX)
+                && q.value() >= i128::from(i64::MIN),
+        )),
+        ("asApproximateFloat", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Double(q.to_f64())),
+        ("sign", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Int(if q.is_zero() {
+            0
+        } else if q.is_negative() {
+            -1
+        } else {
+            1
+        })),
+        // Semver.
+        ("semver", None) if (1..=2).contains(&n) => {
+            let s = str_arg(a(0), name)?;
+            let normalize = n == 2 && matches!(a(1), Value::Bool(true));
+            let parsed = if normalize {
+                Semver::parse_normalized(s)
+            } else {
+                Semver::parse(s)
+            };
+            parsed.map(|v| Value::Semver(Arc::new(v)))
+        }
+        ("isSemver", None) if (1..=2).contains(&n) => {
+            let s = str_arg(a(0), name)?;
+            let normalize = n == 2 && matches!(a(1), Value::Bool(true));
+            Ok(Value::Bool(if normalize {
+                Semver::parse_normalized(s).is_ok()
+            } else {
+                Semver::parse(s).is_ok()
+            }))
+        }
+        ("isGreaterThan" | "isLessThan" | "compareTo", Some(Value::Semver(v))) if n == 1 => {
+            match a(0) {
+                Value::Semver(o) => Ok(match name {
+                    "isGreaterThan" => Value::Bool(**v > **o),
+                    "isLessThan" => Value::Bool(**v < **o),
+                    _ => Value::Int(v.cmp(o) as i64),
+                }),
+                _ => Err(err()),
+            }
+        }
+        ("major", Some(Value::Semver(v))) if n == 0 => Ok(Value::Int(v.major as i64)),
+        ("minor", Some(Value::Semver(v))) if n == 0 => Ok(Value::Int(v.minor as i64)),
+        ("patch", Some(Value::Semver(v))) if n == 0 => Ok(Value::Int(v.patch as i64)),
         ("size", None) if n == 1 => size(a(0)).ok_or_else(err),
         ("size", Some(t)) if n == 0 => size(t).ok_or_else(err),
         ("contains", Some(Value::String(s))) if n == 1 => {
@@ -835,93 +928,6 @@ pub(crate) fn call(
             let v = if name == "first" { l.first() } else { l.last() };
             Ok(Value::Optional(v.map(|v| Box::new(v.clone()))))
         }
-        // Quantity.
-        ("quantity", None) if n == 1 => Quantity::parse(str_arg(a(0), name)?)
-            .map(Value::Quantity)
-            .map_err(|e| e.to_string()),
-        ("isQuantity", None) if n == 1 => {
-            Ok(Value::Bool(Quantity::parse(str_arg(a(0), name)?).is_ok()))
-        }
-        ("isGreaterThan" | "isLessThan" | "compareTo", Some(Value::Quantity(q))) if n == 1 => {
-            match a(0) {
-                Value::Quantity(o) => Ok(match name {
-                    "isGreaterThan" => Value::Bool(q > o),
-                    "isLessThan" => Value::Bool(q < o),
-                    _ => Value::Int(q.cmp(o) as i64),
-                }),
-                _ => Err(err()),
-            }
-        }
-        ("add" | "sub", Some(Value::Quantity(q))) if n == 1 => {
-            let o = match a(0) {
-                Value::Quantity(o) => *o,
-                Value::Int(i) => Quantity::from_int(*i),
-                _ => return Err(err()),
-            };
-            let r = if name == "add" {
-                q.checked_add(&o)
-            } else {
-                q.checked_sub(&o)
-            };
-            r.map(Value::Quantity)
-                .ok_or_else(|| "quantity overflow".into())
-        }
-        ("asInteger", Some(Value::Quantity(q))) if n == 0 => {
-            if q.is_fractional()
-                || q.value() > i128::from(i64::MAX)
-                || q.value() < i128::from(i64::MIN)
-            {
-                Err("cannot convert value to integer".into())
-            } else {
-                Ok(Value::Int(q.value() as i64))
-            }
-        }
-        ("isInteger", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Bool(
-            !q.is_fractional()
-                && q.value() <= i128::from(i64::MAX)
-                && q.value() >= i128::from(i64::MIN),
-        )),
-        ("asApproximateFloat", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Double(q.to_f64())),
-        ("sign", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Int(if q.is_zero() {
-            0
-        } else if q.is_negative() {
-            -1
-        } else {
-            1
-        })),
-        // Semver.
-        ("semver", None) if (1..=2).contains(&n) => {
-            let s = str_arg(a(0), name)?;
-            let normalize = n == 2 && matches!(a(1), Value::Bool(true));
-            let parsed = if normalize {
-                Semver::parse_normalized(s)
-            } else {
-                Semver::parse(s)
-            };
-            parsed.map(|v| Value::Semver(Arc::new(v)))
-        }
-        ("isSemver", None) if (1..=2).contains(&n) => {
-            let s = str_arg(a(0), name)?;
-            let normalize = n == 2 && matches!(a(1), Value::Bool(true));
-            Ok(Value::Bool(if normalize {
-                Semver::parse_normalized(s).is_ok()
-            } else {
-                Semver::parse(s).is_ok()
-            }))
-        }
-        ("isGreaterThan" | "isLessThan" | "compareTo", Some(Value::Semver(v))) if n == 1 => {
-            match a(0) {
-                Value::Semver(o) => Ok(match name {
-                    "isGreaterThan" => Value::Bool(**v > **o),
-                    "isLessThan" => Value::Bool(**v < **o),
-                    _ => Value::Int(v.cmp(o) as i64),
-                }),
-                _ => Err(err()),
-            }
-        }
-        ("major", Some(Value::Semver(v))) if n == 0 => Ok(Value::Int(v.major as i64)),
-        ("minor", Some(Value::Semver(v))) if n == 0 => Ok(Value::Int(v.minor as i64)),
-        ("patch", Some(Value::Semver(v))) if n == 0 => Ok(Value::Int(v.patch as i64)),
         // IP and CIDR.
         ("ip", None) if n == 1 => parse_ip(str_arg(a(0), name)?).map(Value::Ip),
         ("isIP", None) if n == 1 => Ok(Value::Bool(parse_ip(str_arg(a(0), name)?).is_ok())),
