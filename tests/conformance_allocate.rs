@@ -159,22 +159,7 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
 
 #[test]
 fn allocate_conformance() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-alloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cases = support::cases("allocate");
-    assert!(
-        cases.len() >= 56,
-        "expected the 56 allocation cases, found {}",
-        cases.len()
-    );
-    let mut failures = Vec::new();
-    for (name, case) in &cases {
-        if let Err(why) = judge_case(case, &dir, name) {
-            failures.push((name.clone(), why));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    support::judge("allocate", failures, cases.len());
+    support::run_suite("allocate", 56, judge_case);
 }
 
 #[test]

@@ -70,22 +70,7 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
 
 #[test]
 fn cel_conformance() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-cel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cases = support::cases("cel");
-    assert!(
-        cases.len() >= 42,
-        "expected the 42 CEL cases, found {}",
-        cases.len()
-    );
-    let mut failures = Vec::new();
-    for (name, case) in &cases {
-        if let Err(why) = judge_case(case, &dir, name) {
-            failures.push((name.clone(), why));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    support::judge("cel", failures, cases.len());
+    support::run_suite("cel", 42, judge_case);
 }
 
 #[test]

@@ -106,22 +106,7 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
 
 #[test]
 fn lint_conformance() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-lint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cases = support::cases("lint");
-    assert!(
-        cases.len() >= 62,
-        "expected the 62 lint cases, found {}",
-        cases.len()
-    );
-    let mut failures = Vec::new();
-    for (name, case) in &cases {
-        if let Err(why) = judge_case(case, &dir, name) {
-            failures.push((name.clone(), why));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    support::judge("lint", failures, cases.len());
+    support::run_suite("lint", 62, judge_case);
 }
 
 /// The harness must be able to fail: a case with a changed verdict disagrees.

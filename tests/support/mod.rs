@@ -134,3 +134,28 @@ pub fn gate_args(case: &serde_json::Value) -> Vec<String> {
     }
     args
 }
+
+/// Runs every case of a suite through `judge_case` (in a scratch directory)
+/// and fails with all disagreements, honouring KNOWN_GAPS.
+pub fn run_suite(
+    suite: &str,
+    expected: usize,
+    judge_case: fn(&serde_json::Value, &Path, &str) -> Result<(), String>,
+) {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-{suite}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = cases(suite);
+    assert!(
+        cases.len() >= expected,
+        "expected the {expected} {suite} cases, found {}",
+        cases.len()
+    );
+    let mut failures = Vec::new();
+    for (name, case) in &cases {
+        if let Err(why) = judge_case(case, &dir, name) {
+            failures.push((name.clone(), why));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    judge(suite, failures, cases.len());
+}

@@ -232,40 +232,12 @@ impl<'a> Search<'a> {
             ok = false;
         }
         if ok {
-            for (i, p) in req.class_programs.iter().enumerate() {
-                match p.matches(d.cel()) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        ok = false;
-                        break;
-                    }
-                    Err(e) => {
-                        return Err(Fatal(format!(
-                            "class {}: selector #{i}: CEL runtime error: {}",
-                            req.class.name().unwrap_or_default(),
-                            e.0
-                        )))
-                    }
-                }
-            }
+            let class = format!("class {}", req.class.name().unwrap_or_default());
+            ok = all_match(&req.class_programs, d.cel(), &class)?;
         }
         if ok {
-            for (i, p) in req.programs.iter().enumerate() {
-                match p.matches(d.cel()) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        ok = false;
-                        break;
-                    }
-                    Err(e) => {
-                        return Err(Fatal(format!(
-                            "claim {}: selector #{i}: CEL runtime error: {}",
-                            claim_ref(self.plans[req.claim].obj),
-                            e.0
-                        )))
-                    }
-                }
-            }
+            let claim = format!("claim {}", claim_ref(self.plans[req.claim].obj));
+            ok = all_match(&req.programs, d.cel(), &claim)?;
         }
         self.selectable.insert(key, ok);
         Ok(ok)
@@ -776,6 +748,28 @@ impl<'a> Search<'a> {
         }
         Ok(false)
     }
+}
+
+/// Selectors in order: the first false stops; a CEL error is fatal, named
+/// after its owner (`class gpu` or `claim ns/name`) and selector index.
+fn all_match(
+    programs: &[Program],
+    device: &Arc<crate::cel::Device>,
+    owner: &str,
+) -> Result<bool, Fatal> {
+    for (i, p) in programs.iter().enumerate() {
+        match p.matches(device) {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            Err(e) => {
+                return Err(Fatal(format!(
+                    "{owner}: selector #{i}: CEL runtime error: {}",
+                    e.0
+                )))
+            }
+        }
+    }
+    Ok(true)
 }
 
 fn compile_all(exprs: &[String], env: &Env, owner: &str) -> Result<Vec<Program>, Fatal> {

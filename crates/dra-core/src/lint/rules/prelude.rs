@@ -135,3 +135,27 @@ pub(crate) fn check_too_many(
         .label_text(format!("{} here", list.len()));
     }
 }
+
+/// The CEL selectors of a class or claim that the apiserver would compile
+/// (non-empty, within the length limit), with their compiled form.
+#[allow(clippy::type_complexity)]
+pub(crate) fn compiled_selectors<'o>(
+    cx: &Ctx<'_>,
+    obj: &'o Object,
+) -> Vec<(
+    &'o Node,
+    String,
+    std::sync::Arc<Result<crate::cel::Program, crate::cel::CompileError>>,
+)> {
+    cel_selectors(obj)
+        .into_iter()
+        .filter_map(|(n, path)| {
+            let expr = n.as_str()?;
+            if expr.trim().is_empty() || expr.len() > CEL_MAX_LEN {
+                return None;
+            }
+            let compiled = cx.compile(expr);
+            Some((n, path, compiled))
+        })
+        .collect()
+}

@@ -10,12 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (n, path) in cel_selectors(obj) {
-        let Some(expr) = n.as_str() else { continue };
-        if expr.trim().is_empty() || expr.len() > CEL_MAX_LEN {
-            continue;
-        }
-        let compiled = cx.compile(expr);
+    for (n, path, compiled) in compiled_selectors(cx, obj) {
         let Ok(p) = &*compiled else { continue };
         if p.estimated_cost > crate::cel::MAX_ESTIMATED_COST {
             out.report(

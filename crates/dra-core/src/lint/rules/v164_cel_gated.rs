@@ -11,12 +11,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (n, path) in cel_selectors(obj) {
-        let Some(expr) = n.as_str() else { continue };
-        if expr.trim().is_empty() || expr.len() > CEL_MAX_LEN {
-            continue;
-        }
-        let compiled = cx.compile(expr);
+    for (n, path, compiled) in compiled_selectors(cx, obj) {
         if let Err(e) = &*compiled {
             if e.kind == CompileErrorKind::Gated {
                 super::v161_cel_compile_error::report_compile_error(cx, obj, n, path, e, out);
