@@ -28,6 +28,23 @@ pub enum Command {
     Match(MatchArgs),
     /// Dry-run the scheduler's allocator: which devices a claim gets, or why none.
     Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completion(CompletionArgs),
+    /// Print the man page (roff).
+    #[command(hide = true)]
+    Man,
+    /// Completion protocol of kubectl plugins (`kubectl_complete-dra`).
+    #[command(name = "__complete", hide = true)]
+    Complete {
+        /// The words typed after `kubectl dra`, the last one possibly empty.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        words: Vec<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionArgs {
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]

@@ -26,6 +26,9 @@ fn main() -> ExitCode {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
+        cli::Command::Completion(args) => commands::completion::completion(args.shell),
+        cli::Command::Man => commands::completion::man(),
+        cli::Command::Complete { words } => commands::completion::complete(&words),
         cli::Command::Explain(args) => match &args.what {
             cli::ExplainWhat::Claim(a) => commands::explain::run(a),
             cli::ExplainWhat::Pod(a) => commands::explain::run_pod(a),

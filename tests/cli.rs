@@ -223,3 +223,21 @@ fn version_names_supported_kubernetes() {
     assert_eq!(code, 0);
     assert!(out.contains("kubectl-dra"));
 }
+
+#[test]
+fn completions_man_page_and_kubectl_completion_protocol() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (script, code) = stdout(&["completion", shell]);
+        assert_eq!(code, 0);
+        assert!(
+            script.contains("explain") && script.contains("kubernetes-version"),
+            "{shell}"
+        );
+    }
+    let (man, _) = stdout(&["man"]);
+    assert!(man.starts_with(".ie") && man.contains(".SH NAME"));
+    let (c, _) = stdout(&["__complete", "ex"]);
+    assert_eq!(c, "explain\n:4\n");
+    let (c, _) = stdout(&["__complete", "lint", "--feature"]);
+    assert_eq!(c, "--feature-gates\n:4\n");
+}

@@ -1,4 +1,5 @@
 //! One module per subcommand: glue between flags, files and the engine.
+pub mod completion;
 pub mod explain;
 pub mod lint;
 pub mod matching;
