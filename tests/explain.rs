@@ -121,3 +121,36 @@ fn unknown_claim_is_a_usage_error() {
         2
     );
 }
+
+#[test]
+fn device_taint_rules_apply_with_their_gate() {
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "explain",
+            "claim",
+            "team-a/small",
+            "--node",
+            "worker-1",
+            "-o",
+            "json",
+            "-f",
+            "testdata/fixtures/explain",
+            "-f",
+            "testdata/fixtures/taint-rule.yaml",
+        ];
+        a.extend_from_slice(extra);
+        a
+    };
+    let device = |extra: &[&'static str]| {
+        let (json, _) = out(&args(extra));
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["claims"][0]["allocation"]["devices"]["results"][0]["device"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    // gpu-0 is allocated; the rule taints gpu-1 (NoSchedule): gpu-2 is next.
+    assert_eq!(device(&[]), "gpu-2");
+    // 1.36: DRADeviceTaintRules is off by default, the rule does not count.
+    assert_eq!(device(&["--kubernetes-version", "1.36"]), "gpu-1");
+}

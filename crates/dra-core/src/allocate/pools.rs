@@ -122,6 +122,7 @@ impl PoolDevice<'_> {
             }
             self.on_node.hash(&mut h);
             self.node_name.hash(&mut h);
+            self.taints.hash(&mut h);
             h.finish()
         })
     }
@@ -460,6 +461,52 @@ pub struct PoolIndex<'a> {
     by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
     /// Pools whose slices select nodes otherwise (all nodes, selectors, per device).
     elsewhere: Vec<(&'a str, &'a str)>,
+    /// DeviceTaintRules: (driver, pool, device) selectors and the taint to add.
+    taint_rules: Vec<TaintRule>,
+}
+
+/// A DeviceTaintRule as the scheduler applies it to the device view.
+struct TaintRule {
+    driver: Option<String>,
+    pool: Option<String>,
+    device: Option<String>,
+    taint: (String, String, String),
+}
+
+impl TaintRule {
+    fn from_object(o: &Object) -> Option<TaintRule> {
+        let spec = o.spec()?;
+        let sel = spec.get("deviceSelector");
+        let field = |k: &str| {
+            sel.and_then(|s| s.get(k))
+                .and_then(Node::as_str)
+                .map(str::to_owned)
+        };
+        // Older (alpha) rules could also select by class or CEL; those are
+        // not modelled: such a rule is skipped rather than over-applied.
+        if sel.is_some_and(|s| s.get("deviceClassName").is_some() || s.get("selectors").is_some()) {
+            return None;
+        }
+        let t = spec.get("taint")?;
+        let s = |k: &str| {
+            t.get(k)
+                .and_then(Node::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        Some(TaintRule {
+            driver: field("driver"),
+            pool: field("pool"),
+            device: field("device"),
+            taint: (s("key"), s("value"), s("effect")),
+        })
+    }
+
+    fn applies(&self, driver: &str, pool: &str, device: &str) -> bool {
+        self.driver.as_deref().is_none_or(|d| d == driver)
+            && self.pool.as_deref().is_none_or(|p| p == pool)
+            && self.device.as_deref().is_none_or(|d| d == device)
+    }
 }
 
 impl<'a> PoolIndex<'a> {
@@ -504,10 +551,16 @@ impl<'a> PoolIndex<'a> {
                 elsewhere.push(*key);
             }
         }
+        let taint_rules = objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
+            .filter_map(TaintRule::from_object)
+            .collect();
         PoolIndex {
             pools,
             by_node,
             elsewhere,
+            taint_rules,
         }
     }
 }
@@ -651,6 +704,17 @@ pub fn gather<'a>(
                 .any(|d| d.consumes.iter().any(|(_, _, g)| g.is_some()))
         {
             complete = false;
+        }
+        if gates.enabled(Gate::DRADeviceTaintRules) {
+            for d in devices.iter_mut() {
+                for r in index
+                    .taint_rules
+                    .iter()
+                    .filter(|r| r.applies(driver, name, d.name))
+                {
+                    d.taints.push(r.taint.clone());
+                }
+            }
         }
         let has_binding = devices.iter().any(|d| !d.binding_conditions.is_empty());
         let targets_node = devices.iter().any(|d| d.on_node);
