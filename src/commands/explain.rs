@@ -286,6 +286,11 @@ fn blocking_step(f: &allocate::Funnel) -> String {
         )
     } else if f.untainted < f.needed {
         format!("request {:?}: matching devices are tainted", f.request)
+    } else if f.room < f.needed {
+        match &f.shortfall {
+            Some(s) => format!("request {:?}: {s}", f.request),
+            None => format!("request {:?}: shared capacity is used up", f.request),
+        }
     } else {
         format!(
             "request {:?}: shared counters, capacity or constraints rule out every combination",
@@ -374,6 +379,15 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                     out.push_str(&format!(
                         "  {:>6}  not tainted, or tolerated\n",
                         f.untainted
+                    ));
+                    let short = f
+                        .shortfall
+                        .as_ref()
+                        .map(|s| format!("   ({s})"))
+                        .unwrap_or_default();
+                    out.push_str(&format!(
+                        "  {:>6}  with shared counters and capacity left{short}\n",
+                        f.room
                     ));
                     if f.pass_request >= f.needed && f.free < f.needed && !f.held_by.is_empty() {
                         out.push_str(&format!("  It fits on {node} if {} is deleted (DRA devices are never preempted).\n", f.held_by.join(" and ")));

@@ -79,6 +79,12 @@ pub struct Funnel {
     pub held_by: Vec<String>,
     #[serde(rename = "notTainted")]
     pub untainted: usize,
+    /// Of those, devices whose shared counters (and capacity) still have room.
+    #[serde(rename = "countersAndCapacityLeft")]
+    pub room: usize,
+    /// The first shortfall seen: counter set, counter, needed, left.
+    #[serde(rename = "counterShortfall")]
+    pub shortfall: Option<String>,
     pub needed: usize,
 }
 
@@ -1309,8 +1315,31 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
                 continue;
             }
             f.free += 1;
-            if search.tolerated(r, &req) {
-                f.untainted += 1;
+            if !search.tolerated(r, &req) {
+                continue;
+            }
+            f.untainted += 1;
+            // Room on its own (other picks of this cycle are not counted here).
+            let capacity_ok = !search.gates.enabled(Gate::DRAConsumableCapacity)
+                || search
+                    .consumption(r, &req)
+                    .is_some_and(|w| search.capacity_fits(r, &w));
+            let d = search.dev(r);
+            let pool = &search.pools[r.pool];
+            let mut counters_ok = true;
+            for (set, counters, _) in &d.consumes {
+                for (counter, need) in counters {
+                    let left = pool.available(set, counter);
+                    if left < *need {
+                        counters_ok = false;
+                        if f.shortfall.is_none() {
+                            f.shortfall = Some(format!("counter set {set}: {counter} needs {need}, {left} left (device {})", d.name));
+                        }
+                    }
+                }
+            }
+            if capacity_ok && counters_ok {
+                f.room += 1;
             }
         }
         f.held_by = holders;
@@ -1328,8 +1357,11 @@ fn describe(f: &Funnel) -> String {
         s.push_str(&format!(" (held by {})", f.held_by.join(", ")));
     }
     s.push_str(&format!(
-        ", {} not tainted; {} needed",
-        f.untainted, f.needed
+        ", {} not tainted, {} with counters and capacity left; {} needed",
+        f.untainted, f.room, f.needed
     ));
+    if let Some(short) = &f.shortfall {
+        s.push_str(&format!(" ({short})"));
+    }
     s
 }
