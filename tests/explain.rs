@@ -154,3 +154,18 @@ fn device_taint_rules_apply_with_their_gate() {
     // 1.36: DRADeviceTaintRules is off by default, the rule does not count.
     assert_eq!(device(&["--kubernetes-version", "1.36"]), "gpu-1");
 }
+
+#[test]
+fn counter_set_shortfall() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "whole-gpu",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain-counters.yaml",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_counter_shortfall", text);
+}

@@ -218,6 +218,44 @@ impl Quantity {
         })
     }
 
+    /// A short form as Kubernetes would print it: `8Gi`, `4G`, `500m`, `7`.
+    pub fn human(&self) -> String {
+        if !self.is_fractional() && !self.is_zero() {
+            let v = self.value();
+            for (suffix, shift) in [
+                ("Ei", 60),
+                ("Pi", 50),
+                ("Ti", 40),
+                ("Gi", 30),
+                ("Mi", 20),
+                ("Ki", 10),
+            ] {
+                let unit = 1i128 << shift;
+                if v % unit == 0 {
+                    return format!("{}{suffix}", v / unit);
+                }
+            }
+            for (suffix, exp) in [
+                ("E", 18),
+                ("P", 15),
+                ("T", 12),
+                ("G", 9),
+                ("M", 6),
+                ("k", 3),
+            ] {
+                let unit = 10i128.pow(exp);
+                if v % unit == 0 {
+                    return format!("{}{suffix}", v / unit);
+                }
+            }
+            return v.to_string();
+        }
+        if self.is_fractional() && !self.finer_than_milli() {
+            return format!("{}m", self.milli_value());
+        }
+        self.to_string()
+    }
+
     pub fn to_f64(&self) -> f64 {
         self.mantissa as f64 * 10f64.powi(self.exp)
     }
@@ -303,6 +341,10 @@ mod tests {
         assert_eq!(q("1.5Gi").value(), 1_610_612_736);
         assert_eq!(q("0.1").value(), 1);
         assert_eq!(q("1500m").milli_value(), 1500);
+        assert_eq!(q("8589934592").human(), "8Gi");
+        assert_eq!(q("4000000000").human(), "4G");
+        assert_eq!(q("0.5").human(), "500m");
+        assert_eq!(q("7").human(), "7");
     }
 
     #[test]

@@ -1207,7 +1207,7 @@ fn solve_node<'a>(
                     consumed_capacity: p
                         .share
                         .as_ref()
-                        .map(|s| s.iter().map(|(k, q)| (k.clone(), q.to_string())).collect()),
+                        .map(|s| s.iter().map(|(k, q)| (k.clone(), q.human())).collect()),
                 });
             }
             let node_selector = node_bound.then(|| {
@@ -1333,7 +1333,12 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
                     if left < *need {
                         counters_ok = false;
                         if f.shortfall.is_none() {
-                            f.shortfall = Some(format!("counter set {set}: {counter} needs {need}, {left} left (device {})", d.name));
+                            f.shortfall = Some(format!(
+                                "counter set {set}: {counter} needs {}, {} left (device {})",
+                                need.human(),
+                                left.human(),
+                                d.name
+                            ));
                         }
                     }
                 }
