@@ -222,33 +222,23 @@ impl Quantity {
     pub fn human(&self) -> String {
         if !self.is_fractional() && !self.is_zero() {
             let v = self.value();
-            for (suffix, shift) in [
-                ("Ei", 60),
-                ("Pi", 50),
-                ("Ti", 40),
-                ("Gi", 30),
-                ("Mi", 20),
-                ("Ki", 10),
-            ] {
-                let unit = 1i128 << shift;
+            let mut best = v.to_string();
+            let binary = [("Ei", 60), ("Pi", 50), ("Ti", 40), ("Gi", 30), ("Mi", 20), ("Ki", 10)]
+                .into_iter()
+                .map(|(s, shift)| (s, 1i128 << shift));
+            let decimal = [("E", 18), ("P", 15), ("T", 12), ("G", 9), ("M", 6), ("k", 3)]
+                .into_iter()
+                .map(|(s, e)| (s, 10i128.pow(e)));
+            // The shortest exact form: 4000000000 is 4G, 8589934592 is 8Gi.
+            for (suffix, unit) in binary.chain(decimal) {
                 if v % unit == 0 {
-                    return format!("{}{suffix}", v / unit);
+                    let c = format!("{}{suffix}", v / unit);
+                    if c.len() < best.len() {
+                        best = c;
+                    }
                 }
             }
-            for (suffix, exp) in [
-                ("E", 18),
-                ("P", 15),
-                ("T", 12),
-                ("G", 9),
-                ("M", 6),
-                ("k", 3),
-            ] {
-                let unit = 10i128.pow(exp);
-                if v % unit == 0 {
-                    return format!("{}{suffix}", v / unit);
-                }
-            }
-            return v.to_string();
+            return best;
         }
         if self.is_fractional() && !self.finer_than_milli() {
             return format!("{}m", self.milli_value());
