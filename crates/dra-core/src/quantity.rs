@@ -223,12 +223,26 @@ impl Quantity {
         if !self.is_fractional() && !self.is_zero() {
             let v = self.value();
             let mut best = v.to_string();
-            let binary = [("Ei", 60), ("Pi", 50), ("Ti", 40), ("Gi", 30), ("Mi", 20), ("Ki", 10)]
-                .into_iter()
-                .map(|(s, shift)| (s, 1i128 << shift));
-            let decimal = [("E", 18), ("P", 15), ("T", 12), ("G", 9), ("M", 6), ("k", 3)]
-                .into_iter()
-                .map(|(s, e)| (s, 10i128.pow(e)));
+            let binary = [
+                ("Ei", 60),
+                ("Pi", 50),
+                ("Ti", 40),
+                ("Gi", 30),
+                ("Mi", 20),
+                ("Ki", 10),
+            ]
+            .into_iter()
+            .map(|(s, shift)| (s, 1i128 << shift));
+            let decimal = [
+                ("E", 18),
+                ("P", 15),
+                ("T", 12),
+                ("G", 9),
+                ("M", 6),
+                ("k", 3),
+            ]
+            .into_iter()
+            .map(|(s, e)| (s, 10i128.pow(e)));
             // The shortest exact form: 4000000000 is 4G, 8589934592 is 8Gi.
             for (suffix, unit) in binary.chain(decimal) {
                 if v % unit == 0 {
