@@ -87,17 +87,8 @@ pub struct ExplainCommon {
     #[arg(short = 'o', long = "output", value_enum, default_value_t = MatchOutput::Text)]
     pub output: MatchOutput,
 
-    /// Kubernetes version whose allocator and gate defaults apply (1.34 to 1.37).
-    #[arg(
-        long = "kubernetes-version",
-        value_name = "VERSION",
-        default_value = "1.37"
-    )]
-    pub kubernetes_version: String,
-
-    /// Feature gates of kube-scheduler on top of the version's defaults.
-    #[arg(long = "feature-gates", value_name = "GATES")]
-    pub feature_gates: Vec<String>,
+    #[command(flatten)]
+    pub target: Target,
 }
 
 #[derive(Args, Debug)]
@@ -132,17 +123,8 @@ pub struct MatchArgs {
     #[arg(short = 'o', long = "output", value_enum, default_value_t = MatchOutput::Text)]
     pub output: MatchOutput,
 
-    /// Kubernetes version whose CEL environment compiles the expression (1.34 to 1.37).
-    #[arg(
-        long = "kubernetes-version",
-        value_name = "VERSION",
-        default_value = "1.37"
-    )]
-    pub kubernetes_version: String,
-
-    /// Feature gates on top of the version's defaults: Name=true,Other=false.
-    #[arg(long = "feature-gates", value_name = "GATES")]
-    pub feature_gates: Vec<String>,
+    #[command(flatten)]
+    pub target: Target,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -164,13 +146,10 @@ pub enum ColorChoice {
     Never,
 }
 
+/// The cluster being modelled: its Kubernetes version and feature gates.
 #[derive(Args, Debug)]
-pub struct LintArgs {
-    /// Files or directories (searched for *.yaml, *.yml, *.json); `-` reads stdin.
-    #[arg(value_name = "PATH", default_value = ".")]
-    pub paths: Vec<PathBuf>,
-
-    /// Kubernetes version whose validation, limits and feature-gate defaults apply (1.34 to 1.37).
+pub struct Target {
+    /// Kubernetes version whose validation, CEL environment, allocator and gate defaults apply (1.34 to 1.37).
     #[arg(
         long = "kubernetes-version",
         value_name = "VERSION",
@@ -178,9 +157,19 @@ pub struct LintArgs {
     )]
     pub kubernetes_version: String,
 
-    /// Feature gates on top of the version's defaults, as kube-apiserver takes them: Name=true,Other=false.
+    /// Feature gates on top of the version's defaults, as kube-apiserver and kube-scheduler take them: Name=true,Other=false.
     #[arg(long = "feature-gates", value_name = "GATES")]
     pub feature_gates: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// Files or directories (searched for *.yaml, *.yml, *.json); `-` reads stdin.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub target: Target,
 
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Text)]

@@ -79,7 +79,10 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
 }
 
 fn load(common: &ExplainCommon) -> Result<(dra_core::gates::FeatureGates, Vec<Object>), String> {
-    let gates = gates_from(&common.kubernetes_version, &common.feature_gates)?;
+    let gates = gates_from(
+        &common.target.kubernetes_version,
+        &common.target.feature_gates,
+    )?;
     let sources = read_sources(&common.files)?;
     let (objects, problems) = lint::load_objects(&sources, Limits::default());
     if let Some(p) = problems.first() {

@@ -38,7 +38,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             markdown: false,
         });
     }
-    let gates = gates_from(&args.kubernetes_version, &args.feature_gates)?;
+    let gates = gates_from(&args.target.kubernetes_version, &args.target.feature_gates)?;
     for id in args.select.iter().flatten().chain(args.ignore.iter()) {
         if !lint::registry::RULES
             .iter()

@@ -29,7 +29,7 @@ pub fn read_sources(paths: &[std::path::PathBuf]) -> Result<Vec<SourceFile>, Str
 }
 
 pub fn run(args: &MatchArgs) -> Result<Outcome, String> {
-    let gates = gates_from(&args.kubernetes_version, &args.feature_gates)?;
+    let gates = gates_from(&args.target.kubernetes_version, &args.target.feature_gates)?;
     let sources = read_sources(&args.files)?;
     let (objects, problems) = lint::load_objects(&sources, Limits::default());
     if let Some(p) = problems.first() {
