@@ -88,16 +88,15 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
         file.to_string_lossy().into_owned(),
     ]);
     args.extend(support::gate_args(case));
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = support::run(&argv);
-    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!(
-            "no JSON ({e}); stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
+    let (report, exit_code) = support::run_json(&args)?;
     let expect = &case["expect"];
     let result = report["result"].as_str().unwrap_or_default();
+    let want_code = if result == "allocated" { 0 } else { 1 };
+    if exit_code != Some(want_code) {
+        return Err(format!(
+            "exit code {exit_code:?} for result {result}, want {want_code}"
+        ));
+    }
     if let Some(want) = expect["error"].as_str() {
         let got = report["error"].as_str().unwrap_or_default();
         return if result == "error" && got.contains(want) {

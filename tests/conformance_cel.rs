@@ -32,16 +32,13 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
     ];
     args.push(file.to_string_lossy().into_owned());
     args.extend(support::gate_args(case));
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = support::run(&argv);
-    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!(
-            "no JSON ({e}); stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
+    let (report, exit_code) = support::run_json(&args)?;
     let expect = &case["expect"];
     let compile = report["compileError"].as_str();
+    let want_code = if compile.is_some() { 1 } else { 0 };
+    if exit_code != Some(want_code) {
+        return Err(format!("exit code {exit_code:?}, want {want_code}"));
+    }
     let dev = &report["devices"][0];
     if let Some(want) = expect["compileError"].as_str() {
         return match compile {

@@ -25,14 +25,7 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
     let mut args: Vec<String> = vec!["lint".into(), "-o".into(), "json".into()];
     args.extend(support::gate_args(case));
     args.push(file.to_string_lossy().into_owned());
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = support::run(&argv);
-    let report: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!(
-            "no JSON ({e}); stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
+    let (report, exit_code) = support::run_json(&args)?;
     let diags = report["diagnostics"]
         .as_array()
         .cloned()
@@ -91,11 +84,8 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
         problems.push(format!("valid: want {}, got {valid}", expect["valid"]));
     }
     let want_code = if want_errors.is_empty() { 0 } else { 1 };
-    if out.status.code() != Some(want_code) && problems.is_empty() {
-        problems.push(format!(
-            "exit code {:?}, want {want_code}",
-            out.status.code()
-        ));
+    if exit_code != Some(want_code) && problems.is_empty() {
+        problems.push(format!("exit code {:?}, want {want_code}", exit_code));
     }
     if problems.is_empty() {
         Ok(())

@@ -159,3 +159,16 @@ pub fn run_suite(
     let _ = std::fs::remove_dir_all(&dir);
     judge(suite, failures, cases.len());
 }
+
+/// Runs `kubectl-dra` with owned arguments and parses its JSON output.
+pub fn run_json(args: &[String]) -> Result<(serde_json::Value, Option<i32>), String> {
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&argv);
+    let v = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "no JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    Ok((v, out.status.code()))
+}

@@ -288,17 +288,8 @@ fn device_of<'a>(
         .get("nodeName")
         .and_then(Node::as_str)
         .map(str::to_owned);
-    let on_node = if slice_spec.get("sharedCounters").is_some() {
-        false
-    } else if let Some(n) = &node_name {
-        n == node
-    } else if sel_node.get("allNodes").and_then(Node::as_bool) == Some(true) {
-        true
-    } else if let Some(sel) = sel_node.get("nodeSelector") {
-        node_selector_matches(sel, node, labels)
-    } else {
-        false
-    };
+    let on_node = slice_spec.get("sharedCounters").is_none()
+        && selects_node(sel_node, node, labels) == Some(true);
     let strings = |k: &str| -> Vec<String> {
         d.get(k)
             .and_then(Node::as_seq)
@@ -415,6 +406,19 @@ fn slice_count(s: &Object) -> i64 {
 }
 
 /// Whether a slice is collected for the node (§3, steps 1-5).
+/// The node selection of a slice or of a device (`nodeName`, `allNodes`,
+/// `nodeSelector`): `None` when it sets none of them.
+fn selects_node(n: &Node, node: &str, labels: Option<&Node>) -> Option<bool> {
+    if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
+        return Some(name == node);
+    }
+    if n.get("allNodes").and_then(Node::as_bool) == Some(true) {
+        return Some(true);
+    }
+    n.get("nodeSelector")
+        .map(|sel| node_selector_matches(sel, node, labels))
+}
+
 fn targets(spec: &Node, node: &str, labels: Option<&Node>, partitionable: bool) -> bool {
     if !partitionable
         && (spec.get("sharedCounters").is_some() || spec.get("perDeviceNodeSelection").is_some())
@@ -424,14 +428,8 @@ fn targets(spec: &Node, node: &str, labels: Option<&Node>, partitionable: bool) 
     if spec.get("sharedCounters").is_some() {
         return true;
     }
-    if let Some(n) = spec.get("nodeName").and_then(Node::as_str) {
-        return n == node;
-    }
-    if spec.get("allNodes").and_then(Node::as_bool) == Some(true) {
-        return true;
-    }
-    if let Some(sel) = spec.get("nodeSelector") {
-        return node_selector_matches(sel, node, labels);
+    if let Some(m) = selects_node(spec, node, labels) {
+        return m;
     }
     if spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true) {
         return spec
@@ -439,16 +437,7 @@ fn targets(spec: &Node, node: &str, labels: Option<&Node>, partitionable: bool) 
             .and_then(Node::as_seq)
             .unwrap_or_default()
             .iter()
-            .any(|d| {
-                if let Some(n) = d.get("nodeName").and_then(Node::as_str) {
-                    n == node
-                } else if d.get("allNodes").and_then(Node::as_bool) == Some(true) {
-                    true
-                } else {
-                    d.get("nodeSelector")
-                        .is_some_and(|s| node_selector_matches(s, node, labels))
-                }
-            });
+            .any(|d| selects_node(d, node, labels) == Some(true));
     }
     false
 }

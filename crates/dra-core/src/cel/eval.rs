@@ -120,15 +120,7 @@ impl<'a> Eval<'a> {
             Expr::Unspecified => Err("unspecified expression".into()),
             Expr::Comprehension(c) => {
                 let range = self.eval(&c.iter_range)?;
-                let items: Vec<(Value, Value)> = match &range {
-                    Value::List(l) => l
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| (Value::Int(i as i64), v.clone()))
-                        .collect(),
-                    Value::Map(m) | Value::Domains(m) => m.entries.clone(),
-                    other => return Err(format!("cannot iterate over {}", other.type_name())),
-                };
+                let items = range_pairs(&range)?;
                 let two = c.iter_var2.is_some();
                 let init = self.eval(&c.accu_init);
                 self.scopes.push((c.accu_var.as_str(), init));
@@ -520,15 +512,7 @@ impl<'a> Eval<'a> {
         body: &'a [IdedExpr],
     ) -> R {
         let range = self.eval(target)?;
-        let pairs: Vec<(Value, Value)> = match &range {
-            Value::List(l) => l
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (Value::Int(i as i64), v.clone()))
-                .collect(),
-            Value::Map(m) | Value::Domains(m) => m.entries.clone(),
-            other => return Err(format!("cannot iterate over {}", other.type_name())),
-        };
+        let pairs = range_pairs(&range)?;
         let mut count = 0i64;
         let mut first_err: Option<String> = None;
         let mut list_out = Vec::new();
@@ -607,5 +591,18 @@ fn type_name(n: &str) -> &'static str {
         "map" => "map",
         "null_type" => "null_type",
         _ => "type",
+    }
+}
+
+/// What a comprehension iterates: (index, element) of a list, (key, value) of a map.
+fn range_pairs(range: &Value) -> Result<Vec<(Value, Value)>, String> {
+    match range {
+        Value::List(l) => Ok(l
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Value::Int(i as i64), v.clone()))
+            .collect()),
+        Value::Map(m) | Value::Domains(m) => Ok(m.entries.clone()),
+        other => Err(format!("cannot iterate over {}", other.type_name())),
     }
 }

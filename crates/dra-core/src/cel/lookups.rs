@@ -1,7 +1,7 @@
 //! Which attributes and capacities an expression reads, and whether each read
 //! is guarded (`has()`, `in`, optional syntax), for the lint rules.
 
-use cel::common::ast::{operators as op, EntryExpr, Expr, IdedExpr, LiteralValue};
+use cel::common::ast::{operators as op, Expr, IdedExpr, LiteralValue};
 
 use super::Program;
 
@@ -67,77 +67,49 @@ impl Walk {
                         });
                     }
                 }
-                self.visit(&s.operand);
             }
-            Expr::Call(c) => {
-                match (c.func_name.as_str(), c.args.as_slice()) {
-                    (op::INDEX, [container, key]) => {
-                        if let (Some((map, domain)), Some(k)) =
-                            (domain_of(container), string_lit(key))
-                        {
-                            self.reads.push(Lookup {
-                                map,
-                                domain,
-                                key: k.to_owned(),
-                                guarded: false,
-                                optional: false,
-                            });
-                        }
-                    }
-                    (op::OPT_INDEX | op::OPT_SELECT, [container, key]) => {
-                        let k = string_lit(key)
-                            .map(str::to_owned)
-                            .or_else(|| match &key.expr {
-                                Expr::Ident(i) => Some(i.clone()),
-                                _ => None,
-                            });
-                        if let (Some((map, domain)), Some(k)) = (domain_of(container), k) {
-                            self.reads.push(Lookup {
-                                map,
-                                domain,
-                                key: k,
-                                guarded: true,
-                                optional: true,
-                            });
-                        }
-                    }
-                    (op::IN, [key, container]) => {
-                        if let (Some((map, domain)), Some(k)) =
-                            (domain_of(container), string_lit(key))
-                        {
-                            self.guards.push((map, domain, k.to_owned()));
-                        }
-                    }
-                    _ => {}
-                }
-                if let Some(t) = &c.target {
-                    self.visit(t);
-                }
-                for a in &c.args {
-                    self.visit(a);
-                }
-            }
-            Expr::List(l) => l.elements.iter().for_each(|x| self.visit(x)),
-            Expr::Map(m) => {
-                for entry in &m.entries {
-                    if let EntryExpr::MapEntry(me) = &entry.expr {
-                        self.visit(&me.key);
-                        self.visit(&me.value);
+            Expr::Call(c) => match (c.func_name.as_str(), c.args.as_slice()) {
+                (op::INDEX, [container, key]) => {
+                    if let (Some((map, domain)), Some(k)) = (domain_of(container), string_lit(key))
+                    {
+                        self.reads.push(Lookup {
+                            map,
+                            domain,
+                            key: k.to_owned(),
+                            guarded: false,
+                            optional: false,
+                        });
                     }
                 }
-            }
-            Expr::Comprehension(c) => {
-                for x in [
-                    &c.iter_range,
-                    &c.accu_init,
-                    &c.loop_cond,
-                    &c.loop_step,
-                    &c.result,
-                ] {
-                    self.visit(x);
+                (op::OPT_INDEX | op::OPT_SELECT, [container, key]) => {
+                    let k = string_lit(key)
+                        .map(str::to_owned)
+                        .or_else(|| match &key.expr {
+                            Expr::Ident(i) => Some(i.clone()),
+                            _ => None,
+                        });
+                    if let (Some((map, domain)), Some(k)) = (domain_of(container), k) {
+                        self.reads.push(Lookup {
+                            map,
+                            domain,
+                            key: k,
+                            guarded: true,
+                            optional: true,
+                        });
+                    }
                 }
-            }
+                (op::IN, [key, container]) => {
+                    if let (Some((map, domain)), Some(k)) = (domain_of(container), string_lit(key))
+                    {
+                        self.guards.push((map, domain, k.to_owned()));
+                    }
+                }
+                _ => {}
+            },
             _ => {}
+        }
+        for child in super::children(e) {
+            self.visit(child);
         }
     }
 }
@@ -170,37 +142,21 @@ impl Program {
     /// The driver names the expression compares `device.driver` with (`==`).
     pub fn driver_literals(&self) -> Vec<String> {
         fn visit(e: &IdedExpr, out: &mut Vec<String>) {
-            match &e.expr {
-                Expr::Call(c) => {
-                    if c.func_name == op::EQUALS && c.args.len() == 2 {
-                        for (a, b) in [(&c.args[0], &c.args[1]), (&c.args[1], &c.args[0])] {
-                            if let (Expr::Select(s), Some(lit)) = (&a.expr, string_lit(b)) {
-                                if s.field == "driver"
-                                    && matches!(&s.operand.expr, Expr::Ident(d) if d == "device")
-                                {
-                                    out.push(lit.to_owned());
-                                }
+            if let Expr::Call(c) = &e.expr {
+                if c.func_name == op::EQUALS && c.args.len() == 2 {
+                    for (a, b) in [(&c.args[0], &c.args[1]), (&c.args[1], &c.args[0])] {
+                        if let (Expr::Select(s), Some(lit)) = (&a.expr, string_lit(b)) {
+                            if s.field == "driver"
+                                && matches!(&s.operand.expr, Expr::Ident(d) if d == "device")
+                            {
+                                out.push(lit.to_owned());
                             }
                         }
                     }
-                    if let Some(t) = &c.target {
-                        visit(t, out);
-                    }
-                    c.args.iter().for_each(|a| visit(a, out));
                 }
-                Expr::Select(s) => visit(&s.operand, out),
-                Expr::Comprehension(c) => {
-                    for x in [
-                        &c.iter_range,
-                        &c.accu_init,
-                        &c.loop_cond,
-                        &c.loop_step,
-                        &c.result,
-                    ] {
-                        visit(x, out);
-                    }
-                }
-                _ => {}
+            }
+            for child in super::children(e) {
+                visit(child, out);
             }
         }
         let mut out = Vec::new();
@@ -223,6 +179,15 @@ mod tests {
             .into_iter()
             .map(|l| (l.key, l.guarded))
             .collect()
+    }
+
+    #[test]
+    fn driver_comparisons_are_found_anywhere() {
+        let env = Env {
+            allow_multiple_allocations: true,
+        };
+        let p = Program::compile(r#"[device.driver == "a.example.com"].all(x, x)"#, &env).unwrap();
+        assert_eq!(p.driver_literals(), vec!["a.example.com".to_owned()]);
     }
 
     #[test]

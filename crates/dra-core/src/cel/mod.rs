@@ -118,68 +118,77 @@ impl Program {
     }
 }
 
-fn collect_literals(e: &IdedExpr, out: &mut Vec<Option<Value>>) {
-    use cel::common::ast::{EntryExpr, Expr, LiteralValue};
+/// The direct subexpressions of an expression, in source order: the one walk
+/// every visitor of the AST shares.
+pub(crate) fn children(e: &IdedExpr) -> Vec<&IdedExpr> {
+    use cel::common::ast::{EntryExpr, Expr};
     match &e.expr {
-        Expr::Literal(LiteralValue::String(s)) => {
-            let i = e.id as usize;
-            if i < 1 << 20 {
-                if out.len() <= i {
-                    out.resize(i + 1, None);
-                }
-                out[i] = Some(Value::String(s.inner().into()));
+        Expr::Call(c) => c
+            .target
+            .as_deref()
+            .into_iter()
+            .chain(c.args.iter())
+            .collect(),
+        Expr::Select(s) => vec![&s.operand],
+        Expr::List(l) => l.elements.iter().collect(),
+        Expr::Map(m) => m
+            .entries
+            .iter()
+            .flat_map(|entry| match &entry.expr {
+                EntryExpr::MapEntry(me) => vec![&me.key, &me.value],
+                EntryExpr::StructField(f) => vec![&f.value],
+            })
+            .collect(),
+        Expr::Struct(st) => st
+            .entries
+            .iter()
+            .flat_map(|entry| match &entry.expr {
+                EntryExpr::MapEntry(me) => vec![&me.key, &me.value],
+                EntryExpr::StructField(f) => vec![&f.value],
+            })
+            .collect(),
+        Expr::Comprehension(c) => vec![
+            &c.iter_range,
+            &c.accu_init,
+            &c.loop_cond,
+            &c.loop_step,
+            &c.result,
+        ],
+        _ => Vec::new(),
+    }
+}
+
+fn collect_literals(e: &IdedExpr, out: &mut Vec<Option<Value>>) {
+    use cel::common::ast::{Expr, LiteralValue};
+    let mut put = |v: Value| {
+        let i = e.id as usize;
+        if i < 1 << 20 {
+            if out.len() <= i {
+                out.resize(i + 1, None);
             }
+            out[i] = Some(v);
         }
-        Expr::Call(c) => {
-            // quantity("40Gi") and semver("1.2.3") of a literal: parsed once.
+    };
+    match &e.expr {
+        Expr::Literal(LiteralValue::String(s)) => put(Value::String(s.inner().into())),
+        // quantity("40Gi") and semver("1.2.3") of a literal: parsed once.
+        Expr::Call(c)
             if c.target.is_none()
                 && c.args.len() == 1
-                && matches!(c.func_name.as_str(), "quantity" | "semver")
-            {
-                if let Expr::Literal(LiteralValue::String(s)) = &c.args[0].expr {
-                    if let Ok(v) = functions::call(
-                        &c.func_name,
-                        None,
-                        None,
-                        &[Value::String(s.inner().into())],
-                    ) {
-                        let i = e.id as usize;
-                        if i < 1 << 20 {
-                            if out.len() <= i {
-                                out.resize(i + 1, None);
-                            }
-                            out[i] = Some(v);
-                        }
-                    }
+                && matches!(c.func_name.as_str(), "quantity" | "semver") =>
+        {
+            if let Expr::Literal(LiteralValue::String(s)) = &c.args[0].expr {
+                if let Ok(v) =
+                    functions::call(&c.func_name, None, None, &[Value::String(s.inner().into())])
+                {
+                    put(v);
                 }
-            }
-            if let Some(t) = &c.target {
-                collect_literals(t, out);
-            }
-            c.args.iter().for_each(|a| collect_literals(a, out));
-        }
-        Expr::Select(s) => collect_literals(&s.operand, out),
-        Expr::List(l) => l.elements.iter().for_each(|x| collect_literals(x, out)),
-        Expr::Map(m) => {
-            for entry in &m.entries {
-                if let EntryExpr::MapEntry(me) = &entry.expr {
-                    collect_literals(&me.key, out);
-                    collect_literals(&me.value, out);
-                }
-            }
-        }
-        Expr::Comprehension(c) => {
-            for x in [
-                &c.iter_range,
-                &c.accu_init,
-                &c.loop_cond,
-                &c.loop_step,
-                &c.result,
-            ] {
-                collect_literals(x, out);
             }
         }
         _ => {}
+    }
+    for child in children(e) {
+        collect_literals(child, out);
     }
 }
 
