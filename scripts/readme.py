@@ -6,5 +6,7 @@ m = subprocess.run(['./target/debug/kubectl-dra','match','device.attributes["gpu
 t = t.replace('@@MATCH@@', m)
 e = subprocess.run(['./target/debug/kubectl-dra','explain','claim','team-a/train-0','-f','testdata/fixtures/explain'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@EXPLAIN@@', e)
+rb = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','driver','--driver','gpu.example.com'],capture_output=True,text=True).stdout.rstrip()
+t = t.replace('@@RBAC@@', rb)
 t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
 open('README.md','w').write(t)

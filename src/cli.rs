@@ -28,6 +28,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Dry-run the scheduler's allocator: which devices a claim gets, or why none.
     Explain(ExplainArgs),
+    /// Print the least-privilege ClusterRole of a DRA driver, controller, allocator or of kubectl-dra itself.
+    Rbac(RbacArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completion(CompletionArgs),
     /// Print the man page (roff).
@@ -40,6 +42,30 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         words: Vec<String>,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RbacFor {
+    /// A node-local driver (kubelet plugin in a DaemonSet): associated-node verbs.
+    Driver,
+    /// A control-plane or multi-node controller that writes status.devices: arbitrary-node verbs.
+    Controller,
+    /// A scheduler or allocation controller: status.allocation and status.reservedFor.
+    Allocator,
+    /// kubectl-dra itself: read-only.
+    KubectlDra,
+}
+
+#[derive(Args, Debug)]
+pub struct RbacArgs {
+    /// Whose ClusterRole to print.
+    #[arg(long = "for", value_enum, value_name = "ROLE")]
+    pub persona: RbacFor,
+    /// The driver name the role may write device status for (resourceNames).
+    #[arg(long, value_name = "NAME", default_value = "dra.example.com")]
+    pub driver: String,
+    #[command(flatten)]
+    pub target: Target,
 }
 
 #[derive(Args, Debug)]

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
+        cli::Command::Rbac(args) => commands::rbac::run(&args),
         cli::Command::Completion(args) => commands::completion::completion(args.shell),
         cli::Command::Man => commands::completion::man(),
         cli::Command::Complete { words } => commands::completion::complete(&words),

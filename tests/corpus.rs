@@ -9,8 +9,8 @@ mod support;
 
 use std::collections::BTreeMap;
 
-fn findings() -> Vec<String> {
-    let dir = support::root().join("testdata/corpus");
+fn findings(corpus: &str) -> Vec<String> {
+    let dir = support::root().join(corpus);
     let mut files: Vec<_> = walk(&dir);
     files.sort();
     let mut out = Vec::new();
@@ -31,7 +31,7 @@ fn findings() -> Vec<String> {
             out.push(format!(
                 "{}\t{}:{}:{}\t{}",
                 d["rule"].as_str().unwrap(),
-                rel.trim_start_matches("testdata/corpus/"),
+                rel.trim_start_matches(corpus).trim_start_matches('/'),
                 d["line"],
                 d["column"],
                 d["field"].as_str().unwrap()
@@ -59,7 +59,17 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn corpus_findings_are_the_reviewed_ones() {
-    let path = support::root().join("testdata/corpus-expected.tsv");
+    check("testdata/corpus", "testdata/corpus-expected.tsv");
+}
+
+/// The RBAC of published drivers (testdata/rbac-corpus/SOURCES.md).
+#[test]
+fn rbac_corpus_findings_are_the_reviewed_ones() {
+    check("testdata/rbac-corpus", "testdata/rbac-corpus-expected.tsv");
+}
+
+fn check(corpus: &str, expected_file: &str) {
+    let path = support::root().join(expected_file);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let expected: BTreeMap<String, String> = text
         .lines()
@@ -75,7 +85,7 @@ fn corpus_findings_are_the_reviewed_ones() {
             Some((format!("{a}\t{b}\t{c}"), reason.to_owned()))
         })
         .collect();
-    let got = findings();
+    let got = findings(corpus);
     if std::env::var_os("KUBECTL_DRA_BLESS").is_some() {
         let mut s = String::from("# rule\tfile:line:column\tfield\twhy it is a true problem\n");
         for g in &got {
@@ -93,7 +103,7 @@ fn corpus_findings_are_the_reviewed_ones() {
         .collect();
     assert!(
         new.is_empty() && gone.is_empty() && unreviewed.is_empty(),
-        "corpus findings changed.\nnew (false positive to fix, or a true problem to record):\n{}\ngone:\n{}\nwithout a reason:\n{}",
+        "{corpus} findings changed.\nnew (false positive to fix, or a true problem to record):\n{}\ngone:\n{}\nwithout a reason:\n{}",
         new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"),
         gone.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"),
         unreviewed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"),

@@ -3,4 +3,5 @@ pub mod completion;
 pub mod explain;
 pub mod lint;
 pub mod matching;
+pub mod rbac;
 pub mod rules;

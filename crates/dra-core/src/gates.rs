@@ -66,6 +66,7 @@ pub enum Gate {
     DRAOptionalNodeOperations,
     DRAFractionalCapacityRange,
     DRAPartitionableDevicesType,
+    DRAResourceClaimGranularStatusAuthorization,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +95,7 @@ const fn s(maturity: Maturity, default: bool, locked: bool) -> Option<GateSpec> 
 const NO: Option<GateSpec> = None;
 
 impl Gate {
-    pub const ALL: [Gate; 19] = [
+    pub const ALL: [Gate; 20] = [
         Gate::DynamicResourceAllocation,
         Gate::DRAAdminAccess,
         Gate::DRAPrioritizedList,
@@ -114,6 +115,7 @@ impl Gate {
         Gate::DRAOptionalNodeOperations,
         Gate::DRAFractionalCapacityRange,
         Gate::DRAPartitionableDevicesType,
+        Gate::DRAResourceClaimGranularStatusAuthorization,
     ];
 
     pub fn name(self) -> &'static str {
@@ -137,6 +139,9 @@ impl Gate {
             Gate::DRAOptionalNodeOperations => "DRAOptionalNodeOperations",
             Gate::DRAFractionalCapacityRange => "DRAFractionalCapacityRange",
             Gate::DRAPartitionableDevicesType => "DRAPartitionableDevicesType",
+            Gate::DRAResourceClaimGranularStatusAuthorization => {
+                "DRAResourceClaimGranularStatusAuthorization"
+            }
         }
     }
 
@@ -226,6 +231,10 @@ impl Gate {
             | Gate::DRAOptionalNodeOperations
             | Gate::DRAPartitionableDevicesType => [NO, NO, NO, s(Alpha, false, false)],
             Gate::DRAFractionalCapacityRange => [NO, NO, NO, s(Beta, true, false)],
+            // Beta, on by default from 1.36 (KEP-4817; website feature-gate page).
+            Gate::DRAResourceClaimGranularStatusAuthorization => {
+                [NO, NO, s(Beta, true, false), s(Beta, true, false)]
+            }
         };
         let i = usize::from(v.0.checked_sub(34)?);
         row.get(i).copied().flatten()

@@ -8,6 +8,7 @@
 //! - [`model`]: which documents are which Kubernetes objects.
 //! - [`schema`]: the v1 field shapes; decode errors and gated-field drops.
 //! - [`lint`]: the rule engine and its one-file-per-rule [`lint::rules`].
+//! - [`rbac`]: what service accounts may do to claims and slices (Roles, bindings, workloads).
 //! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
 //! - [`diag`]: findings as data.
 
@@ -22,6 +23,7 @@ pub mod inventory;
 pub mod lint;
 pub mod model;
 pub mod quantity;
+pub mod rbac;
 pub mod schema;
 pub mod suggest;
 pub mod tree;

@@ -18,6 +18,28 @@ pub enum ObjectKind {
     Namespace,
     /// A core v1 Node (labels for node selectors).
     Node,
+    /// RBAC objects, read for the status-authorization rules.
+    Role,
+    ClusterRole,
+    RoleBinding,
+    ClusterRoleBinding,
+    ServiceAccount,
+    /// A ValidatingAdmissionPolicy (drivers ship one to fence their slices).
+    AdmissionPolicy,
+}
+
+impl ObjectKind {
+    /// Whether the kind is a `resource.k8s.io` object.
+    pub fn is_dra(self) -> bool {
+        matches!(
+            self,
+            ObjectKind::ResourceSlice
+                | ObjectKind::DeviceClass
+                | ObjectKind::ResourceClaim
+                | ObjectKind::ResourceClaimTemplate
+                | ObjectKind::DeviceTaintRule
+        )
+    }
 }
 
 /// Versions of `resource.k8s.io` and how they relate to v1.
@@ -112,6 +134,7 @@ fn classify(
     };
     let group = api_version.split_once('/').map_or("", |(g, _)| g);
     let dra = |k| Some((k, resource_api(api_version), &[][..]));
+    let other = |k| Some((k, ApiVersion::Other, &[][..]));
     match (group, kind) {
         ("resource.k8s.io", "ResourceSlice") => dra(ObjectKind::ResourceSlice),
         ("resource.k8s.io", "DeviceClass") => dra(ObjectKind::DeviceClass),
@@ -120,6 +143,16 @@ fn classify(
         ("resource.k8s.io", "DeviceTaintRule") => dra(ObjectKind::DeviceTaintRule),
         ("", "Pod") if api_version == "v1" => {
             Some((ObjectKind::Workload, ApiVersion::Other, &["spec"]))
+        }
+        ("rbac.authorization.k8s.io", "Role") => other(ObjectKind::Role),
+        ("rbac.authorization.k8s.io", "ClusterRole") => other(ObjectKind::ClusterRole),
+        ("rbac.authorization.k8s.io", "RoleBinding") => other(ObjectKind::RoleBinding),
+        ("rbac.authorization.k8s.io", "ClusterRoleBinding") => {
+            other(ObjectKind::ClusterRoleBinding)
+        }
+        ("", "ServiceAccount") if api_version == "v1" => other(ObjectKind::ServiceAccount),
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy") => {
+            other(ObjectKind::AdmissionPolicy)
         }
         ("", "Node") if api_version == "v1" => Some((ObjectKind::Node, ApiVersion::Other, &[])),
         ("", "Namespace") if api_version == "v1" => {
@@ -225,10 +258,15 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                     .map(str::to_owned)
             };
             let name = meta_str("name").or_else(|| meta_str("generateName"));
+            // The apiserver ignores a namespace on cluster-scoped objects.
+            let cluster_scoped = matches!(
+                kind_enum,
+                ObjectKind::ClusterRole | ObjectKind::ClusterRoleBinding
+            );
             let reference = ObjectRef {
                 api_version,
                 kind,
-                namespace: meta_str("namespace"),
+                namespace: meta_str("namespace").filter(|_| !cluster_scoped),
                 name,
             };
             let last_line = line(root.span.end).max(first_line);

@@ -25,6 +25,8 @@ pub enum Origin {
     Apiserver,
     /// Only a linter holding several objects can see it.
     Linter,
+    /// kube-apiserver authorization: the request is forbidden at run time.
+    Authorization,
 }
 
 impl Origin {
@@ -34,6 +36,7 @@ impl Origin {
             Origin::Decode => "apiserver decoding",
             Origin::Apiserver => "apiserver validation",
             Origin::Linter => "cross-object (linter only)",
+            Origin::Authorization => "apiserver authorization",
         }
     }
 }
@@ -397,10 +400,7 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
 fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
     let r = &rules::a001_beta_api_version::RULE;
     let span = obj.root.get("apiVersion").map_or(obj.root.span, |n| n.span);
-    if matches!(
-        obj.kind,
-        ObjectKind::Workload | ObjectKind::Namespace | ObjectKind::Node
-    ) {
+    if !obj.kind.is_dra() {
         return None;
     }
     let (message, note) = match (obj.api, obj.kind) {
@@ -465,11 +465,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
             ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
                 crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
             }
-            ApiVersion::Other
-                if obj.kind != ObjectKind::Workload && obj.kind != ObjectKind::Namespace =>
-            {
-                continue
-            }
+            ApiVersion::Other if obj.kind.is_dra() || obj.kind == ObjectKind::Node => continue,
             _ => {}
         }
         let findings = schema::decode_and_drop(obj.kind, &mut obj.root, &settings.gates);

@@ -159,3 +159,63 @@ pub(crate) fn compiled_selectors<'o>(
         })
         .collect()
 }
+
+pub(crate) use crate::rbac::{Account, Model as RbacModel, PolicyRule, GROUP};
+
+/// Whether the granular status checks of 1.36 are on for the target.
+pub(crate) fn granular_status_on(cx: &Ctx<'_>) -> bool {
+    cx.gates
+        .enabled(Gate::DRAResourceClaimGranularStatusAuthorization)
+}
+
+/// The drivers the input publishes devices for or selects in classes.
+pub(crate) fn published_drivers(cx: &Ctx<'_>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in cx.of_kind(ResourceSlice) {
+        if let Some(d) = s.spec().and_then(|sp| get_str(sp, "driver")) {
+            out.push(d.to_owned());
+        }
+    }
+    for c in cx.of_kind(DeviceClass) {
+        for (n, _) in cel_selectors(c) {
+            if let Some(Ok(p)) = n.as_str().map(|e| cx.compile(e)).as_deref() {
+                out.extend(p.driver_literals());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The names of the accounts, for a message: "ServiceAccount a/b and 2 more".
+pub(crate) fn account_names(accounts: &[&Account<'_>]) -> String {
+    match accounts {
+        [] => "a service account bound to this role".to_owned(),
+        [a] => a.display(),
+        [a, rest @ ..] => format!("{} and {} more", a.display(), rest.len()),
+    }
+}
+
+/// A rule item of a Role, as YAML to add, indented for a note.
+pub(crate) fn grant_yaml(resource: &str, verbs: &[&str], names: &[String]) -> String {
+    let mut y = format!(
+        "  - apiGroups: [\"{GROUP}\"]\n    resources: [\"{resource}\"]\n    verbs: [{}]",
+        verbs
+            .iter()
+            .map(|v| format!("\"{v}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if !names.is_empty() {
+        y.push_str(&format!(
+            "\n    resourceNames: [{}]",
+            names
+                .iter()
+                .map(|v| format!("\"{v}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    y
+}

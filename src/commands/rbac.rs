@@ -1,0 +1,28 @@
+//! `kubectl dra rbac --for ROLE`: the least-privilege ClusterRole, as YAML.
+
+use dra_core::format::driver_name_problem;
+use dra_core::rbac::{least_privilege, Persona};
+
+use crate::cli::{RbacArgs, RbacFor};
+use crate::commands::lint::gates_from;
+use crate::Outcome;
+
+pub fn run(args: &RbacArgs) -> Result<Outcome, String> {
+    let gates = gates_from(&args.target.kubernetes_version, &args.target.feature_gates)?;
+    if driver_name_problem(&args.driver).is_some() {
+        return Err(format!(
+            "--driver {:?} is not a driver name: a DNS subdomain such as gpu.example.com",
+            args.driver
+        ));
+    }
+    let persona = match args.persona {
+        RbacFor::Driver => Persona::Driver,
+        RbacFor::Controller => Persona::Controller,
+        RbacFor::Allocator => Persona::Allocator,
+        RbacFor::KubectlDra => Persona::KubectlDra,
+    };
+    Ok(Outcome {
+        stdout: least_privilege(persona, &gates, &args.driver),
+        code: 0,
+    })
+}
