@@ -28,6 +28,10 @@ pub enum Command {
     Match(MatchArgs),
     /// Dry-run the scheduler's allocator: which devices a claim gets, or why none.
     Explain(ExplainArgs),
+    /// The device inventory: one row per device with node, driver, pool, and who holds it.
+    Devices(DevicesArgs),
+    /// Write what `explain -f` needs from the live cluster to one multi-document YAML file.
+    Snapshot(SnapshotArgs),
     /// Print the least-privilege ClusterRole of a DRA driver, controller, allocator or of kubectl-dra itself.
     Rbac(RbacArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -98,13 +102,13 @@ pub struct ExplainPodArgs {
 
 #[derive(Args, Debug)]
 pub struct ExplainCommon {
-    /// Inventory: ResourceSlices, DeviceClasses, Nodes, ResourceClaims, templates, Pods.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    /// Inventory files (ResourceSlices, DeviceClasses, Nodes, ResourceClaims, templates, Pods) or a `kubectl dra snapshot`; without -f, the live cluster.
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
     pub files: Vec<PathBuf>,
 
-    /// Namespace of names given without one.
-    #[arg(short = 'n', long, default_value = "default")]
-    pub namespace: String,
+    /// Namespace of names given without one [default: the kubeconfig context's, or the snapshot's; else default].
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
 
     /// The node to try; without it, every node is tried.
     #[arg(long)]
@@ -115,6 +119,9 @@ pub struct ExplainCommon {
 
     #[command(flatten)]
     pub target: Target,
+
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Args, Debug)]
@@ -138,8 +145,8 @@ pub struct MatchArgs {
     /// The CEL expression, as in a selector's `cel.expression`.
     pub expression: String,
 
-    /// Files or directories with ResourceSlices (and DeviceClasses for --class); `-` reads stdin.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    /// Files or directories with ResourceSlices (and DeviceClasses for --class), or a snapshot; `-` reads stdin. Without -f, the live cluster.
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
     pub files: Vec<PathBuf>,
 
     /// Apply this DeviceClass's selectors first, as the allocator does.
@@ -151,6 +158,9 @@ pub struct MatchArgs {
 
     #[command(flatten)]
     pub target: Target,
+
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -173,19 +183,61 @@ pub enum ColorChoice {
 }
 
 /// The cluster being modelled: its Kubernetes version and feature gates.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct Target {
-    /// Kubernetes version whose validation, CEL environment, allocator and gate defaults apply (1.34 to 1.37).
-    #[arg(
-        long = "kubernetes-version",
-        value_name = "VERSION",
-        default_value = "1.37"
-    )]
-    pub kubernetes_version: String,
+    /// Kubernetes version whose validation, CEL environment, allocator and gate defaults apply (1.34 to 1.37) [default: the cluster's or snapshot's version, else 1.37].
+    #[arg(long = "kubernetes-version", value_name = "VERSION")]
+    pub kubernetes_version: Option<String>,
 
     /// Feature gates on top of the version's defaults, as kube-apiserver and kube-scheduler take them: Name=true,Other=false.
     #[arg(long = "feature-gates", value_name = "GATES")]
     pub feature_gates: Vec<String>,
+}
+
+/// How to reach a live cluster, as kubectl takes it.
+#[derive(Args, Debug, Clone)]
+pub struct ClusterArgs {
+    /// Path to the kubeconfig file [default: $KUBECONFIG, then ~/.kube/config, then the in-cluster service account].
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use.
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig cluster to use. For `lint`, `--cluster` alone checks the files against the live cluster.
+    #[arg(long = "cluster", value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
+    pub cluster: Option<String>,
+    /// The kubeconfig user to use.
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// How long to wait for each request to the cluster (e.g. 30s, 2m; 0 waits forever).
+    #[arg(long = "request-timeout", value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub request_timeout: std::time::Duration,
+}
+
+impl ClusterArgs {
+    pub fn cluster_name(&self) -> Option<String> {
+        self.cluster.clone().filter(|c| !c.is_empty())
+    }
+}
+
+/// Reads `30s`, `2m`, `1h`, `500ms` or plain seconds, as kubectl's `--request-timeout`.
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("invalid duration {s:?}: use e.g. 30s, 2m, 1h"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(format!("invalid duration unit in {s:?}: use ms, s, m or h")),
+    };
+    std::time::Duration::try_from_secs_f64(secs).map_err(|e| format!("invalid duration {s:?}: {e}"))
 }
 
 #[derive(Args, Debug)]
@@ -225,6 +277,58 @@ pub struct LintArgs {
     /// attribute, which selectors match nothing or raise errors.
     #[arg(long, value_name = "PATH")]
     pub inventory: Option<Vec<PathBuf>>,
+
+    /// With `--cluster`: the live cluster's version, feature gates, DeviceClasses and devices are the target.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DevicesOutput {
+    Text,
+    Wide,
+    Json,
+    Yaml,
+}
+
+#[derive(Args, Debug)]
+pub struct DevicesArgs {
+    /// Inventory files or a snapshot; without -f, the live cluster.
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
+    /// Only devices of this node.
+    #[arg(long)]
+    pub node: Option<String>,
+    /// Only devices of this driver.
+    #[arg(long)]
+    pub driver: Option<String>,
+    /// Only devices this DeviceClass selects.
+    #[arg(long, value_name = "NAME")]
+    pub class: Option<String>,
+    /// Only devices of nodes with these labels (key=value,key!=value,key,!key).
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
+    pub selector: Option<String>,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = DevicesOutput::Text)]
+    pub output: DevicesOutput,
+    #[command(flatten)]
+    pub target: Target,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SnapshotArgs {
+    /// Write to this file instead of standard output.
+    #[arg(long = "output-file", short = 'w', value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+    /// Namespace of the Pods to include [default: the context's].
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+    /// Include the Pods that use claims in every namespace.
+    #[arg(short = 'A', long = "all-namespaces")]
+    pub all_namespaces: bool,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Args, Debug)]

@@ -5,6 +5,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cli;
+mod cluster;
 mod commands;
 mod files;
 mod render;
@@ -27,6 +28,8 @@ fn main() -> ExitCode {
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
         cli::Command::Rbac(args) => commands::rbac::run(&args),
+        cli::Command::Devices(args) => commands::devices::run(&args),
+        cli::Command::Snapshot(args) => commands::snapshot::run(&args),
         cli::Command::Completion(args) => commands::completion::completion(args.shell),
         cli::Command::Man => commands::completion::man(),
         cli::Command::Complete { words } => commands::completion::complete(&words),

@@ -1,15 +1,14 @@
 //! `kubectl dra explain claim CLAIM... -f PATH... [--node NODE]`.
 
 use dra_core::allocate::{self, Outcome};
-use dra_core::lint::{self};
 use dra_core::model::{Object, ObjectKind};
 use dra_core::tree::Node;
 use dra_core::yaml::Limits;
 use serde_json::{json, Value};
 
 use crate::cli::{ExplainClaimArgs, ExplainCommon, ExplainPodArgs, MatchOutput};
-use crate::commands::lint::gates_from;
-use crate::commands::matching::read_sources;
+use crate::cluster::Needs;
+use crate::commands::source::{self, Inventory};
 use crate::Outcome as CmdOutcome;
 
 /// Every node the inventory mentions: Node objects and slice node names.
@@ -78,18 +77,37 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
     }
 }
 
-fn load(common: &ExplainCommon) -> Result<(dra_core::gates::FeatureGates, Vec<Object>), String> {
-    let gates = gates_from(
-        &common.target.kubernetes_version,
-        &common.target.feature_gates,
-    )?;
-    let sources = read_sources(&common.files)?;
-    let (objects, problems) = lint::load_objects(&sources, Limits::default());
-    if let Some(p) = problems.first() {
-        let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
-        return Err(format!("{name}: {}", p.message));
+/// The inventory, from `-f` or the cluster; `pod` is read too when set.
+fn load(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory, String> {
+    source::load(
+        &common.files,
+        &common.cluster,
+        &common.target,
+        common.namespace.as_deref(),
+        |ns| Needs {
+            slices: true,
+            classes: true,
+            claims: true,
+            claims_namespace: Some(ns.to_owned()),
+            templates: pod.map(|_| ns.to_owned()),
+            nodes: true,
+            taint_rules: true,
+            pod: pod.map(|p| match p.split_once('/') {
+                Some((pns, name)) => (pns.to_owned(), name.to_owned()),
+                None => (ns.to_owned(), p.to_owned()),
+            }),
+            pods: None,
+        },
+        common.output == MatchOutput::Text,
+    )
+}
+
+fn place(inv: &Inventory) -> &'static str {
+    if inv.live.is_some() {
+        "the cluster"
+    } else {
+        "the files given"
     }
-    Ok((gates, objects))
 }
 
 fn find<'a>(
@@ -98,40 +116,44 @@ fn find<'a>(
     what: &str,
     ns: &str,
     name: &str,
+    place: &str,
 ) -> Result<&'a Object, String> {
     objects
         .iter()
         .find(|o| {
             o.kind == kind && o.name() == Some(name) && o.namespace().unwrap_or("default") == ns
         })
-        .ok_or_else(|| format!("no {what} {ns}/{name} in the files given"))
+        .ok_or_else(|| format!("no {what} {ns}/{name} in {place}"))
 }
 
 pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
-    let (gates, objects) = load(&args.common)?;
+    let inv = load(&args.common, None)?;
+    let (gates, objects, place) = (&inv.gates, &inv.objects, place(&inv));
     let mut claims = Vec::new();
     for c in &args.claims {
-        let (ns, name) = c.split_once('/').unwrap_or((&args.common.namespace, c));
+        let (ns, name) = c.split_once('/').unwrap_or((&inv.namespace, c));
         claims.push(find(
-            &objects,
+            objects,
             ObjectKind::ResourceClaim,
             "ResourceClaim",
             ns,
             name,
+            place,
         )?);
     }
-    report(&args.common, &gates, &objects, &claims)
+    report(&args.common, gates, objects, &claims)
 }
 
 /// `explain pod`: the pod's claims in `spec.resourceClaims` order; a
 /// template's claim is built as the resourceclaim controller would
 /// (`<pod>-<claim>`), unless it already exists in `status.resourceClaimStatuses`.
 pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
-    let (gates, objects) = load(&args.common)?;
+    let inv = load(&args.common, Some(&args.pod))?;
+    let (gates, objects, place) = (&inv.gates, &inv.objects, place(&inv));
     let (ns, name) = args
         .pod
         .split_once('/')
-        .unwrap_or((&args.common.namespace, &args.pod));
+        .unwrap_or((&inv.namespace, &args.pod));
     let pod = objects
         .iter()
         .find(|o| {
@@ -140,7 +162,7 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
                 && o.name() == Some(name)
                 && o.namespace().unwrap_or("default") == ns
         })
-        .ok_or_else(|| format!("no Pod {ns}/{name} in the files given"))?;
+        .ok_or_else(|| format!("no Pod {ns}/{name} in {place}"))?;
     let spec = pod.pod_spec().ok_or("the Pod has no spec")?;
     let statuses = pod
         .root
@@ -169,11 +191,12 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
                 continue;
             }
             let template = find(
-                &objects,
+                objects,
                 ObjectKind::ResourceClaimTemplate,
                 "ResourceClaimTemplate",
                 ns,
                 t,
+                place,
             )?;
             let claim_spec = template
                 .spec()
@@ -197,11 +220,12 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     for o in &order {
         match o {
             Ok(claim_name) => claims.push(find(
-                &objects,
+                objects,
                 ObjectKind::ResourceClaim,
                 "ResourceClaim",
                 ns,
                 claim_name,
+                place,
             )?),
             Err(i) => claims.push(
                 generated
@@ -213,7 +237,7 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     if claims.is_empty() {
         return Err(format!("Pod {ns}/{name} uses no ResourceClaims"));
     }
-    report(&args.common, &gates, &objects, &claims)
+    report(&args.common, gates, objects, &claims)
 }
 
 fn report(
@@ -228,7 +252,7 @@ fn report(
     };
     if targets.is_empty() {
         return Err(
-            "no node to try: the files name none (give --node, or include Nodes or ResourceSlices)"
+            "no node to try: the inventory names none (give --node, or include Nodes or ResourceSlices)"
                 .into(),
         );
     }

@@ -3,22 +3,12 @@
 use std::io::IsTerminal;
 
 use dra_core::diag::Severity;
-use dra_core::gates::{FeatureGates, Version};
 use dra_core::lint::{self, Selection, Settings, SourceFile};
 use dra_core::yaml::Limits;
 
 use crate::cli::{ColorChoice, LintArgs, OutputFormat};
 use crate::render::{self, Report};
 use crate::{files, Outcome};
-
-pub fn gates_from(version: &str, lists: &[String]) -> Result<FeatureGates, String> {
-    let version: Version = version.parse()?;
-    let mut gates = FeatureGates::defaults(version);
-    for l in lists {
-        gates.parse_into(l)?;
-    }
-    Ok(gates)
-}
 
 fn use_color(choice: ColorChoice) -> bool {
     match choice {
@@ -38,7 +28,26 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             markdown: false,
         });
     }
-    let gates = gates_from(&args.target.kubernetes_version, &args.target.feature_gates)?;
+    // `--cluster`: the live cluster is the target, and its classes and devices the context.
+    let live = match args.cluster.cluster.is_some() {
+        true => Some(super::source::load(
+            &[],
+            &args.cluster,
+            &args.target,
+            None,
+            |_| crate::cluster::Needs {
+                slices: true,
+                classes: true,
+                ..Default::default()
+            },
+            args.output == OutputFormat::Text,
+        )?),
+        false => None,
+    };
+    let gates = match &live {
+        Some(inv) => inv.gates.clone(),
+        None => super::source::resolve_gates(&args.target, None)?,
+    };
     for id in args.select.iter().flatten().chain(args.ignore.iter()) {
         if !lint::registry::RULES
             .iter()
@@ -74,6 +83,32 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             text,
         });
     }
+    // The cluster's DeviceClasses join the run as a context file (findings in
+    // it are dropped), except those the files define themselves.
+    let mut context_file = None;
+    if let Some(inv) = &live {
+        let (own, _) = lint::load_objects(&sources, Limits::default());
+        let own_classes: Vec<&str> = own
+            .iter()
+            .filter(|o| o.kind == dra_core::model::ObjectKind::DeviceClass)
+            .filter_map(|o| o.name())
+            .collect();
+        let text: Vec<String> = inv
+            .objects
+            .iter()
+            .filter(|o| o.kind == dra_core::model::ObjectKind::DeviceClass)
+            .filter(|o| o.name().is_none_or(|n| !own_classes.contains(&n)))
+            .map(|o| o.root.to_yaml())
+            .collect();
+        context_file = Some(sources.len());
+        sources.push(SourceFile {
+            name: format!(
+                "<cluster {}>",
+                inv.live.as_ref().map_or("", |s| s.server.as_str())
+            ),
+            text: text.join("---\n"),
+        });
+    }
     let inventory = match &args.inventory {
         Some(paths) if !paths.is_empty() => {
             let sources = super::matching::read_sources(paths)?;
@@ -86,7 +121,9 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             }
             Some(dra_core::inventory::devices(&objects))
         }
-        _ => None,
+        _ => live
+            .as_ref()
+            .map(|inv| dra_core::inventory::devices(&inv.objects)),
     };
     let settings = Settings {
         gates,
@@ -98,6 +135,22 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         inventory,
     };
     let mut result = lint::lint(&sources, pre, &settings);
+    if let Some(ctx) = context_file {
+        let context_objects = result.objects.iter().filter(|o| o.file == ctx).count();
+        result.diagnostics.retain(|d| d.file != ctx);
+        let count = |s: Severity| {
+            result
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == s)
+                .count()
+        };
+        result.summary.errors = count(Severity::Error);
+        result.summary.warnings = count(Severity::Warning);
+        result.summary.files -= 1;
+        result.summary.objects -= context_objects;
+        sources.pop();
+    }
     // The process exits right after rendering: freeing a tree of millions of
     // nodes one by one would only cost time.
     std::mem::forget(std::mem::take(&mut result.objects));

@@ -2,46 +2,39 @@
 
 use dra_core::cel::Env;
 use dra_core::inventory::{self, MatchReport};
-use dra_core::lint::{self, SourceFile};
 use dra_core::model::ObjectKind;
-use dra_core::yaml::Limits;
 
 use crate::cli::{MatchArgs, MatchOutput};
-use crate::commands::lint::gates_from;
-use crate::{files, Outcome};
+use crate::cluster::Needs;
+use crate::Outcome;
 
-/// Reads the files of `-f`; unreadable ones are an error (exit 2).
-pub fn read_sources(paths: &[std::path::PathBuf]) -> Result<Vec<SourceFile>, String> {
-    let (paths, missing) = files::collect(paths);
-    if let Some(m) = missing.first() {
-        return Err(format!("{m}: no such file or directory"));
-    }
-    let mut out = Vec::new();
-    for p in &paths {
-        let input = files::read(p);
-        let text = input.text.map_err(|e| format!("{}: {e}", input.name))?;
-        out.push(SourceFile {
-            name: input.name,
-            text,
-        });
-    }
-    Ok(out)
-}
+pub use crate::commands::source::read_sources;
 
 pub fn run(args: &MatchArgs) -> Result<Outcome, String> {
-    let gates = gates_from(&args.target.kubernetes_version, &args.target.feature_gates)?;
-    let sources = read_sources(&args.files)?;
-    let (objects, problems) = lint::load_objects(&sources, Limits::default());
-    if let Some(p) = problems.first() {
-        let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
-        return Err(format!("{name}: {}", p.message));
-    }
+    let inv = crate::commands::source::load(
+        &args.files,
+        &args.cluster,
+        &args.target,
+        None,
+        |_| Needs {
+            slices: true,
+            classes: args.class.is_some(),
+            ..Needs::default()
+        },
+        args.output == MatchOutput::Text,
+    )?;
+    let (gates, objects) = (inv.gates, inv.objects);
+    let place = if inv.live.is_some() {
+        "the cluster"
+    } else {
+        "the files given"
+    };
     let class = match &args.class {
         Some(name) => Some(
             objects
                 .iter()
                 .find(|o| o.kind == ObjectKind::DeviceClass && o.name() == Some(name.as_str()))
-                .ok_or_else(|| format!("no DeviceClass named {name:?} in the files given"))?,
+                .ok_or_else(|| format!("no DeviceClass named {name:?} in {place}"))?,
         ),
         None => None,
     };

@@ -1,7 +1,10 @@
 //! One module per subcommand: glue between flags, files and the engine.
 pub mod completion;
+pub mod devices;
 pub mod explain;
 pub mod lint;
 pub mod matching;
 pub mod rbac;
 pub mod rules;
+pub mod snapshot;
+pub mod source;

@@ -4,11 +4,11 @@ use dra_core::format::driver_name_problem;
 use dra_core::rbac::{least_privilege, Persona};
 
 use crate::cli::{RbacArgs, RbacFor};
-use crate::commands::lint::gates_from;
+use crate::commands::source::resolve_gates;
 use crate::Outcome;
 
 pub fn run(args: &RbacArgs) -> Result<Outcome, String> {
-    let gates = gates_from(&args.target.kubernetes_version, &args.target.feature_gates)?;
+    let gates = resolve_gates(&args.target, None)?;
     if driver_name_problem(&args.driver).is_some() {
         return Err(format!(
             "--driver {:?} is not a driver name: a DNS subdomain such as gpu.example.com",

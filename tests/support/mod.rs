@@ -21,7 +21,19 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 pub fn run_with_stdin(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    run_full(args, stdin, &[])
+}
+
+/// Runs `kubectl-dra` with extra environment variables (e.g. `KUBECONFIG`).
+pub fn run_env(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Output {
+    run_full(args, None, env)
+}
+
+fn run_full(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &std::ffi::OsStr)]) -> Output {
     let mut cmd = Command::new(bin());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     cmd.args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")

@@ -44,6 +44,70 @@ impl FromStr for Version {
     }
 }
 
+impl Version {
+    /// The version of a `/version` answer (`gitVersion: v1.37.2-gke.100`).
+    /// A cluster newer than kubectl-dra knows is checked as the newest it knows.
+    pub fn from_git_version(git: &str) -> Result<(Version, Option<String>), String> {
+        let digits = git.trim_start_matches('v');
+        let mut parts = digits.split(['.', '-', '+']);
+        let major: u32 = parts
+            .next()
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("cannot read the version {git:?}"))?;
+        let minor: u32 = parts
+            .next()
+            .map(|p| p.trim_end_matches(|c: char| !c.is_ascii_digit()))
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("cannot read the version {git:?}"))?;
+        let newest = *Version::SUPPORTED.last().expect("versions");
+        let oldest = Version::SUPPORTED[0];
+        if major != 1 {
+            return Err(format!("Kubernetes {git} is not a 1.x version"));
+        }
+        let m = u8::try_from(minor).unwrap_or(u8::MAX);
+        if m < oldest.0 {
+            return Err(format!(
+                "the cluster runs Kubernetes {git}: resource.k8s.io/v1 is served from 1.34; kubectl-dra checks 1.34 to {newest}"
+            ));
+        }
+        if m > newest.0 {
+            return Ok((
+                newest,
+                Some(format!(
+                    "the cluster runs Kubernetes {git}, newer than kubectl-dra knows: checked as {newest}"
+                )),
+            ));
+        }
+        Ok((Version(m), None))
+    }
+}
+
+/// The DRA gates a kube-apiserver reports in its `/metrics`
+/// (`kubernetes_feature_enabled{name="DRAAdminAccess",stage="BETA"} 1`).
+pub fn gates_from_metrics(text: &str) -> Vec<(Gate, bool)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("kubernetes_feature_enabled{") else {
+            continue;
+        };
+        let Some((labels, value)) = rest.rsplit_once('}') else {
+            continue;
+        };
+        let name = labels.split(',').find_map(|l| {
+            l.trim()
+                .strip_prefix("name=\"")
+                .and_then(|v| v.strip_suffix('"'))
+        });
+        let (Some(name), Ok(v)) = (name, value.trim().parse::<f64>()) else {
+            continue;
+        };
+        if let Some(g) = Gate::from_name(name) {
+            out.push((g, v != 0.0));
+        }
+    }
+    out
+}
+
 /// A DRA feature gate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Gate {
@@ -326,11 +390,52 @@ impl FeatureGates {
     pub fn overrides(&self) -> impl Iterator<Item = (Gate, bool)> + '_ {
         self.overrides.iter().map(|(g, on)| (*g, *on))
     }
+
+    /// Takes the gates a cluster reports (`/metrics`) where they differ from
+    /// the version's defaults; gates the version does not know are skipped.
+    pub fn apply_reported(&mut self, reported: &[(Gate, bool)]) {
+        for &(gate, on) in reported {
+            if gate
+                .spec(self.version)
+                .is_some_and(|s| s.default != on && !s.locked)
+            {
+                self.overrides.insert(gate, on);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cluster_versions_and_metrics() {
+        assert_eq!(
+            Version::from_git_version("v1.36.2-gke.100").unwrap().0,
+            Version::V1_36
+        );
+        let (v, note) = Version::from_git_version("v1.39.0").unwrap();
+        assert_eq!(v, Version::V1_37);
+        assert!(note.unwrap().contains("newer"));
+        assert!(Version::from_git_version("v1.33.5")
+            .unwrap_err()
+            .contains("1.34"));
+        assert!(Version::from_git_version("banana").is_err());
+        let metrics = "# HELP kubernetes_feature_enabled x\nkubernetes_feature_enabled{name=\"DRAPartitionableDevices\",stage=\"BETA\"} 0\nkubernetes_feature_enabled{name=\"Other\",stage=\"\"} 1\nkubernetes_feature_enabled{name=\"DRAAdminAccess\",stage=\"\"} 1\n";
+        let reported = gates_from_metrics(metrics);
+        assert_eq!(
+            reported,
+            vec![
+                (Gate::DRAPartitionableDevices, false),
+                (Gate::DRAAdminAccess, true)
+            ]
+        );
+        let mut g = FeatureGates::defaults(Version::V1_36);
+        g.apply_reported(&reported);
+        assert!(!g.enabled(Gate::DRAPartitionableDevices));
+        assert_eq!(g.overrides().count(), 1);
+    }
 
     #[test]
     fn defaults_follow_the_table() {

@@ -27,4 +27,5 @@ pub mod rbac;
 pub mod schema;
 pub mod suggest;
 pub mod tree;
+pub mod usage;
 pub mod yaml;

@@ -26,6 +26,8 @@ pub enum ObjectKind {
     ServiceAccount,
     /// A ValidatingAdmissionPolicy (drivers ship one to fence their slices).
     AdmissionPolicy,
+    /// The header of a `kubectl dra snapshot`: the cluster's version and gates.
+    ClusterSnapshot,
 }
 
 impl ObjectKind {
@@ -154,6 +156,7 @@ fn classify(
         ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy") => {
             other(ObjectKind::AdmissionPolicy)
         }
+        ("kubectl-dra.dev", "ClusterSnapshot") => other(ObjectKind::ClusterSnapshot),
         ("", "Node") if api_version == "v1" => Some((ObjectKind::Node, ApiVersion::Other, &[])),
         ("", "Namespace") if api_version == "v1" => {
             Some((ObjectKind::Namespace, ApiVersion::Other, &[]))
@@ -284,6 +287,44 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
         }
     }
     out
+}
+
+/// Turns one object a cluster returned (as JSON) into an [`Object`]. List
+/// items come without `apiVersion` and `kind`: the list's are given.
+pub fn object_from_node(
+    file: usize,
+    document: usize,
+    mut root: Node,
+    api_version: &str,
+    kind: &str,
+) -> Option<Object> {
+    root.insert_front("kind", Node::string(kind));
+    root.insert_front("apiVersion", Node::string(api_version));
+    let api_version = root.get("apiVersion").and_then(Node::as_str)?.to_owned();
+    let kind = root.get("kind").and_then(Node::as_str)?.to_owned();
+    let (kind_enum, api, pod_spec_path) = classify(&api_version, &kind)?;
+    let meta = root.get("metadata");
+    let meta_str = |k: &str| {
+        meta.and_then(|m| m.get(k))
+            .and_then(Node::as_str)
+            .map(str::to_owned)
+    };
+    let reference = ObjectRef {
+        namespace: meta_str("namespace"),
+        name: meta_str("name"),
+        api_version,
+        kind,
+    };
+    Some(Object {
+        file,
+        document,
+        kind: kind_enum,
+        api,
+        reference,
+        root,
+        suppressed: Vec::new(),
+        pod_spec_path,
+    })
 }
 
 /// Collects `# kubectl-dra: ignore=DRA-V012,DRA-V030` comments in a line range.

@@ -316,3 +316,191 @@ pub fn inner_span(
     };
     Some(Span::new(index, end))
 }
+
+/// Reads JSON (a cluster's answer) straight into a tree, without an
+/// intermediate `serde_json::Value`; spans are empty, since no file backs it.
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Node;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Node, E> {
+                Ok(Node::new(Value::Null, Span::default()))
+            }
+            fn visit_none<E: serde::de::Error>(self) -> Result<Node, E> {
+                self.visit_unit()
+            }
+            fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Node, E> {
+                Ok(Node::new(Value::Bool(b), Span::default()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<Node, E> {
+                Ok(Node::new(Value::Int(i), Span::default()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<Node, E> {
+                Ok(Node::new(
+                    i64::try_from(u).map_or(Value::Float(u as f64), Value::Int),
+                    Span::default(),
+                ))
+            }
+            fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<Node, E> {
+                Ok(Node::new(Value::Float(f), Span::default()))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Node, E> {
+                let mut n = Node::new(Value::Str(s.into()), Span::default());
+                n.style = ScalarStyle::Quoted;
+                Ok(n)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+                let mut items = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
+                while let Some(n) = a.next_element::<Node>()? {
+                    items.push(n);
+                }
+                Ok(Node::new(Value::Seq(items), Span::default()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+                let mut entries = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
+                while let Some((key, value)) = a.next_entry::<std::borrow::Cow<'de, str>, Node>()? {
+                    entries.push(Entry {
+                        key: CompactString::from(key.as_ref()),
+                        key_span: Span::default(),
+                        value,
+                    });
+                }
+                Ok(Node::new(Value::Map(entries), Span::default()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Node {
+    /// Sets `key` to `value` at the front of a map (no-op on other nodes)
+    /// unless the key is already there.
+    pub fn insert_front(&mut self, key: &str, value: Node) {
+        if let Value::Map(entries) = &mut self.value {
+            if !entries.iter().any(|e| e.key == key) {
+                entries.insert(
+                    0,
+                    Entry {
+                        key: key.into(),
+                        key_span: Span::default(),
+                        value,
+                    },
+                );
+            }
+        }
+    }
+
+    pub fn string(s: &str) -> Node {
+        let mut n = Node::new(Value::Str(s.into()), Span::default());
+        n.style = ScalarStyle::Quoted;
+        n
+    }
+
+    /// Block-style YAML that reads back to the same tree: strings are always
+    /// double-quoted (JSON escapes are valid YAML), so no value changes type.
+    pub fn to_yaml(&self) -> String {
+        let mut out = String::new();
+        self.write_yaml(&mut out, 0, false);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+
+    fn write_yaml(&self, out: &mut String, indent: usize, in_seq: bool) {
+        let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
+        match &self.value {
+            Value::Map(es) if !es.is_empty() => {
+                for (i, e) in es.iter().enumerate() {
+                    if i > 0 || !in_seq {
+                        pad(out, indent);
+                    }
+                    out.push_str(&serde_json::to_string(e.key.as_str()).unwrap_or_default());
+                    out.push(':');
+                    e.value.write_child(out, indent + 2);
+                }
+            }
+            Value::Seq(items) if !items.is_empty() => {
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 || !in_seq {
+                        pad(out, indent);
+                    }
+                    out.push_str("- ");
+                    match &item.value {
+                        Value::Map(es) if !es.is_empty() => item.write_yaml(out, indent + 2, true),
+                        Value::Seq(s) if !s.is_empty() => item.write_yaml(out, indent + 2, true),
+                        _ => {
+                            out.push_str(&item.scalar_yaml());
+                            out.push('\n');
+                        }
+                    }
+                }
+            }
+            _ => {
+                out.push_str(&self.scalar_yaml());
+                out.push('\n');
+            }
+        }
+    }
+
+    fn write_child(&self, out: &mut String, indent: usize) {
+        match &self.value {
+            Value::Map(es) if !es.is_empty() => {
+                out.push('\n');
+                self.write_yaml(out, indent, false);
+            }
+            // Sequences under a key sit at the key's indentation, as kubectl prints them.
+            Value::Seq(s) if !s.is_empty() => {
+                out.push('\n');
+                self.write_yaml(out, indent - 2, false);
+            }
+            _ => {
+                out.push(' ');
+                out.push_str(&self.scalar_yaml());
+                out.push('\n');
+            }
+        }
+    }
+
+    fn scalar_yaml(&self) -> String {
+        match &self.value {
+            Value::Null => "null".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) if f.is_finite() => {
+                let s = f.to_string();
+                if s.contains(['.', 'e', 'E']) {
+                    s
+                } else {
+                    format!("{s}.0")
+                }
+            }
+            Value::Float(_) => "null".into(),
+            Value::Str(s) => serde_json::to_string(s.as_str()).unwrap_or_default(),
+            Value::Map(_) => "{}".into(),
+            Value::Seq(_) => "[]".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod json_tests {
+    use super::*;
+
+    #[test]
+    fn json_reads_into_a_tree_and_yaml_reads_back_the_same() {
+        let text = r#"{"apiVersion":"v1","kind":"X","metadata":{"name":"a","labels":{}},
+            "spec":{"n":3,"big":18446744073709551615,"f":1.5,"g":2.0,"t":true,"z":null,
+            "s":"yes","e":"","q":"a: \"b\"\n#c","l":[1,[2,3],{"k":"v","w":[]},[]],"m":[{"a":{"b":[{"c":1}]}}]}}"#;
+        let node: Node = serde_json::from_str(text).unwrap();
+        let json = node.to_json();
+        let yaml = node.to_yaml();
+        let loaded = crate::yaml::load(&yaml, crate::yaml::Limits::default());
+        assert!(loaded.errors.is_empty(), "{yaml}\n{:?}", loaded.errors);
+        assert_eq!(loaded.documents[0].root.to_json(), json, "{yaml}");
+    }
+}

@@ -1,0 +1,402 @@
+//! Who holds each device: the inventory view of `kubectl dra devices`.
+//! Allocations come from claims' `status.allocation`, reservations from
+//! `status.reservedFor`, taints from the devices themselves, counter use
+//! from the allocated devices of each pool, consumed capacity from results.
+
+use serde::Serialize;
+
+use crate::model::{Object, ObjectKind};
+use crate::quantity::Quantity;
+use crate::tree::Node;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Holder {
+    pub namespace: String,
+    pub claim: String,
+    pub request: String,
+    /// `namespace/name` of the pods the claim is reserved for.
+    #[serde(rename = "reservedFor")]
+    pub reserved_for: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Use {
+    pub name: String,
+    pub used: String,
+    pub total: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeviceRow {
+    pub node: String,
+    pub driver: String,
+    pub pool: String,
+    pub device: String,
+    /// free, allocated, reserved or tainted.
+    pub state: &'static str,
+    pub holders: Vec<Holder>,
+    pub taints: Vec<String>,
+    /// Per counter this device consumes: what the pool's allocated devices use of the set's total.
+    pub counters: Vec<Use>,
+    /// Per capacity of a shareable device: what its allocations consume.
+    pub capacity: Vec<Use>,
+}
+
+fn s<'a>(n: &'a Node, path: &[&str]) -> &'a str {
+    let mut n = n;
+    for k in path {
+        match n.get(k) {
+            Some(c) => n = c,
+            None => return "",
+        }
+    }
+    n.as_str().unwrap_or("")
+}
+
+fn seq(n: Option<&Node>) -> &[Node] {
+    n.and_then(Node::as_seq).unwrap_or_default()
+}
+
+fn qty(n: Option<&Node>) -> Option<Quantity> {
+    let n = n?;
+    match n.as_str() {
+        Some(t) => Quantity::parse(t).ok(),
+        None => n.to_json().as_i64().map(Quantity::from_int),
+    }
+}
+
+fn node_of(n: &Node) -> Option<String> {
+    if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
+        return Some(name.to_owned());
+    }
+    if n.get("allNodes").and_then(Node::as_bool) == Some(true) {
+        return Some("<all nodes>".into());
+    }
+    n.get("nodeSelector").map(|_| "<node selector>".into())
+}
+
+/// (driver, pool, device).
+type DeviceKey = (String, String, String);
+/// The claims holding a device, and the capacity their results consume.
+type Held = (Vec<Holder>, Vec<(String, Quantity)>);
+
+/// One row per device of the slices, in slice order.
+pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
+    // (driver, pool, device) -> holders and consumed capacity.
+    let mut holders: std::collections::HashMap<DeviceKey, Held> = std::collections::HashMap::new();
+    for c in objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceClaim)
+    {
+        let Some(status) = c.root.get("status") else {
+            continue;
+        };
+        let ns = c.namespace().unwrap_or("default");
+        let reserved: Vec<String> = seq(status.get("reservedFor"))
+            .iter()
+            .map(|r| format!("{ns}/{}", s(r, &["name"])))
+            .collect();
+        for r in seq(status
+            .get("allocation")
+            .and_then(|a| a.get("devices"))
+            .and_then(|d| d.get("results")))
+        {
+            let key = (
+                s(r, &["driver"]).to_owned(),
+                s(r, &["pool"]).to_owned(),
+                s(r, &["device"]).to_owned(),
+            );
+            let entry = holders.entry(key).or_default();
+            entry.0.push(Holder {
+                namespace: ns.to_owned(),
+                claim: c.name().unwrap_or_default().to_owned(),
+                request: s(r, &["request"]).to_owned(),
+                reserved_for: reserved.clone(),
+            });
+            for e in r
+                .get("consumedCapacity")
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+            {
+                if let Some(q) = qty(Some(&e.value)) {
+                    entry.1.push((e.key.to_string(), q));
+                }
+            }
+        }
+    }
+    // (driver, pool) -> counter set -> counter -> (total, used).
+    type Counters = Vec<(String, Vec<(String, Quantity, Quantity)>)>;
+    let mut pools: std::collections::HashMap<(String, String), Counters> =
+        std::collections::HashMap::new();
+    let slices: Vec<&Object> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .collect();
+    for sl in &slices {
+        let Some(spec) = sl.spec() else { continue };
+        let key = (
+            s(spec, &["driver"]).to_owned(),
+            s(spec, &["pool", "name"]).to_owned(),
+        );
+        let sets = pools.entry(key).or_default();
+        for set in seq(spec.get("sharedCounters")) {
+            let counters = set
+                .get("counters")
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|e| {
+                    Some((
+                        e.key.to_string(),
+                        qty(e.value.get("value"))?,
+                        Quantity::zero(),
+                    ))
+                })
+                .collect();
+            sets.push((s(set, &["name"]).to_owned(), counters));
+        }
+    }
+    for sl in &slices {
+        let Some(spec) = sl.spec() else { continue };
+        let (driver, pool) = (s(spec, &["driver"]), s(spec, &["pool", "name"]));
+        for d in seq(spec.get("devices")) {
+            let key = (
+                driver.to_owned(),
+                pool.to_owned(),
+                s(d, &["name"]).to_owned(),
+            );
+            if !holders.contains_key(&key) {
+                continue;
+            }
+            let Some(sets) = pools.get_mut(&(driver.to_owned(), pool.to_owned())) else {
+                continue;
+            };
+            for cc in seq(d.get("consumesCounters")) {
+                let Some((_, counters)) =
+                    sets.iter_mut().find(|(n, _)| n == s(cc, &["counterSet"]))
+                else {
+                    continue;
+                };
+                for e in cc
+                    .get("counters")
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                {
+                    let (Some(q), Some(c)) = (
+                        qty(e.value.get("value")),
+                        counters.iter_mut().find(|c| c.0 == e.key),
+                    ) else {
+                        continue;
+                    };
+                    c.2 = c.2.checked_add(&q).unwrap_or(c.2);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for sl in &slices {
+        let Some(spec) = sl.spec() else { continue };
+        let (driver, pool) = (s(spec, &["driver"]), s(spec, &["pool", "name"]));
+        let slice_node = node_of(spec);
+        let per_device = spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true);
+        for d in seq(spec.get("devices")) {
+            let name = s(d, &["name"]);
+            let node = if per_device {
+                node_of(d)
+            } else {
+                slice_node.clone()
+            }
+            .unwrap_or_default();
+            let key = (driver.to_owned(), pool.to_owned(), name.to_owned());
+            let (held, consumed) = holders.get(&key).cloned().unwrap_or_default();
+            let taints: Vec<String> = seq(d.get("taints"))
+                .iter()
+                .map(|t| {
+                    let v = s(t, &["value"]);
+                    let kv = if v.is_empty() {
+                        s(t, &["key"]).to_owned()
+                    } else {
+                        format!("{}={v}", s(t, &["key"]))
+                    };
+                    format!("{kv}:{}", s(t, &["effect"]))
+                })
+                .collect();
+            let mut counters = Vec::new();
+            let sets = pools.get(&(driver.to_owned(), pool.to_owned()));
+            for cc in seq(d.get("consumesCounters")) {
+                let set = s(cc, &["counterSet"]);
+                for e in cc
+                    .get("counters")
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                {
+                    if let Some((_, total, used)) = sets
+                        .and_then(|ss| ss.iter().find(|(n, _)| n == set))
+                        .and_then(|(_, cs)| cs.iter().find(|c| c.0 == e.key))
+                    {
+                        counters.push(Use {
+                            name: format!("{set}/{}", e.key),
+                            used: used.human(),
+                            total: total.human(),
+                        });
+                    }
+                }
+            }
+            let mut capacity = Vec::new();
+            if d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true) {
+                for e in d.get("capacity").and_then(Node::as_map).unwrap_or_default() {
+                    let Some(total) = qty(e.value.get("value")) else {
+                        continue;
+                    };
+                    let used = consumed
+                        .iter()
+                        .filter(|(n, _)| *n == e.key)
+                        .fold(Quantity::zero(), |a, (_, q)| a.checked_add(q).unwrap_or(a));
+                    capacity.push(Use {
+                        name: e.key.to_string(),
+                        used: used.human(),
+                        total: total.human(),
+                    });
+                }
+            }
+            let state = if held.iter().any(|h| !h.reserved_for.is_empty()) {
+                "reserved"
+            } else if !held.is_empty() {
+                "allocated"
+            } else if !taints.is_empty() {
+                "tainted"
+            } else {
+                "free"
+            };
+            out.push(DeviceRow {
+                node,
+                driver: driver.to_owned(),
+                pool: pool.to_owned(),
+                device: name.to_owned(),
+                state,
+                holders: held,
+                taints,
+                counters,
+                capacity,
+            });
+        }
+    }
+    out
+}
+
+/// A node label selector as `kubectl -l` takes it: `a=b,c!=d,e,!f`, `k in (x,y)`.
+pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<bool, String> {
+    let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
+    let mut parts = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for ch in selector.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    parts.push(cur);
+    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        let ok = if let Some((k, v)) = p.split_once("!=") {
+            get(k.trim()) != Some(v.trim())
+        } else if let Some((k, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
+            get(k.trim()) == Some(v.trim())
+        } else if let Some(k) = p.strip_prefix('!') {
+            get(k.trim()).is_none()
+        } else if let Some((k, rest)) = p.split_once(" notin ").or_else(|| p.split_once(" in ")) {
+            let values: Vec<&str> = rest
+                .trim()
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .split(',')
+                .map(str::trim)
+                .collect();
+            let inside = get(k.trim()).is_some_and(|v| values.contains(&v));
+            if p.contains(" notin ") {
+                !inside
+            } else {
+                inside
+            }
+        } else if p
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+        {
+            get(p).is_some()
+        } else {
+            return Err(format!("cannot read the label selector {p:?}"));
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_show_holders_counters_and_taints() {
+        let text = r#"
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  sharedCounters:
+  - name: gpu-0
+    counters: {memory: {value: 80Gi}}
+  devices:
+  - name: p0
+    consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 40Gi}}}]
+  - name: p1
+    consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 40Gi}}}]
+    taints: [{key: broken, effect: NoSchedule}]
+  - name: nic
+    allowMultipleAllocations: true
+    capacity: {bandwidth: {value: 100G}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: team}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: n1, device: p0}
+      - {request: n, driver: gpu.example.com, pool: n1, device: nic, consumedCapacity: {bandwidth: 10G}}
+  reservedFor: [{resource: pods, name: pod-a, uid: x}]
+"#;
+        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
+        let rows = device_rows(&objects);
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0].state, "reserved");
+        assert_eq!(rows[0].holders[0].reserved_for, vec!["team/pod-a"]);
+        assert_eq!(rows[0].counters[0].used, "40Gi");
+        assert_eq!(rows[0].counters[0].total, "80Gi");
+        assert_eq!(rows[1].state, "tainted");
+        assert_eq!(rows[1].taints, vec!["broken:NoSchedule"]);
+        assert_eq!(rows[2].capacity[0].used, "10G");
+    }
+
+    #[test]
+    fn label_selectors() {
+        let labels: Node = serde_json::from_str(r#"{"zone":"a","gpu":"h100"}"#).unwrap();
+        let m = |s: &str| label_selector_matches(s, Some(&labels)).unwrap();
+        assert!(m("zone=a,gpu"));
+        assert!(!m("zone!=a"));
+        assert!(m("!missing,gpu in (a100,h100)"));
+        assert!(!m("gpu notin (h100)"));
+        assert!(label_selector_matches("a=(", Some(&labels)).is_ok());
+    }
+}

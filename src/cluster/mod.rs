@@ -1,0 +1,597 @@
+//! The live-cluster edge. Connects as kubectl does (kubeconfig, context,
+//! exec plugins, in-cluster), reads with GETs only, each under the request
+//! timeout with a few bounded retries, pages lists (`limit`/`continue`,
+//! restarting on 410 Expired) and reads them concurrently, then hands plain
+//! [`Object`]s to the pure engine. Nothing here decides a verdict.
+
+mod error;
+mod progress;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use dra_core::gates::{gates_from_metrics, Gate, Version};
+use dra_core::model::{self, Object};
+use dra_core::tree::Node;
+use http_body_util::BodyExt;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+pub use error::{ClusterError, ReadError};
+pub use progress::Progress;
+
+use crate::cli::ClusterArgs;
+
+/// The file index of objects read from a cluster (no file backs them).
+pub const CLUSTER_FILE: usize = usize::MAX - 1;
+/// Items per page, as kubectl's `--chunk-size` default.
+const PAGE: usize = 500;
+/// Retries of a GET answered 429, 503 or 504 (kube's default policy would
+/// retry 15 times over up to 1000 s: a CLI must not hang on that).
+const RETRIES: u32 = 3;
+/// Restarts of a list whose continue token expired (410).
+const RESTARTS: u32 = 2;
+
+/// A resource kubectl-dra lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Resource {
+    pub group: &'static str,
+    pub version: &'static str,
+    pub plural: &'static str,
+    pub kind: &'static str,
+}
+
+impl Resource {
+    const fn dra(plural: &'static str, kind: &'static str) -> Resource {
+        Resource {
+            group: "resource.k8s.io",
+            version: "v1",
+            plural,
+            kind,
+        }
+    }
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.to_owned()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+    /// `resourceslices.resource.k8s.io`, as kubectl names it in errors.
+    pub fn qualified(&self) -> String {
+        if self.group.is_empty() {
+            self.plural.to_owned()
+        } else {
+            format!("{}.{}", self.plural, self.group)
+        }
+    }
+    fn path(&self, namespace: Option<&str>, name: Option<&str>) -> String {
+        let mut p = if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        };
+        if let Some(ns) = namespace {
+            p.push_str(&format!("/namespaces/{}", encode(ns)));
+        }
+        p.push('/');
+        p.push_str(self.plural);
+        if let Some(n) = name {
+            p.push('/');
+            p.push_str(&encode(n));
+        }
+        p
+    }
+}
+
+pub const SLICES: Resource = Resource::dra("resourceslices", "ResourceSlice");
+pub const CLASSES: Resource = Resource::dra("deviceclasses", "DeviceClass");
+pub const CLAIMS: Resource = Resource::dra("resourceclaims", "ResourceClaim");
+pub const TEMPLATES: Resource = Resource::dra("resourceclaimtemplates", "ResourceClaimTemplate");
+pub const TAINT_RULES: Resource = Resource::dra("devicetaintrules", "DeviceTaintRule");
+pub const NODES: Resource = Resource {
+    group: "",
+    version: "v1",
+    plural: "nodes",
+    kind: "Node",
+};
+pub const PODS: Resource = Resource {
+    group: "",
+    version: "v1",
+    plural: "pods",
+    kind: "Pod",
+};
+
+/// Percent-encodes a path segment or query value.
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Which request a failure belongs to, for the message.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub verb: &'static str,
+    pub what: String,
+    pub namespace: Option<String>,
+}
+
+/// A read-only connection. Its one way to talk to the cluster is [`Connection::get`].
+pub struct Connection {
+    client: kube::Client,
+    timeout: Option<Duration>,
+    /// The namespace of the kubeconfig context (`default` when unset).
+    pub namespace: String,
+    pub server: String,
+    requests: AtomicUsize,
+    pub progress: Progress,
+}
+
+pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connection, ClusterError> {
+    let options = KubeConfigOptions {
+        context: args.context.clone(),
+        cluster: args.cluster_name(),
+        user: args.user.clone(),
+    };
+    let mut config = if let Some(path) = &args.kubeconfig {
+        let kc = Kubeconfig::read_from(path).map_err(|e| ClusterError::Config(e.to_string()))?;
+        kube::Config::from_custom_kubeconfig(kc, &options)
+            .await
+            .map_err(|e| ClusterError::Config(e.to_string()))?
+    } else {
+        match Kubeconfig::read() {
+            Ok(kc) => kube::Config::from_custom_kubeconfig(kc, &options)
+                .await
+                .map_err(|e| ClusterError::Config(e.to_string()))?,
+            Err(read_err) => kube::Config::incluster().map_err(|_| {
+                ClusterError::Config(format!(
+                    "no kubeconfig ({read_err}) and not running in a cluster: set KUBECONFIG or --kubeconfig, or use -f with files or a snapshot"
+                ))
+            })?,
+        }
+    };
+    let timeout = (!args.request_timeout.is_zero()).then_some(args.request_timeout);
+    config.connect_timeout = timeout;
+    config.read_timeout = timeout;
+    config.write_timeout = timeout;
+    // Retries are ours and bounded (see RETRIES).
+    config.default_retry = false;
+    let namespace = config.default_namespace.clone();
+    let server = config.cluster_url.to_string();
+    let client = kube::Client::try_from(config).map_err(|e| ClusterError::Config(e.to_string()))?;
+    Ok(Connection {
+        client,
+        timeout,
+        namespace,
+        server,
+        requests: AtomicUsize::new(0),
+        progress,
+    })
+}
+
+impl Connection {
+    /// How many HTTP requests were sent.
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// The one way to talk to the cluster: a GET. kubectl-dra never writes,
+    /// and this is the place that guarantees it.
+    pub async fn get(&self, req: &Request, path: &str, accept: &str) -> Result<Vec<u8>, ReadError> {
+        let mut attempt = 0;
+        loop {
+            let request = http::Request::get(path)
+                .header(http::header::ACCEPT, accept)
+                .body(kube::client::Body::from(Vec::new()))
+                .map_err(|e| ReadError::transport(req, e.to_string()))?;
+            self.requests.fetch_add(1, Ordering::Relaxed);
+            let answer = async {
+                let res = self.client.send(request).await?;
+                let status = res.status();
+                let retry_after = res
+                    .headers()
+                    .get(http::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<u64>().ok());
+                let body = res.into_body().collect().await?.to_bytes().to_vec();
+                Ok::<_, kube::Error>((status, retry_after, body))
+            };
+            let (status, retry_after, body) = match self.timeout {
+                Some(t) => tokio::time::timeout(t, answer)
+                    .await
+                    .map_err(|_| ReadError::timeout(req, t))?,
+                None => answer.await,
+            }
+            .map_err(|e| ReadError::from_kube(req, &e))?;
+            if status.is_success() {
+                return Ok(body);
+            }
+            let code = status.as_u16();
+            if matches!(code, 429 | 503 | 504) && attempt < RETRIES {
+                attempt += 1;
+                let wait = retry_after
+                    .map(|s| Duration::from_secs(s.min(2)))
+                    .unwrap_or(Duration::from_millis(200 << attempt));
+                tokio::time::sleep(wait).await;
+                continue;
+            }
+            return Err(ReadError::status(req, code, &body));
+        }
+    }
+
+    /// Every object of a list, page by page.
+    pub async fn list(
+        &self,
+        res: Resource,
+        namespace: Option<&str>,
+        metadata_only: bool,
+    ) -> Result<Vec<Object>, ReadError> {
+        #[derive(serde::Deserialize)]
+        struct ListMeta {
+            #[serde(rename = "continue", default)]
+            token: Option<String>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Page {
+            #[serde(default)]
+            metadata: Option<ListMeta>,
+            #[serde(default)]
+            items: Option<Vec<Node>>,
+        }
+        let req = Request {
+            verb: "list",
+            what: res.qualified(),
+            namespace: namespace.map(str::to_owned),
+        };
+        let accept = if metadata_only {
+            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+        } else {
+            "application/json"
+        };
+        let task = self.progress.task(&res.qualified());
+        let api_version = res.api_version();
+        let mut restarts = 0;
+        'restart: loop {
+            let mut out: Vec<Object> = Vec::new();
+            let mut token: Option<String> = None;
+            loop {
+                let mut path = format!("{}?limit={PAGE}", res.path(namespace, None));
+                if let Some(t) = &token {
+                    path.push_str("&continue=");
+                    path.push_str(&encode(t));
+                }
+                let body = match self.get(&req, &path, accept).await {
+                    Ok(b) => b,
+                    Err(e) if e.code() == Some(410) && token.is_some() && restarts < RESTARTS => {
+                        // The continue token expired: the list starts over.
+                        restarts += 1;
+                        continue 'restart;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let page: Page = serde_json::from_slice(&body)
+                    .map_err(|e| ReadError::decode(&req, e.to_string()))?;
+                drop(body);
+                for mut item in page.items.unwrap_or_default() {
+                    if metadata_only {
+                        // PartialObjectMetadata names itself; the object is the resource's.
+                        item.remove("apiVersion");
+                        item.remove("kind");
+                    }
+                    let doc = out.len();
+                    if let Some(o) =
+                        model::object_from_node(CLUSTER_FILE, doc, item, &api_version, res.kind)
+                    {
+                        out.push(o);
+                    }
+                }
+                task.set(out.len());
+                token = page
+                    .metadata
+                    .and_then(|m| m.token)
+                    .filter(|t| !t.is_empty());
+                if token.is_none() {
+                    return Ok(out);
+                }
+            }
+        }
+    }
+
+    /// One object, or `None` when the cluster has no such object (404).
+    pub async fn get_object(
+        &self,
+        res: Resource,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Option<Object>, ReadError> {
+        let req = Request {
+            verb: "get",
+            what: res.qualified(),
+            namespace: namespace.map(str::to_owned),
+        };
+        let body = match self
+            .get(&req, &res.path(namespace, Some(name)), "application/json")
+            .await
+        {
+            Ok(b) => b,
+            Err(e) if e.code() == Some(404) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let root: Node =
+            serde_json::from_slice(&body).map_err(|e| ReadError::decode(&req, e.to_string()))?;
+        Ok(model::object_from_node(
+            CLUSTER_FILE,
+            0,
+            root,
+            &res.api_version(),
+            res.kind,
+        ))
+    }
+}
+
+/// What a command needs from the cluster.
+#[derive(Clone, Debug, Default)]
+pub struct Needs {
+    pub slices: bool,
+    pub classes: bool,
+    /// Claims of every namespace (which devices are in use); falls back to
+    /// `claims_namespace` with a warning when that is forbidden.
+    pub claims: bool,
+    pub claims_namespace: Option<String>,
+    /// Templates of this namespace (`Some("")`: every namespace).
+    pub templates: Option<String>,
+    /// Node metadata (labels for node selectors).
+    pub nodes: bool,
+    pub taint_rules: bool,
+    /// One pod to read: (namespace, name).
+    pub pod: Option<(String, String)>,
+    /// Pods of this namespace (`Some("")`: every namespace) that use claims.
+    pub pods: Option<String>,
+}
+
+/// What was read, and what could not be.
+pub struct ClusterState {
+    pub version: Version,
+    pub git_version: String,
+    /// Gates the apiserver reported in `/metrics`; `None` when not readable.
+    pub reported_gates: Option<Vec<(Gate, bool)>>,
+    pub objects: Vec<Object>,
+    /// How the verdict may be wrong because of what could not be read.
+    pub warnings: Vec<String>,
+    /// Facts worth a line on stderr (version mapping, gate source).
+    pub notes: Vec<String>,
+    pub server: String,
+    pub requests: usize,
+}
+
+fn status_ok<T>(r: Result<T, ReadError>) -> Result<Option<T>, ReadError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if matches!(e.code(), Some(403) | Some(404)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Reads what `needs` asks for. Version and served APIs first (they decide
+/// whether the rest makes sense), then everything else concurrently.
+pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState, ClusterError> {
+    #[derive(serde::Deserialize)]
+    struct VersionInfo {
+        #[serde(rename = "gitVersion")]
+        git_version: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct ResourceList {
+        resources: Vec<ApiResource>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ApiResource {
+        name: String,
+    }
+    let version_req = Request {
+        verb: "get",
+        what: "/version".into(),
+        namespace: None,
+    };
+    let body = conn
+        .get(&version_req, "/version", "application/json")
+        .await?;
+    let info: VersionInfo = serde_json::from_slice(&body)
+        .map_err(|e| ReadError::decode(&version_req, e.to_string()))?;
+    let mut notes = Vec::new();
+    let (version, note) =
+        Version::from_git_version(&info.git_version).map_err(ClusterError::Unsupported)?;
+    notes.extend(note);
+    let discovery_req = Request {
+        verb: "get",
+        what: "/apis/resource.k8s.io/v1".into(),
+        namespace: None,
+    };
+    let served: Vec<String> = match conn
+        .get(
+            &discovery_req,
+            "/apis/resource.k8s.io/v1",
+            "application/json",
+        )
+        .await
+    {
+        Ok(body) => serde_json::from_slice::<ResourceList>(&body)
+            .map_err(|e| ReadError::decode(&discovery_req, e.to_string()))?
+            .resources
+            .into_iter()
+            .map(|r| r.name)
+            .collect(),
+        Err(e) if e.code() == Some(404) => {
+            return Err(ClusterError::NoDra {
+                git_version: info.git_version,
+            })
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let serves = |plural: &str| served.iter().any(|s| s == plural);
+    let metrics_req = Request {
+        verb: "get",
+        what: "/metrics".into(),
+        namespace: None,
+    };
+    fn all(v: &Option<String>) -> Option<Option<&str>> {
+        v.as_deref().map(|ns| (!ns.is_empty()).then_some(ns))
+    }
+    let skip = || async { Ok::<Vec<Object>, ReadError>(Vec::new()) };
+    let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods) = tokio::join!(
+        conn.get(&metrics_req, "/metrics", "text/plain"),
+        async {
+            if needs.slices {
+                conn.list(SLICES, None, false).await
+            } else {
+                skip().await
+            }
+        },
+        async {
+            if needs.classes {
+                conn.list(CLASSES, None, false).await
+            } else {
+                skip().await
+            }
+        },
+        async {
+            if needs.claims {
+                conn.list(CLAIMS, None, false).await
+            } else {
+                skip().await
+            }
+        },
+        async {
+            match all(&needs.templates) {
+                Some(ns) => conn.list(TEMPLATES, ns, false).await,
+                None => skip().await,
+            }
+        },
+        async {
+            if needs.nodes {
+                conn.list(NODES, None, true).await
+            } else {
+                skip().await
+            }
+        },
+        async {
+            if needs.taint_rules && serves("devicetaintrules") {
+                conn.list(TAINT_RULES, None, false).await
+            } else {
+                skip().await
+            }
+        },
+        async {
+            match &needs.pod {
+                Some((ns, name)) => conn.get_object(PODS, Some(ns), name).await,
+                None => Ok(None),
+            }
+        },
+        async {
+            match all(&needs.pods) {
+                Some(ns) => conn.list(PODS, ns, false).await,
+                None => skip().await,
+            }
+        },
+    );
+    let mut warnings = Vec::new();
+    let reported_gates = match metrics {
+        Ok(body) => Some(gates_from_metrics(&String::from_utf8_lossy(&body))),
+        Err(e) if matches!(e.code(), Some(401 | 403 | 404)) => {
+            notes.push(format!(
+                "feature gates: the defaults of Kubernetes {version} (the cluster did not let kubectl-dra read /metrics: {}); --feature-gates overrides them",
+                e.short()
+            ));
+            None
+        }
+        Err(e) => {
+            notes.push(format!(
+                "feature gates: the defaults of Kubernetes {version} (/metrics: {})",
+                e.short()
+            ));
+            None
+        }
+    };
+    let mut objects = Vec::new();
+    objects.extend(slices?);
+    objects.extend(classes?);
+    match claims {
+        Ok(c) => objects.extend(c),
+        Err(e) if e.code() == Some(403) => {
+            let ns = needs
+                .claims_namespace
+                .clone()
+                .unwrap_or_else(|| conn.namespace.clone());
+            let mine = conn.list(CLAIMS, Some(&ns), false).await?;
+            warnings.push(format!(
+                "could not list ResourceClaims in all namespaces ({}); read those of namespace {ns} only: devices held by claims in other namespaces look free, so an allocation shown here may fail in the cluster",
+                e.short()
+            ));
+            objects.extend(mine);
+        }
+        Err(e) => return Err(e.into()),
+    }
+    objects.extend(templates?);
+    match status_ok(nodes) {
+        Ok(Some(n)) => objects.extend(n),
+        Ok(None) => warnings.push(
+            "could not list Nodes: node labels are unknown, so slices that select nodes by label match none; nodes are taken from the slices".into(),
+        ),
+        Err(e) => return Err(e.into()),
+    }
+    match status_ok(taints) {
+        Ok(Some(t)) => objects.extend(t),
+        Ok(None) => warnings.push(
+            "could not list DeviceTaintRules: taints they add are not seen, so tainted devices may look usable".into(),
+        ),
+        Err(e) => return Err(e.into()),
+    }
+    if needs.taint_rules && !serves("devicetaintrules") {
+        notes.push(
+            "the cluster does not serve resource.k8s.io/v1 DeviceTaintRules; none are applied"
+                .into(),
+        );
+    }
+    if let Some((ns, name)) = &needs.pod {
+        match pod? {
+            Some(p) => objects.push(p),
+            None => {
+                return Err(ClusterError::NotFound(format!(
+                    "no Pod {ns}/{name} in the cluster"
+                )))
+            }
+        }
+    }
+    objects.extend(pods?.into_iter().filter(|p| {
+        p.pod_spec()
+            .and_then(|s| s.get("resourceClaims"))
+            .and_then(Node::as_seq)
+            .is_some_and(|c| !c.is_empty())
+    }));
+    Ok(ClusterState {
+        version,
+        git_version: info.git_version,
+        reported_gates,
+        objects,
+        warnings,
+        notes,
+        server: conn.server.clone(),
+        requests: conn.requests(),
+    })
+}
+
+/// Runs a cluster read on a small runtime: one thread is plenty for I/O,
+/// and the engine runs after it, synchronously.
+pub fn block_on<F: std::future::Future>(f: F) -> Result<F::Output, String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the I/O runtime: {e}"))?;
+    Ok(rt.block_on(f))
+}

@@ -1,0 +1,153 @@
+//! `kubectl dra devices`: one row per device, with who holds it.
+
+use comfy_table::{presets, Table};
+use dra_core::cel::Env;
+use dra_core::inventory;
+use dra_core::model::ObjectKind;
+use dra_core::tree::Node;
+use dra_core::usage::{self, DeviceRow};
+
+use crate::cli::{DevicesArgs, DevicesOutput};
+use crate::cluster::Needs;
+use crate::commands::source;
+use crate::Outcome;
+
+fn state_text(r: &DeviceRow) -> String {
+    let claims: Vec<String> = r
+        .holders
+        .iter()
+        .map(|h| format!("{}/{}", h.namespace, h.claim))
+        .collect();
+    match r.state {
+        "reserved" => {
+            let mut pods: Vec<String> = r
+                .holders
+                .iter()
+                .flat_map(|h| h.reserved_for.iter().cloned())
+                .collect();
+            pods.dedup();
+            format!(
+                "reserved for pod {} ({})",
+                pods.join(", "),
+                claims.join(", ")
+            )
+        }
+        "allocated" => format!("allocated to {}", claims.join(", ")),
+        "tainted" => format!("tainted ({})", r.taints.join(", ")),
+        _ => "free".into(),
+    }
+}
+
+pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
+    let machine = matches!(args.output, DevicesOutput::Json | DevicesOutput::Yaml);
+    let inv = source::load(
+        &args.files,
+        &args.cluster,
+        &args.target,
+        None,
+        |ns| Needs {
+            slices: true,
+            classes: args.class.is_some(),
+            claims: true,
+            claims_namespace: Some(ns.to_owned()),
+            nodes: args.selector.is_some(),
+            ..Needs::default()
+        },
+        !machine,
+    )?;
+    let mut rows = usage::device_rows(&inv.objects);
+    if let Some(n) = &args.node {
+        rows.retain(|r| &r.node == n);
+    }
+    if let Some(d) = &args.driver {
+        rows.retain(|r| &r.driver == d);
+    }
+    if let Some(sel) = &args.selector {
+        let mut keep = Vec::new();
+        for r in rows {
+            let labels = inv
+                .objects
+                .iter()
+                .find(|o| o.kind == ObjectKind::Node && o.name() == Some(r.node.as_str()))
+                .and_then(|o| o.root.get("metadata"))
+                .and_then(|m| m.get("labels"));
+            if usage::label_selector_matches(sel, labels)? {
+                keep.push(r);
+            }
+        }
+        rows = keep;
+    }
+    if let Some(class_name) = &args.class {
+        let class = inv
+            .objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::DeviceClass && o.name() == Some(class_name.as_str()))
+            .ok_or_else(|| format!("no DeviceClass named {class_name:?}"))?;
+        let devices = inventory::devices(&inv.objects);
+        let report = inventory::match_devices("true", Some(class), &devices, &Env::new(&inv.gates));
+        if let Some(e) = report.compile_error {
+            return Err(e);
+        }
+        let selected: std::collections::HashSet<(String, String, String)> = report
+            .devices
+            .into_iter()
+            .filter(|m| m.matches == Some(true))
+            .map(|m| (m.driver, m.pool, m.device))
+            .collect();
+        rows.retain(|r| selected.contains(&(r.driver.clone(), r.pool.clone(), r.device.clone())));
+    }
+    let stdout = match args.output {
+        DevicesOutput::Json => {
+            serde_json::to_string_pretty(&serde_json::json!({"devices": rows})).unwrap_or_default()
+                + "\n"
+        }
+        DevicesOutput::Yaml => {
+            let v = serde_json::json!({"devices": rows});
+            let node: Node = serde_json::from_value(v).map_err(|e| e.to_string())?;
+            node.to_yaml()
+        }
+        DevicesOutput::Text | DevicesOutput::Wide => {
+            let wide = args.output == DevicesOutput::Wide;
+            let mut t = Table::new();
+            t.load_preset(presets::NOTHING);
+            let mut header = vec!["NODE", "DRIVER", "POOL", "DEVICE", "STATE"];
+            if wide {
+                header.extend(["COUNTERS (USED/TOTAL)", "CAPACITY (CONSUMED/TOTAL)"]);
+            }
+            t.set_header(header);
+            for r in &rows {
+                let mut cells = vec![
+                    r.node.clone(),
+                    r.driver.clone(),
+                    r.pool.clone(),
+                    r.device.clone(),
+                    state_text(r),
+                ];
+                if wide {
+                    let fmt = |u: &[usage::Use]| {
+                        u.iter()
+                            .map(|u| format!("{} {}/{}", u.name, u.used, u.total))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
+                    cells.push(fmt(&r.counters));
+                    cells.push(fmt(&r.capacity));
+                }
+                t.add_row(cells);
+            }
+            let free = rows.iter().filter(|r| r.state == "free").count();
+            let mut s = if rows.is_empty() {
+                "no devices\n".to_owned()
+            } else {
+                format!("{t}\n")
+            };
+            s.push_str(&format!(
+                "{} devices: {free} free, {} in use\n",
+                rows.len(),
+                rows.iter().filter(|r| !r.holders.is_empty()).count()
+            ));
+            s.lines().map(|l| l.trim_end().to_owned() + "\n").collect()
+        }
+    };
+    Ok(Outcome { stdout, code: 0 })
+}

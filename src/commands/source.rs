@@ -1,0 +1,174 @@
+//! Where the objects come from: files (or a snapshot) given with `-f`, or
+//! the live cluster. The one place that decides, so that every command reads
+//! a cluster the same way.
+
+use std::path::PathBuf;
+
+use dra_core::gates::{FeatureGates, Gate, Version};
+use dra_core::lint::{self, SourceFile};
+use dra_core::model::{Object, ObjectKind};
+use dra_core::tree::Node;
+use dra_core::yaml::Limits;
+
+use crate::cli::{ClusterArgs, Target};
+use crate::cluster::{self, ClusterState, Needs, Progress};
+
+/// The objects a command works on, and the target they are judged for.
+pub struct Inventory {
+    pub gates: FeatureGates,
+    pub objects: Vec<Object>,
+    /// Namespace of names given without one.
+    pub namespace: String,
+    /// Set when read from a cluster.
+    pub live: Option<ClusterState>,
+}
+
+/// What a cluster (or snapshot) says of itself: its version, and the gates
+/// it reported, when it could.
+pub type Detected<'a> = (Version, Option<&'a [(Gate, bool)]>);
+
+/// The target: `--kubernetes-version` over the cluster's (or snapshot's)
+/// version over 1.37; the gates the cluster reports, then `--feature-gates`.
+pub fn resolve_gates(
+    target: &Target,
+    detected: Option<Detected<'_>>,
+) -> Result<FeatureGates, String> {
+    let version = match (&target.kubernetes_version, detected) {
+        (Some(v), _) => v.parse()?,
+        (None, Some((v, _))) => v,
+        (None, None) => Version::V1_37,
+    };
+    let mut gates = FeatureGates::defaults(version);
+    if let Some((_, Some(reported))) = detected {
+        gates.apply_reported(reported);
+    }
+    for l in &target.feature_gates {
+        gates.parse_into(l)?;
+    }
+    Ok(gates)
+}
+
+/// Reads the files of `-f`; unreadable ones are an error (exit 2).
+pub fn read_sources(paths: &[PathBuf]) -> Result<Vec<SourceFile>, String> {
+    let (paths, missing) = crate::files::collect(paths);
+    if let Some(m) = missing.first() {
+        return Err(format!("{m}: no such file or directory"));
+    }
+    let mut out = Vec::new();
+    for p in &paths {
+        let input = crate::files::read(p);
+        let text = input.text.map_err(|e| format!("{}: {e}", input.name))?;
+        out.push(SourceFile {
+            name: input.name,
+            text,
+        });
+    }
+    Ok(out)
+}
+
+/// What a snapshot header records about the cluster it was taken from.
+struct SnapshotFacts {
+    version: Version,
+    gates: Vec<(Gate, bool)>,
+    namespace: Option<String>,
+}
+
+fn snapshot_facts(objects: &[Object]) -> Result<Option<SnapshotFacts>, String> {
+    let Some(h) = objects
+        .iter()
+        .find(|o| o.kind == ObjectKind::ClusterSnapshot)
+    else {
+        return Ok(None);
+    };
+    let cluster = h.root.get("cluster");
+    let field = |k: &str| cluster.and_then(|c| c.get(k));
+    let version: Version = field("kubernetesVersion")
+        .and_then(Node::as_str)
+        .ok_or("the snapshot header has no cluster.kubernetesVersion")?
+        .parse()?;
+    let gates = field("featureGates")
+        .and_then(Node::as_map)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| Some((Gate::from_name(&e.key)?, e.value.as_bool()?)))
+        .collect();
+    Ok(Some(SnapshotFacts {
+        version,
+        gates,
+        namespace: field("namespace").and_then(Node::as_str).map(str::to_owned),
+    }))
+}
+
+/// Loads from `-f` files when given, else from the cluster with `needs`
+/// (which may depend on the namespace chosen).
+pub fn load(
+    files: &[PathBuf],
+    cluster_args: &ClusterArgs,
+    target: &Target,
+    namespace: Option<&str>,
+    needs: impl FnOnce(&str) -> Needs,
+    show_progress: bool,
+) -> Result<Inventory, String> {
+    if !files.is_empty() {
+        let sources = read_sources(files)?;
+        let (objects, problems) = lint::load_objects(&sources, Limits::default());
+        if let Some(p) = problems.first() {
+            let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
+            return Err(format!("{name}: {}", p.message));
+        }
+        let facts = snapshot_facts(&objects)?;
+        let gates = resolve_gates(
+            target,
+            facts
+                .as_ref()
+                .map(|f| (f.version, Some(f.gates.as_slice()))),
+        )?;
+        let namespace = namespace
+            .map(str::to_owned)
+            .or_else(|| facts.and_then(|f| f.namespace))
+            .unwrap_or_else(|| "default".into());
+        return Ok(Inventory {
+            gates,
+            objects,
+            namespace,
+            live: None,
+        });
+    }
+    let progress = Progress::new(show_progress);
+    let state = cluster::block_on(async {
+        let conn = cluster::connect(cluster_args, progress.clone()).await?;
+        let ns = namespace
+            .map(str::to_owned)
+            .unwrap_or_else(|| conn.namespace.clone());
+        let state = cluster::read_state(&conn, &needs(&ns)).await?;
+        Ok::<_, cluster::ClusterError>((state, ns))
+    })?;
+    progress.finish();
+    let (mut state, namespace) = state.map_err(|e| e.to_string())?;
+    for n in &state.notes {
+        eprintln!("note: {n}");
+    }
+    for w in &state.warnings {
+        eprintln!("warning: {w}");
+    }
+    // For benchmarks and bug reports: how much was read, with how many requests.
+    if std::env::var_os("KUBECTL_DRA_STATS").is_some() {
+        eprintln!(
+            "stats: {} objects from {} with {} requests",
+            state.objects.len(),
+            state.server,
+            state.requests
+        );
+    }
+    let gates = resolve_gates(
+        target,
+        Some((state.version, state.reported_gates.as_deref())),
+    )?;
+    let objects = std::mem::take(&mut state.objects);
+    Ok(Inventory {
+        gates,
+        objects,
+        namespace,
+        live: Some(state),
+    })
+}

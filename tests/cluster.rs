@@ -1,0 +1,520 @@
+//! The live-cluster path end to end: the built binary, a generated
+//! kubeconfig, and the loopback stand-in apiserver (tests/support/apiserver.rs)
+//! over HTTPS. Every test also checks that only GETs reached the server.
+
+#[path = "support/apiserver.rs"]
+mod apiserver;
+mod support;
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::Output;
+
+use apiserver::{Fixture, Server};
+use serde_json::{json, Value};
+
+struct Live {
+    server: Server,
+    dir: PathBuf,
+    kubeconfig: PathBuf,
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("kubectl-dra-cluster-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+impl Live {
+    fn start(name: &str, fixture: Fixture) -> Live {
+        let server = Server::start(fixture);
+        let dir = scratch(name);
+        let kubeconfig = server.kubeconfig(&dir, "default");
+        Live {
+            server,
+            dir,
+            kubeconfig,
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let o = support::run_env(
+            args,
+            &[
+                ("KUBECONFIG", self.kubeconfig.as_os_str()),
+                ("NO_COLOR", OsStr::new("1")),
+            ],
+        );
+        self.assert_read_only();
+        o
+    }
+
+    fn assert_read_only(&self) {
+        for r in self.server.log() {
+            assert_eq!(r.method, "GET", "kubectl-dra sent {} {}", r.method, r.path);
+        }
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", String::from_utf8_lossy(&o.stdout), stderr(o)))
+}
+
+fn case(name: &str) -> Value {
+    support::load_yaml(&support::root().join(format!("testdata/conformance/allocate/{name}.yaml")))
+}
+
+fn case_fixture(c: &Value) -> Fixture {
+    let version = c["kubernetesVersion"].as_str().unwrap_or("1.37");
+    let gates: Vec<(String, bool)> = c["featureGates"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.as_bool().unwrap_or(false)))
+        .collect();
+    Fixture::new(version, c["objects"].as_array().unwrap(), &gates)
+}
+
+/// For several conformance cases: the live verdict is the offline one, and
+/// `snapshot` then `explain -f` gives the same JSON as the live `explain`.
+#[test]
+fn live_explain_equals_offline_and_snapshot() {
+    for name in [
+        "all-mode-one-in-use",
+        "backtrack-across-claims",
+        "binding-conditions-copied",
+        "admin-access-ignores-in-use",
+        "all-nodes-slice",
+        "all-devices-allocated",
+    ] {
+        let c = case(name);
+        let live = Live::start(name, case_fixture(&c));
+        let alloc = &c["allocate"];
+        let mut args: Vec<String> = vec!["explain".into(), "claim".into()];
+        args.extend(
+            alloc["claims"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned()),
+        );
+        args.extend([
+            "--node".into(),
+            alloc["node"].as_str().unwrap().to_owned(),
+            "-o".into(),
+            "json".into(),
+        ]);
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let live_out = live.run(&argv);
+        let live_json = json_of(&live_out);
+
+        let snap = live.dir.join("snapshot.yaml");
+        let s = live.run(&["snapshot", "-w", snap.to_str().unwrap()]);
+        assert!(s.status.success(), "{name}: {}", stderr(&s));
+        let mut offline_args = argv.clone();
+        offline_args.extend(["-f", snap.to_str().unwrap()]);
+        let from_snapshot = support::run(&offline_args);
+        assert_eq!(
+            json_of(&from_snapshot),
+            live_json,
+            "{name}: snapshot differs from live"
+        );
+        assert_eq!(
+            from_snapshot.status.code(),
+            live_out.status.code(),
+            "{name}"
+        );
+
+        // The same objects as files, with the case's version and gates as flags.
+        let file = live.dir.join("case.yaml");
+        support::write_objects(c["objects"].as_array().unwrap(), &file);
+        let mut file_args = argv.clone();
+        file_args.extend(["-f", file.to_str().unwrap()]);
+        let gate_args = support::gate_args(&c);
+        file_args.extend(gate_args.iter().map(String::as_str));
+        assert_eq!(
+            json_of(&support::run(&file_args)),
+            live_json,
+            "{name}: files differ from live"
+        );
+
+        // Lists are paged with kubectl's chunk size.
+        let log = live.server.log();
+        assert!(log
+            .iter()
+            .any(|r| r.path == "/apis/resource.k8s.io/v1/resourceslices"
+                && r.query.contains("limit=500")));
+        // Nodes are read as metadata only.
+        assert!(log
+            .iter()
+            .filter(|r| r.path == "/api/v1/nodes")
+            .all(|r| r.accept.contains("PartialObjectMetadataList")));
+    }
+}
+
+fn slice(i: usize, devices: usize) -> Value {
+    json!({
+        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+        "metadata": {"name": format!("node-{i}-gpu")},
+        "spec": {"driver": "gpu.example.com", "nodeName": format!("node-{i}"),
+                 "pool": {"name": format!("node-{i}"), "generation": 1, "resourceSliceCount": 1},
+                 "devices": (0..devices).map(|d| json!({"name": format!("gpu-{d}"), "attributes": {"model": {"string": "h100"}}})).collect::<Vec<_>>()}
+    })
+}
+
+fn small_cluster(slices: usize) -> Vec<Value> {
+    let mut objects: Vec<Value> = (0..slices).map(|i| slice(i, 2)).collect();
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+        "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}));
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "train", "namespace": "default"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu", "count": 2}}]}}}));
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "held", "namespace": "team-b"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+        "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "node-0", "device": "gpu-0"}]},
+                   "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-0"]}]}]}},
+                   "reservedFor": [{"resource": "pods", "name": "trainer", "uid": "u1"}]}}));
+    for i in 0..slices {
+        objects.push(json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": format!("node-{i}"), "labels": {"zone": if i % 2 == 0 { "a" } else { "b" }}}}));
+    }
+    objects
+}
+
+#[test]
+fn lists_page_and_restart_on_expired_continue() {
+    let mut f = Fixture::new("1.37", &small_cluster(1200), &[]);
+    f.expire_first_continue = true;
+    let live = Live::start("paging", f);
+    let o = live.run(&["devices", "-o", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = json_of(&o)["devices"].as_array().unwrap().len();
+    assert_eq!(rows, 2400);
+    let slice_reads: Vec<_> = live
+        .server
+        .log()
+        .into_iter()
+        .filter(|r| r.path == "/apis/resource.k8s.io/v1/resourceslices")
+        .collect();
+    // 3 pages, one of them answered 410 and the list started over: 1 + 1 + 3.
+    assert_eq!(slice_reads.len(), 5, "{slice_reads:?}");
+    assert!(
+        slice_reads
+            .iter()
+            .filter(|r| r.query.contains("continue="))
+            .count()
+            >= 2
+    );
+}
+
+#[test]
+fn devices_view_shows_holders_and_filters() {
+    let live = Live::start("devices", Fixture::new("1.37", &small_cluster(3), &[]));
+    let o = live.run(&["devices", "--node", "node-0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!("devices_node_0", String::from_utf8(o.stdout).unwrap());
+    let o = live.run(&["devices", "-l", "zone=b", "-o", "json"]);
+    let rows = json_of(&o)["devices"].as_array().unwrap().clone();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r["node"] == "node-1"));
+    let o = live.run(&[
+        "devices",
+        "--class",
+        "gpu",
+        "--driver",
+        "gpu.example.com",
+        "-o",
+        "yaml",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\"state\": \"reserved\""));
+}
+
+#[test]
+fn explain_and_match_read_the_context_namespace() {
+    let live = Live::start("ctx", Fixture::new("1.37", &small_cluster(2), &[]));
+    // "train" is in the context's namespace (default): no -n needed.
+    let o = live.run(&["explain", "claim", "train", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(v["summary"]["allocated"], 1, "{v}");
+    let o = live.run(&[
+        "match",
+        "device.attributes[\"gpu.example.com\"].model == \"h100\"",
+        "-o",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json_of(&o)["summary"]["matching"], 4);
+    let o = live.run(&["explain", "claim", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no ResourceClaim default/nope in the cluster"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn lint_against_the_cluster() {
+    let live = Live::start(
+        "lint",
+        Fixture::new(
+            "1.36",
+            &small_cluster(2),
+            &[("DRAPartitionableDevices".into(), false)],
+        ),
+    );
+    let file = live.dir.join("claim.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: a\n      exactly:\n        deviceClassName: gpus\n    - name: b\n      exactly:\n        deviceClassName: gpu\n        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"a100\"'}\n",
+    )
+    .unwrap();
+    let o = live.run(&["lint", "--cluster", "-o", "json", file.to_str().unwrap()]);
+    let v = json_of(&o);
+    let rules: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"DRA-V209"), "{v}");
+    assert!(rules.contains(&"DRA-C003"), "{v}");
+    // The cluster's version is the target.
+    assert!(v.to_string().contains("1.36"), "{v}");
+}
+
+#[test]
+fn forbidden_list_names_the_grant() {
+    let mut f = Fixture::new("1.37", &small_cluster(1), &[]);
+    f.deny
+        .push(("/apis/resource.k8s.io/v1/deviceclasses".into(), 403));
+    let live = Live::start("forbidden", f);
+    let o = live.run(&["explain", "claim", "train"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains(
+            "refused to list deviceclasses.resource.k8s.io (403 Forbidden for user \"alice\")"
+        ),
+        "{e}"
+    );
+    assert!(
+        e.contains("kind: ClusterRole") && e.contains("verbs: [get, list]"),
+        "{e}"
+    );
+}
+
+#[test]
+fn claims_of_other_namespaces_forbidden_is_a_warning() {
+    let mut f = Fixture::new("1.37", &small_cluster(1), &[]);
+    f.deny
+        .push(("/apis/resource.k8s.io/v1/resourceclaims".into(), 403));
+    f.metrics = None;
+    let live = Live::start("partial", f);
+    let o = live.run(&["explain", "claim", "train", "-o", "json"]);
+    let e = stderr(&o);
+    assert!(
+        e.contains("warning: could not list ResourceClaims in all namespaces"),
+        "{e}"
+    );
+    assert!(
+        e.contains("devices held by claims in other namespaces look free"),
+        "{e}"
+    );
+    assert!(
+        e.contains("feature gates: the defaults of Kubernetes 1.37"),
+        "{e}"
+    );
+    // team-b's claim holds node-0/gpu-0 but cannot be seen: node-0 looks free.
+    assert_eq!(json_of(&o)["summary"]["allocated"], 1);
+    assert!(live
+        .server
+        .log()
+        .iter()
+        .any(|r| r.path == "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims"));
+}
+
+#[test]
+fn each_failure_has_one_clear_paragraph_and_exit_2() {
+    // 401: a user the server does not know.
+    let live = Live::start("errors", Fixture::new("1.37", &small_cluster(1), &[]));
+    let o = live.run(&["devices", "--context", "bad-user"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did not accept the credentials to get /version (401 Unauthorized"),
+        "{}",
+        stderr(&o)
+    );
+
+    // 404: a 1.33 cluster serves no resource.k8s.io/v1.
+    live.server.set_fixture(|f| {
+        f.version = "v1.33.4".into();
+        f.serves_v1 = false;
+    });
+    let o = live.run(&["devices"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("resource.k8s.io/v1 is served from 1.34"),
+        "{}",
+        stderr(&o)
+    );
+    live.server.set_fixture(|f| {
+        f.version = "v1.35.1".into();
+        f.serves_v1 = false;
+    });
+    let o = live.run(&["devices"]);
+    assert!(stderr(&o).contains("does not serve resource.k8s.io/v1: it is older than 1.34, or DynamicResourceAllocation is off"), "{}", stderr(&o));
+
+    // 429 then success: retried, bounded.
+    live.server.set_fixture(|f| {
+        f.version = "v1.37.0".into();
+        f.serves_v1 = true;
+        f.script.insert(
+            "/apis/resource.k8s.io/v1/resourceslices".into(),
+            [429, 429].into(),
+        );
+    });
+    let o = live.run(&["devices", "-o", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // 500: no retry, a paragraph.
+    live.server.set_fixture(|f| {
+        f.script.insert(
+            "/apis/resource.k8s.io/v1/resourceslices".into(),
+            [500].into(),
+        );
+    });
+    let o = live.run(&["devices"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the cluster failed to list resourceslices.resource.k8s.io (500"),
+        "{}",
+        stderr(&o)
+    );
+
+    // 429 for good: gives up after a bounded number of retries.
+    live.server.set_fixture(|f| {
+        f.script.insert(
+            "/apis/resource.k8s.io/v1/resourceslices".into(),
+            [429; 10].into(),
+        );
+    });
+    live.server.clear_log();
+    let o = live.run(&["devices"]);
+    assert_eq!(o.status.code(), Some(2));
+    let tries = live
+        .server
+        .log()
+        .iter()
+        .filter(|r| r.path == "/apis/resource.k8s.io/v1/resourceslices")
+        .count();
+    assert_eq!(tries, 4, "one try and three retries");
+
+    // A stalled answer: the request timeout fires.
+    live.server.set_fixture(|f| {
+        f.script.clear();
+        f.stall = Some((
+            "/apis/resource.k8s.io/v1/deviceclasses".into(),
+            std::time::Duration::from_secs(5),
+        ));
+    });
+    let started = std::time::Instant::now();
+    let o = live.run(&["explain", "claim", "train", "--request-timeout", "1s"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no answer to list deviceclasses.resource.k8s.io within 1s"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn tls_and_unreachable_servers() {
+    let live = Live::start("tls", Fixture::new("1.37", &small_cluster(1), &[]));
+    // Another CA than the one that signed the server's certificate.
+    let other = Server::start(Fixture::new("1.37", &[], &[]));
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let other_dir = scratch("tls-other");
+    let other_cfg = std::fs::read_to_string(other.kubeconfig(&other_dir, "default")).unwrap();
+    let ca_line = |t: &str| {
+        t.lines()
+            .find(|l| l.contains("certificate-authority-data"))
+            .unwrap()
+            .to_owned()
+    };
+    let bad = live.dir.join("bad-ca");
+    std::fs::write(&bad, text.replace(&ca_line(&text), &ca_line(&other_cfg))).unwrap();
+    let o = support::run_env(&["devices"], &[("KUBECONFIG", bad.as_os_str())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("TLS failed while trying to get /version"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Nothing listens on the port any more.
+    let port_cfg = live.dir.join("closed");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    std::fs::write(
+        &port_cfg,
+        text.replace(&live.server.url, &format!("https://127.0.0.1:{port}")),
+    )
+    .unwrap();
+    let o = support::run_env(&["devices"], &[("KUBECONFIG", port_cfg.as_os_str())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot reach the apiserver to get /version"),
+        "{}",
+        stderr(&o)
+    );
+
+    // No kubeconfig at all, outside a cluster.
+    let o = support::run_env(
+        &["devices"],
+        &[
+            ("KUBECONFIG", OsStr::new("/nonexistent/kubeconfig")),
+            ("HOME", OsStr::new("/nonexistent")),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot configure the connection"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn explain_pod_reads_the_pod_and_its_template() {
+    let mut objects = small_cluster(1);
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x", "resources": {"claims": [{"name": "gpu"}]}}]}}));
+    let live = Live::start("pod", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pod", "worker", "-n", "ml", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(v["nodes"][0]["claims"][0]["name"], "worker-gpu", "{v}");
+    let o = live.run(&["explain", "pod", "ml/ghost"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no Pod ml/ghost in the cluster"),
+        "{}",
+        stderr(&o)
+    );
+}
