@@ -8,5 +8,7 @@ e = subprocess.run(['./target/debug/kubectl-dra','explain','claim','team-a/train
 t = t.replace('@@EXPLAIN@@', e)
 rb = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','driver','--driver','gpu.example.com'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@RBAC@@', rb)
+rd = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','kubectl-dra'],capture_output=True,text=True).stdout.rstrip()
+t = t.replace('@@READER@@', rd)
 t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
 open('README.md','w').write(t)

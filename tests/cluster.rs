@@ -518,3 +518,142 @@ fn explain_pod_reads_the_pod_and_its_template() {
         stderr(&o)
     );
 }
+
+/// The bundled examples (partitionable GPUs, compatibility groups,
+/// consumable bandwidth, extended resources, templates, firstAvailable) as a
+/// 1.37 cluster with every DRA feature.
+fn examples_objects() -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(support::root().join("examples"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for o in dra_core::model::parse_file(0, &text, dra_core::yaml::Limits::default()).objects {
+            out.push(o.root.to_json());
+        }
+    }
+    out
+}
+
+#[test]
+fn full_featured_1_37_cluster() {
+    let gates: Vec<(String, bool)> = [
+        "DRAConsumableCapacity",
+        "DRAPartitionableDevices",
+        "DRADeviceCompatibilityGroups",
+        "DRAExtendedResource",
+    ]
+    .iter()
+    .map(|g| (g.to_string(), true))
+    .collect();
+    let live = Live::start("full", Fixture::new("1.37", &examples_objects(), &gates));
+    let o = live.run(&["devices", "-o", "wide"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!(
+        "devices_examples_wide",
+        String::from_utf8(o.stdout).unwrap()
+    );
+    let snap = live.dir.join("snapshot.yaml");
+    assert!(live
+        .run(&["snapshot", "-w", snap.to_str().unwrap(), "-A"])
+        .status
+        .success());
+    for claim in ["team-a/train-0", "team-a/inference-net"] {
+        let live_out = json_of(&live.run(&[
+            "explain", "claim", claim, "--node", "worker-1", "-o", "json",
+        ]));
+        assert_eq!(live_out["result"], "allocated", "{claim}: {live_out}");
+        let offline = json_of(&support::run(&[
+            "explain",
+            "claim",
+            claim,
+            "--node",
+            "worker-1",
+            "-o",
+            "json",
+            "-f",
+            snap.to_str().unwrap(),
+        ]));
+        assert_eq!(offline, live_out, "{claim}");
+    }
+    // The snapshot reads back through the whole pipeline: lint finds nothing new in it.
+    let lint = support::run(&["lint", "-o", "json", snap.to_str().unwrap()]);
+    assert_eq!(
+        json_of(&lint)["summary"]["errors"],
+        0,
+        "{}",
+        String::from_utf8_lossy(&lint.stdout)
+    );
+}
+
+#[test]
+fn a_1_34_cluster_is_judged_as_1_34() {
+    let live = Live::start("v134", Fixture::new("1.34", &small_cluster(2), &[]));
+    let o = live.run(&["explain", "claim", "train", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("does not serve resource.k8s.io/v1 DeviceTaintRules"),
+        "{}",
+        stderr(&o)
+    );
+    // A field alpha and off in 1.34 is dropped: the cluster's version is the target.
+    let file = live.dir.join("slice.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  nodeName: node-0\n  pool: {name: node-0, generation: 1, resourceSliceCount: 1}\n  sharedCounters:\n  - name: gpu-0\n    counters: {memory: {value: 80Gi}}\n",
+    )
+    .unwrap();
+    let v = json_of(&live.run(&["lint", "--cluster", "-o", "json", file.to_str().unwrap()]));
+    assert!(
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["rule"] == "DRA-D001"),
+        "{v}"
+    );
+    // --kubernetes-version still wins over the cluster's.
+    let v = json_of(&live.run(&[
+        "lint",
+        "--cluster",
+        "--kubernetes-version",
+        "1.36",
+        "-o",
+        "json",
+        file.to_str().unwrap(),
+    ]));
+    assert!(
+        !v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["rule"] == "DRA-D001"),
+        "{v}"
+    );
+}
+
+#[test]
+fn exec_credential_plugins_provide_the_token() {
+    let live = Live::start("exec", Fixture::new("1.37", &small_cluster(1), &[]));
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let exec = format!(
+        "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: sh\n      args: [\"-c\", \"printf '%s' '{{\\\"apiVersion\\\":\\\"client.authentication.k8s.io/v1\\\",\\\"kind\\\":\\\"ExecCredential\\\",\\\"status\\\":{{\\\"token\\\":\\\"{}\\\"}}}}'\"]\n      interactiveMode: Never\n",
+        apiserver::TOKEN
+    );
+    let cfg = live.dir.join("exec-kubeconfig");
+    std::fs::write(
+        &cfg,
+        text.replace(&format!("    token: {}\n", apiserver::TOKEN), &exec),
+    )
+    .unwrap();
+    let o = support::run_env(
+        &["devices", "-o", "json"],
+        &[("KUBECONFIG", cfg.as_os_str())],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json_of(&o)["devices"].as_array().unwrap().len(), 2);
+}

@@ -112,7 +112,7 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             t.load_preset(presets::NOTHING);
             let mut header = vec!["NODE", "DRIVER", "POOL", "DEVICE", "STATE"];
             if wide {
-                header.extend(["COUNTERS (USED/TOTAL)", "CAPACITY (CONSUMED/TOTAL)"]);
+                header.extend(["COUNTERS (NEEDS, POOL USE)", "CAPACITY (CONSUMED/TOTAL)"]);
             }
             t.set_header(header);
             for r in &rows {
@@ -126,7 +126,10 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                 if wide {
                     let fmt = |u: &[usage::Use]| {
                         u.iter()
-                            .map(|u| format!("{} {}/{}", u.name, u.used, u.total))
+                            .map(|u| match &u.consumes {
+                                Some(c) => format!("{} {c} ({}/{} used)", u.name, u.used, u.total),
+                                None => format!("{} {}/{}", u.name, u.used, u.total),
+                            })
                             .collect::<Vec<_>>()
                             .join(", ")
                     };

@@ -134,6 +134,7 @@ pub fn load(
             live: None,
         });
     }
+    let started = std::time::Instant::now();
     let progress = Progress::new(show_progress);
     let state = cluster::block_on(async {
         let conn = cluster::connect(cluster_args, progress.clone()).await?;
@@ -154,10 +155,11 @@ pub fn load(
     // For benchmarks and bug reports: how much was read, with how many requests.
     if std::env::var_os("KUBECTL_DRA_STATS").is_some() {
         eprintln!(
-            "stats: {} objects from {} with {} requests",
+            "stats: {} objects from {} with {} requests in {:.2} s",
             state.objects.len(),
             state.server,
-            state.requests
+            state.requests,
+            started.elapsed().as_secs_f64()
         );
     }
     let gates = resolve_gates(

@@ -92,7 +92,8 @@ pub struct Logged {
 }
 
 struct State {
-    fixture: Mutex<Fixture>,
+    /// Shared, not cloned per request: a large fixture holds 100 MB of JSON.
+    fixture: Mutex<Arc<Fixture>>,
     log: Mutex<Vec<Logged>>,
     expired: Mutex<bool>,
 }
@@ -194,7 +195,7 @@ async fn handle(
         query: query.clone(),
         accept: accept.clone(),
     });
-    let fixture = state.fixture.lock().unwrap().clone();
+    let fixture = Arc::clone(&state.fixture.lock().unwrap());
     if let Some((prefix, d)) = &fixture.stall {
         if path.starts_with(prefix.as_str()) {
             tokio::time::sleep(*d).await;
@@ -215,14 +216,18 @@ async fn handle(
             "the stand-in only serves reads",
         ));
     }
-    if let Some(code) = state
-        .fixture
-        .lock()
-        .unwrap()
-        .script
-        .get_mut(&path)
-        .and_then(VecDeque::pop_front)
-    {
+    let scripted = {
+        let mut f = state.fixture.lock().unwrap();
+        if f.script.contains_key(&path) {
+            Arc::make_mut(&mut f)
+                .script
+                .get_mut(&path)
+                .and_then(VecDeque::pop_front)
+        } else {
+            None
+        }
+    };
+    if let Some(code) = scripted {
         return Ok(status(
             code,
             "Scripted",
@@ -458,7 +463,7 @@ impl Server {
             .unwrap();
         let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
         let state = Arc::new(State {
-            fixture: Mutex::new(fixture),
+            fixture: Mutex::new(Arc::new(fixture)),
             log: Mutex::new(Vec::new()),
             expired: Mutex::new(false),
         });
@@ -522,7 +527,7 @@ impl Server {
     }
 
     pub fn set_fixture(&self, f: impl FnOnce(&mut Fixture)) {
-        f(&mut self.state.fixture.lock().unwrap());
+        f(Arc::make_mut(&mut self.state.fixture.lock().unwrap()));
         *self.state.expired.lock().unwrap() = false;
     }
 }

@@ -22,6 +22,9 @@ pub struct Holder {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Use {
     pub name: String,
+    /// For a counter: what this device consumes of it when allocated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumes: Option<String>,
     pub used: String,
     pub total: String,
 }
@@ -236,6 +239,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                     {
                         counters.push(Use {
                             name: format!("{set}/{}", e.key),
+                            consumes: qty(e.value.get("value")).map(|q| q.human()),
                             used: used.human(),
                             total: total.human(),
                         });
@@ -254,6 +258,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                         .fold(Quantity::zero(), |a, (_, q)| a.checked_add(q).unwrap_or(a));
                     capacity.push(Use {
                         name: e.key.to_string(),
+                        consumes: None,
                         used: used.human(),
                         total: total.human(),
                     });

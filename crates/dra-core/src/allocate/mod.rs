@@ -847,9 +847,14 @@ pub struct Allocator<'a> {
 }
 
 /// What every node's run reads: node labels and claims with an allocation.
+/// An allocation result of a claim already allocated in the cluster.
+type HeldResult<'a> = (&'a Object, &'a Node);
+
 struct Shared<'a> {
     labels: HashMap<&'a str, &'a Node>,
-    allocated_claims: Vec<&'a Object>,
+    /// The results of allocated claims by (driver, pool), in claim order:
+    /// built once, so that trying each of many nodes only visits its pools.
+    held: HashMap<(&'a str, &'a str), Vec<HeldResult<'a>>>,
 }
 
 impl<'a> Shared<'a> {
@@ -860,16 +865,29 @@ impl<'a> Shared<'a> {
                 .filter(|o| o.kind == ObjectKind::Node)
                 .filter_map(|o| Some((o.name()?, o.root.get("metadata")?.get("labels")?)))
                 .collect(),
-            allocated_claims: objects
-                .iter()
-                .filter(|o| o.kind == ObjectKind::ResourceClaim)
-                .filter(|o| {
-                    o.root
+            held: {
+                let mut held: HashMap<(&str, &str), Vec<HeldResult<'a>>> = HashMap::new();
+                for o in objects
+                    .iter()
+                    .filter(|o| o.kind == ObjectKind::ResourceClaim)
+                {
+                    let results = o
+                        .root
                         .get("status")
                         .and_then(|s| s.get("allocation"))
-                        .is_some()
-                })
-                .collect(),
+                        .and_then(|a| a.get("devices"))
+                        .and_then(|d| d.get("results"))
+                        .and_then(Node::as_seq)
+                        .unwrap_or_default();
+                    for r in results {
+                        if let (Some(driver), Some(pool)) = (str_of(r, "driver"), str_of(r, "pool"))
+                        {
+                            held.entry((driver, pool)).or_default().push((o, r));
+                        }
+                    }
+                }
+                held
+            },
         }
     }
 }
@@ -1078,33 +1096,25 @@ fn solve_node<'a>(
     let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
     let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
-    for o in shared.allocated_claims.iter().copied() {
-        if allocating.contains(&(o as *const Object)) {
+    // A pool gathered twice (same driver and name) takes the first, as before.
+    let mut seen_pools: Vec<(&str, &str)> = Vec::new();
+    for first in 0..pools.len() {
+        let key = (pools[first].driver, pools[first].name);
+        if seen_pools.contains(&key) {
             continue;
         }
-        let results = o
-            .root
-            .get("status")
-            .and_then(|s| s.get("allocation"))
-            .and_then(|a| a.get("devices"))
-            .and_then(|d| d.get("results"))
-            .and_then(Node::as_seq)
-            .unwrap_or_default();
-        for r in results {
-            let (Some(driver), Some(pool), Some(device)) =
-                (str_of(r, "driver"), str_of(r, "pool"), str_of(r, "device"))
-            else {
+        seen_pools.push(key);
+        for &(o, r) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
+            if allocating.contains(&(o as *const Object)) {
+                continue;
+            }
+            let Some(device) = str_of(r, "device") else {
                 continue;
             };
             if r.get("adminAccess").and_then(Node::as_bool) == Some(true) {
                 continue;
             }
-            let Some(pi) = pools
-                .iter()
-                .position(|p| p.driver == driver && p.name == pool)
-            else {
-                continue;
-            };
+            let pi = first;
             let Some(di) = pools[pi].all_devices.iter().position(|d| d.name == device) else {
                 continue;
             };
