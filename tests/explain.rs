@@ -169,3 +169,36 @@ fn counter_set_shortfall() {
     assert_eq!(code, 1);
     insta::assert_snapshot!("explain_counter_shortfall", text);
 }
+
+/// A pod asking for `example.com/gpu` in its limits gets the claim the
+/// scheduler makes up for extended resources a DeviceClass backs.
+#[test]
+fn pod_with_extended_resources() {
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy-trainer",
+        "-f",
+        "examples/",
+        "--node",
+        "worker-1",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["claims"][0]["name"], "legacy-trainer-extended-resources");
+    let results = &v["claims"][0]["allocation"]["devices"]["results"];
+    assert_eq!(results[0]["request"], "container-0-request-0");
+    // In 1.35 DRAExtendedResource is alpha and off: the pod has nothing to allocate.
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy-trainer",
+        "-f",
+        "examples/",
+        "--kubernetes-version",
+        "1.35",
+    ]);
+    assert_eq!(code, 2, "{text}");
+}

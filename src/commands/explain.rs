@@ -212,6 +212,11 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             generated_text.push(claim.to_string());
         }
     }
+    // Extended resources backed by DRA: the scheduler's made-up claim, last.
+    if let Some(claim) = dra_core::extended::extended_resource_claim(pod, objects, gates) {
+        order.push(Err(generated_text.len()));
+        generated_text.push(claim.to_string());
+    }
     let generated: Vec<Object> = generated_text
         .iter()
         .flat_map(|t| dra_core::model::parse_file(usize::MAX, t, Limits::default()).objects)
@@ -235,7 +240,9 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         }
     }
     if claims.is_empty() {
-        return Err(format!("Pod {ns}/{name} uses no ResourceClaims"));
+        return Err(format!(
+            "Pod {ns}/{name} uses no ResourceClaims and no extended resource a DeviceClass backs"
+        ));
     }
     report(&args.common, gates, objects, &claims)
 }

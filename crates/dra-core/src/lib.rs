@@ -16,6 +16,7 @@ pub mod allocate;
 pub mod cel;
 pub mod convert;
 pub mod diag;
+pub mod extended;
 pub mod fleet;
 pub mod format;
 pub mod gates;

@@ -1,0 +1,151 @@
+//! The claim kube-scheduler makes up for a pod's extended resources that
+//! DRA backs (`DRAExtendedResource`): a DeviceClass names the resource in
+//! `spec.extendedResourceName`, and every class also backs
+//! `deviceclass.resource.kubernetes.io/<class>`. One ExactCount request per
+//! container and resource, named `container-<i>-request-<j>` (i: index in
+//! initContainers then containers; j: index of the resource among the
+//! container's sorted request names), requests sorted by name
+//! (`createDeviceRequests` in the scheduler's dynamicresources plugin).
+//!
+//! The scheduler only does this on nodes that do not advertise the resource
+//! as allocatable (a device plugin would serve it there); kubectl-dra reads
+//! node metadata only, so it assumes no node does.
+
+use serde_json::{json, Value};
+
+use crate::gates::{FeatureGates, Gate};
+use crate::model::{Object, ObjectKind};
+use crate::quantity::Quantity;
+use crate::tree::Node;
+
+pub const CLASS_PREFIX: &str = "deviceclass.resource.kubernetes.io/";
+
+/// The DeviceClass that backs an extended resource name, if any.
+fn class_for<'a>(objects: &'a [Object], resource: &str) -> Option<&'a str> {
+    let classes = || objects.iter().filter(|o| o.kind == ObjectKind::DeviceClass);
+    if let Some(c) = classes().find(|c| {
+        c.spec()
+            .and_then(|s| s.get("extendedResourceName"))
+            .and_then(Node::as_str)
+            == Some(resource)
+    }) {
+        return c.name();
+    }
+    let name = resource.strip_prefix(CLASS_PREFIX)?;
+    classes()
+        .find(|c| c.name() == Some(name))
+        .and_then(Object::name)
+}
+
+/// The made-up claim as a ResourceClaim object, or `None` when the pod asks
+/// for no DRA-backed extended resource (or the gate is off).
+pub fn extended_resource_claim(
+    pod: &Object,
+    objects: &[Object],
+    gates: &FeatureGates,
+) -> Option<Value> {
+    if !gates.enabled(Gate::DRAExtendedResource) {
+        return None;
+    }
+    let spec = pod.pod_spec()?;
+    let containers: Vec<&Node> = ["initContainers", "containers"]
+        .iter()
+        .flat_map(|k| spec.get(k).and_then(Node::as_seq).unwrap_or_default())
+        .collect();
+    let mut requests: Vec<(String, Value)> = Vec::new();
+    for (i, c) in containers.iter().enumerate() {
+        let res = c.get("resources");
+        // Defaulting copies limits to requests for extended resources.
+        let mut amounts: Vec<(String, &Node)> = Vec::new();
+        for key in ["requests", "limits"] {
+            for e in res
+                .and_then(|r| r.get(key))
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+            {
+                if !amounts.iter().any(|(k, _)| *k == e.key) {
+                    amounts.push((e.key.to_string(), &e.value));
+                }
+            }
+        }
+        let mut names: Vec<&str> = amounts.iter().map(|(k, _)| k.as_str()).collect();
+        names.sort_unstable();
+        for (resource, value) in &amounts {
+            let Some(class) = class_for(objects, resource) else {
+                continue;
+            };
+            let text = value
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| value.to_json().to_string());
+            let Ok(q) = Quantity::parse(&text) else {
+                continue;
+            };
+            if q.is_fractional() || q.is_zero() || q.is_negative() {
+                continue;
+            }
+            let j = names.iter().position(|n| n == resource).unwrap_or(0);
+            let name = format!("container-{i}-request-{j}");
+            requests.push((
+                name.clone(),
+                json!({"name": name, "exactly": {"deviceClassName": class, "allocationMode": "ExactCount", "count": q.value() as i64}}),
+            ));
+        }
+    }
+    if requests.is_empty() {
+        return None;
+    }
+    requests.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(json!({
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {
+            "name": format!("{}-extended-resources", pod.name().unwrap_or("pod")),
+            "namespace": pod.namespace().unwrap_or("default"),
+            "annotations": {"resource.kubernetes.io/extended-resource-claim": "true"},
+        },
+        "spec": {"devices": {"requests": requests.into_iter().map(|(_, r)| r).collect::<Vec<_>>()}},
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_request_per_container_and_resource_sorted_by_name() {
+        let text = r#"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {extendedResourceName: example.com/gpu}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ml}
+spec:
+  initContainers:
+  - name: init
+    resources: {limits: {deviceclass.resource.kubernetes.io/gpu: 1}}
+  containers:
+  - name: a
+    resources: {requests: {cpu: "1", example.com/gpu: "2", memory: 1Gi}}
+  - {name: b}
+  - {name: c, resources: {requests: {example.com/gpu: "0"}}}
+"#;
+        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
+        let gates = FeatureGates::defaults(crate::gates::Version::V1_37);
+        let claim = extended_resource_claim(&objects[1], &objects, &gates).unwrap();
+        assert_eq!(claim["metadata"]["name"], "p-extended-resources");
+        let reqs = claim["spec"]["devices"]["requests"].as_array().unwrap();
+        let names: Vec<&str> = reqs.iter().map(|r| r["name"].as_str().unwrap()).collect();
+        // cpu, example.com/gpu, memory: the GPU is index 1 of container 1.
+        assert_eq!(
+            names,
+            vec!["container-0-request-0", "container-1-request-1"]
+        );
+        assert_eq!(reqs[1]["exactly"]["count"], 2);
+        let off = FeatureGates::defaults(crate::gates::Version::V1_34);
+        assert!(extended_resource_claim(&objects[1], &objects, &off).is_none());
+    }
+}

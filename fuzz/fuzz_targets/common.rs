@@ -1,0 +1,32 @@
+//! What the lint targets share: one lint run and the checks on its findings.
+
+use dra_core::gates::{FeatureGates, Version};
+use dra_core::lint::{self, Selection, Settings, SourceFile};
+use dra_core::yaml::Limits;
+
+/// Lints `text` as one file; every finding must point inside it.
+pub fn lint_text(text: &str) {
+    let settings = Settings {
+        gates: FeatureGates::defaults(Version::V1_37),
+        selection: Selection::default(),
+        limits: Limits::default(),
+        inventory: None,
+    };
+    let files = [SourceFile {
+        name: "fuzz.yaml".into(),
+        text: text.to_owned(),
+    }];
+    let result = lint::lint(&files, Vec::new(), &settings);
+    let chars = text.chars().count() as u32;
+    for d in &result.diagnostics {
+        assert!(
+            d.span.start <= d.span.end || d.span.end == 0,
+            "inverted span {d:?}"
+        );
+        assert!(
+            d.span.start <= chars && d.span.end <= chars,
+            "span outside the file: {d:?}"
+        );
+        assert!(!d.message.is_empty(), "empty message: {d:?}");
+    }
+}

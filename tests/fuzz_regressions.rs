@@ -1,0 +1,60 @@
+//! Replays what the lint and CEL fuzz targets once crashed on
+//! (testdata/fuzz-regressions/<target>/), with the targets' own checks.
+
+#[path = "../fuzz/fuzz_targets/common.rs"]
+mod common;
+mod support;
+
+fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = support::root()
+        .join("testdata/fuzz-regressions")
+        .join(target);
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .map(|e| {
+                    (
+                        e.file_name().to_string_lossy().into_owned(),
+                        std::fs::read(e.path()).unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+#[test]
+fn lint_targets_stay_fixed() {
+    for target in ["lint_bytes", "lint_manifest"] {
+        for (name, data) in inputs(target) {
+            eprintln!("{target}/{name}");
+            common::lint_text(&String::from_utf8_lossy(&data));
+        }
+    }
+}
+
+#[test]
+fn cel_target_stays_fixed() {
+    let env = dra_core::cel::Env::new(&dra_core::gates::FeatureGates::defaults(
+        dra_core::gates::Version::V1_37,
+    ));
+    let device = std::sync::Arc::new(dra_core::cel::value::Device::from_node(
+        "gpu.example.com",
+        &dra_core::yaml::load(
+            "name: a\nattributes: {model: {string: h100}}\n",
+            Default::default(),
+        )
+        .documents
+        .remove(0)
+        .root,
+    ));
+    for (name, data) in inputs("cel_expr") {
+        eprintln!("cel_expr/{name}");
+        if let Ok(p) = dra_core::cel::Program::compile(&String::from_utf8_lossy(&data), &env) {
+            let _ = p.matches(&device);
+        }
+    }
+}
