@@ -202,3 +202,37 @@ fn pod_with_extended_resources() {
     ]);
     assert_eq!(code, 2, "{text}");
 }
+
+/// A claim allocated before keeps its devices and admits only its node; a
+/// claim of the same pod cannot take the devices it holds.
+#[test]
+fn already_allocated_claims() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "team-b/held",
+        "-f",
+        "testdata/fixtures/explain-allocated.yaml",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("explain_already_allocated", text);
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "team-b/held",
+        "team-b/more",
+        "-f",
+        "testdata/fixtures/explain-allocated.yaml",
+        "--node",
+        "node-0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["result"], "unsatisfiable");
+    assert_eq!(
+        v["claims"][1]["explanation"]["requests"][0]["heldBy"][0],
+        "team-b/held"
+    );
+}

@@ -57,10 +57,13 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
     match outcome {
         Outcome::Allocated { claims: allocs } => json!({
             "node": node, "result": "allocated", "error": null,
-            "claims": claims.iter().zip(allocs).map(|(o, a)| claim_json(o, json!({
-                "devices": {"results": a.results},
-                "nodeSelector": a.node_selector,
-            }), json!({"devices": a.results.iter().map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device)).collect::<Vec<_>>()}))).collect::<Vec<_>>(),
+            "claims": claims.iter().zip(allocs).map(|(o, a)| claim_json(o, {
+                let mut v = json!({"devices": {"results": a.results}, "nodeSelector": a.node_selector});
+                if a.existing {
+                    v["alreadyAllocated"] = json!(true);
+                }
+                v
+            }, json!({"devices": a.results.iter().map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device)).collect::<Vec<_>>()}))).collect::<Vec<_>>(),
         }),
         Outcome::Unsatisfiable { reasons, funnels } => json!({
             "node": node, "result": "unsatisfiable", "error": null,
@@ -352,6 +355,12 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
             Outcome::Allocated { claims } => {
                 out.push_str(&format!("{}: allocated on {node}\n", names.join(", ")));
                 for c in claims {
+                    if c.existing {
+                        out.push_str(&format!(
+                            "  {}/{} was already allocated (status.allocation); its devices:\n",
+                            c.namespace, c.name
+                        ));
+                    }
                     for r in &c.results {
                         out.push_str(&format!(
                             "  {}/{} request {:<12} -> {}/{}/{}",
@@ -376,9 +385,15 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                     .collect();
                 let why = blocked.first().map_or_else(
                     || {
-                        funnels
-                            .first()
-                            .map_or_else(|| "no allocation".to_owned(), blocking_step)
+                        funnels.first().map_or_else(
+                            || {
+                                reasons
+                                    .first()
+                                    .cloned()
+                                    .unwrap_or_else(|| "no allocation".to_owned())
+                            },
+                            blocking_step,
+                        )
                     },
                     |f| blocking_step(f),
                 );
@@ -390,6 +405,12 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                     "{} cannot be allocated on {node}.\n",
                     names.join(", ")
                 ));
+                // Reasons without a funnel (a claim allocated for another node).
+                if funnels.is_empty() {
+                    for r in reasons {
+                        out.push_str(&format!("  {r}\n"));
+                    }
+                }
                 for f in funnels {
                     out.push_str(&format!(
                         "\n  request {:?} of {} ({} needed)\n",

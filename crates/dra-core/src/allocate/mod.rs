@@ -59,6 +59,63 @@ pub struct ClaimAllocation {
     pub results: Vec<DeviceResult>,
     /// `allocation.nodeSelector`, when the devices are bound to nodes.
     pub node_selector: Option<serde_json::Value>,
+    /// The claim was allocated before (its `status.allocation`), not now.
+    #[serde(
+        rename = "alreadyAllocated",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub existing: bool,
+}
+
+/// A claim's allocation as its status records it.
+fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
+    let results = allocation
+        .get("devices")
+        .and_then(|d| d.get("results"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            let s = |k: &str| str_of(r, k).unwrap_or_default().to_owned();
+            let strings = |k: &str| {
+                r.get(k).and_then(Node::as_seq).map(|l| {
+                    l.iter()
+                        .filter_map(|x| x.as_str().map(str::to_owned))
+                        .collect()
+                })
+            };
+            DeviceResult {
+                request: s("request"),
+                driver: s("driver"),
+                pool: s("pool"),
+                device: s("device"),
+                admin_access: r.get("adminAccess").and_then(Node::as_bool),
+                tolerations: r.get("tolerations").map(Node::to_json),
+                binding_conditions: strings("bindingConditions"),
+                binding_failure_conditions: strings("bindingFailureConditions"),
+                share_id: str_of(r, "shareID").map(str::to_owned),
+                consumed_capacity: r.get("consumedCapacity").and_then(Node::as_map).map(|m| {
+                    m.iter()
+                        .map(|e| {
+                            (
+                                e.key.to_string(),
+                                e.value
+                                    .as_str()
+                                    .map_or_else(|| e.value.to_json().to_string(), str::to_owned),
+                            )
+                        })
+                        .collect()
+                }),
+            }
+        })
+        .collect();
+    ClaimAllocation {
+        namespace: o.namespace().unwrap_or("default").to_owned(),
+        name: o.name().unwrap_or_default().to_owned(),
+        results,
+        node_selector: allocation.get("nodeSelector").map(Node::to_json),
+        existing: true,
+    }
 }
 
 /// Why a request found no device, step by step (the explanation's funnel).
@@ -910,9 +967,58 @@ impl<'a> Allocator<'a> {
             Err(e) => return Outcome::Error { error: e.clone() },
         };
         let _ = self.objects;
-        match solve_node(&self.shared, self.gates, plans, &self.index, node) {
-            Ok(o) => o,
-            Err(Fatal(e)) => Outcome::Error { error: e },
+        // A claim allocated before is not allocated again: it keeps its
+        // devices (which stay in use) and admits only the nodes its
+        // allocation's node selector does, as the scheduler's filter checks.
+        let labels = self.shared.labels.get(node).copied();
+        let mut fixed: Vec<(usize, ClaimAllocation)> = Vec::new();
+        let mut todo = Vec::new();
+        for (i, p) in plans.into_iter().enumerate() {
+            match p.obj.root.get("status").and_then(|s| s.get("allocation")) {
+                Some(a) => {
+                    if let Some(sel) = a.get("nodeSelector") {
+                        if !pools::node_selector_matches(sel, node, labels) {
+                            return Outcome::Unsatisfiable {
+                                reasons: vec![format!(
+                                    "claim {} is already allocated for another node: resourceclaim not available on the node",
+                                    claim_ref(p.obj)
+                                )],
+                                funnels: Vec::new(),
+                            };
+                        }
+                    }
+                    fixed.push((i, existing_allocation(p.obj, a)));
+                }
+                None => {
+                    // Requests name their claim by position among those allocated now.
+                    let mut p = p;
+                    let position = todo.len();
+                    for slot in &mut p.slots {
+                        match slot {
+                            Slot::Exact(r) => r.claim = position,
+                            Slot::First(rs) => rs.iter_mut().for_each(|r| r.claim = position),
+                        }
+                    }
+                    todo.push(p);
+                }
+            }
+        }
+        let outcome = if todo.is_empty() {
+            Outcome::Allocated { claims: Vec::new() }
+        } else {
+            match solve_node(&self.shared, self.gates, todo, &self.index, node) {
+                Ok(o) => o,
+                Err(Fatal(e)) => Outcome::Error { error: e },
+            }
+        };
+        match outcome {
+            Outcome::Allocated { mut claims } => {
+                for (i, c) in fixed {
+                    claims.insert(i.min(claims.len()), c);
+                }
+                Outcome::Allocated { claims }
+            }
+            other => other,
         }
     }
 }
@@ -1228,6 +1334,7 @@ fn solve_node<'a>(
                 name: plan.obj.name().unwrap_or_default().to_owned(),
                 results,
                 node_selector,
+                existing: false,
             });
         }
         return Ok(Outcome::Allocated { claims });
