@@ -184,3 +184,105 @@ pub fn run_json(args: &[String]) -> Result<(serde_json::Value, Option<i32>), Str
     })?;
     Ok((v, out.status.code()))
 }
+
+/// Lints each `*.yaml` of a fixture directory on its own and compares the
+/// findings with the lines marked `# expect: RULE [severity]` (a first line
+/// `# args: ...` adds flags; `*-pass.yaml` files must have no finding).
+/// Checks that every rule whose id starts with `prefix` has a failing and a
+/// passing fixture. Used by tests/rbac.rs and tests/rule_fixtures.rs.
+pub fn check_fixture_dir(dir: &str, prefixes: &[&str]) {
+    use std::collections::BTreeSet;
+    fn expectations(text: &str) -> BTreeSet<(usize, String, Option<String>)> {
+        let mut out = BTreeSet::new();
+        for (i, line) in text.lines().enumerate() {
+            let Some((_, mark)) = line.split_once("# expect: ") else {
+                continue;
+            };
+            let mut words = mark.split_whitespace();
+            let rule = words
+                .next()
+                .expect("a rule id after `# expect:`")
+                .to_owned();
+            out.insert((i + 1, rule, words.next().map(str::to_owned)));
+        }
+        out
+    }
+    let mut files: Vec<_> = std::fs::read_dir(root().join(dir))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    let mut failed = Vec::new();
+    let mut covered: BTreeSet<String> = BTreeSet::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let mut args: Vec<String> = vec!["lint".into(), "-o".into(), "json".into(), rel.clone()];
+        if let Some(extra) = text.lines().next().and_then(|l| l.strip_prefix("# args: ")) {
+            args.extend(extra.split_whitespace().map(str::to_owned));
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&argv);
+        assert!(
+            o.status.code().is_some_and(|c| c <= 1),
+            "{rel}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let expected = expectations(&text);
+        let got: BTreeSet<(usize, String, Option<String>)> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let line = d["line"].as_u64().unwrap() as usize;
+                let rule = d["rule"].as_str().unwrap().to_owned();
+                // Compare the severity only where the fixture names one.
+                let sev = d["severity"].as_str().unwrap().to_owned();
+                let named = expected
+                    .iter()
+                    .any(|(l, r, s)| *l == line && *r == rule && s.is_some());
+                (line, rule, named.then_some(sev))
+            })
+            .collect();
+        if rel.ends_with("-pass.yaml") {
+            assert!(expected.is_empty(), "{rel}: a pass fixture marks findings");
+        } else {
+            covered.extend(expected.iter().map(|(_, r, _)| r.clone()));
+        }
+        if got != expected {
+            failed.push(format!(
+                "{rel}:\n  expected {expected:?}\n  got      {got:?}"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for rule in dra_core::lint::registry::RULES
+        .iter()
+        .filter(|r| prefixes.iter().any(|p| r.id.starts_with(p)))
+    {
+        assert!(
+            covered.contains(rule.id),
+            "no failing fixture finds {}",
+            rule.id
+        );
+        let stem = rule.id.trim_start_matches("DRA-").to_ascii_lowercase();
+        assert!(
+            names
+                .iter()
+                .any(|n| n.starts_with(&stem) && n.ends_with("-pass.yaml")),
+            "no passing fixture for {}",
+            rule.id
+        );
+    }
+}

@@ -159,6 +159,30 @@ impl<'a> Checker<'a> {
         Ok(r)
     }
 
+    /// A derived attribute (DRADerivedAttributes) must give a value an
+    /// attribute can hold: string, int, bool, version, or a list of them.
+    pub fn check_derived_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
+        let r = self.check(e)?;
+        let scalar = |t: &Type| {
+            matches!(
+                t,
+                Type::Bool | Type::Int | Type::String | Type::Semver | Type::Dyn
+            )
+        };
+        let ok = scalar(&r.ty) || matches!(&r.ty, Type::List(inner) if scalar(inner));
+        if !ok {
+            return Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!(
+                    "must evaluate to a string, int, bool, version or a list of them, not {}",
+                    r.ty.name()
+                ),
+            ));
+        }
+        Ok(r)
+    }
+
     pub fn check(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
         match &e.expr {
             Expr::Unspecified => Ok(c(Type::Dyn, 0.0, 0.0)),

@@ -76,6 +76,15 @@ fn line_col(source: &str, byte: u32) -> (u32, u32) {
 impl Program {
     /// Compiles an expression as the apiserver compiles a new one.
     pub fn compile(source: &str, env: &Env) -> Result<Program, CompileError> {
+        Self::compile_as(source, env, false)
+    }
+
+    /// Compiles a derived-attribute expression (a scalar or list result).
+    pub fn compile_derived(source: &str, env: &Env) -> Result<Program, CompileError> {
+        Self::compile_as(source, env, true)
+    }
+
+    fn compile_as(source: &str, env: &Env, derived: bool) -> Result<Program, CompileError> {
         if source.len() > MAX_EXPRESSION_LEN {
             return Err(CompileError {
                 kind: CompileErrorKind::Syntax,
@@ -93,7 +102,11 @@ impl Program {
                 .map(|(start, _)| line_col(source, start))
         };
         let mut checker = check::Checker::new(env, &offsets);
-        let checked = checker.check_root(&expr)?;
+        let checked = if derived {
+            checker.check_derived_root(&expr)?
+        } else {
+            checker.check_root(&expr)?
+        };
         let mut literals = Vec::new();
         collect_literals(&expr, &mut literals);
         Ok(Program {

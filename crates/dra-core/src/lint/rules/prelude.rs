@@ -219,3 +219,41 @@ pub(crate) fn grant_yaml(resource: &str, verbs: &[&str], names: &[String]) -> St
     }
     y
 }
+
+/// One entry of a device's `nodeAllocatableResources` (DRANodeAllocatableResources):
+/// the device, the resource name, its value and its field path.
+pub(crate) struct NodeAllocatable<'a> {
+    pub device: &'a Node,
+    pub key: &'a str,
+    pub key_span: crate::tree::Span,
+    pub value: &'a Node,
+    pub path: String,
+}
+
+/// Every `nodeAllocatableResources` entry of a slice (kept only with the gate on).
+pub(crate) fn node_allocatable<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<NodeAllocatable<'a>> {
+    let mut out = Vec::new();
+    for (i, d) in devices(cx.gates.version, obj) {
+        for e in entries(d, "nodeAllocatableResources") {
+            out.push(NodeAllocatable {
+                device: d,
+                key: &e.key,
+                key_span: e.key_span,
+                value: &e.value,
+                path: format!("spec.devices[{i}].nodeAllocatableResources[{}]", e.key),
+            });
+        }
+    }
+    out
+}
+
+/// The `derivedAttributes` of every request body (DRADerivedAttributes).
+pub(crate) fn derived_attributes(obj: &Object) -> Vec<(RequestBody<'_>, &[Node])> {
+    request_bodies(obj)
+        .into_iter()
+        .filter_map(|b| {
+            let list = get(b.node, "derivedAttributes").and_then(Node::as_seq)?;
+            Some((b, list))
+        })
+        .collect()
+}
