@@ -43,6 +43,22 @@ fn sarif_output_matches_snapshot_and_schema() {
     assert_valid_sarif(&sarif);
 }
 
+/// The whole real-world corpus (and the drivers' RBAC) as one SARIF run,
+/// as a CI job would upload it: valid against the SARIF 2.1.0 schema.
+#[test]
+fn corpus_sarif_validates() {
+    let (out, _) = stdout(&[
+        "lint",
+        "-o",
+        "sarif",
+        "testdata/corpus",
+        "testdata/rbac-corpus",
+    ]);
+    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(sarif["runs"][0]["results"].as_array().unwrap().len() > 50);
+    assert_valid_sarif(&sarif);
+}
+
 #[test]
 fn sarif_without_findings_has_an_empty_results_array() {
     let (out, code) = stdout(&["lint", "-o", "sarif", "examples/gpu-partitionable.yaml"]);
