@@ -449,6 +449,23 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        // So are literal durations and timestamps (cel-go's literal validators).
+        if call.target.is_none() && matches!(name, "duration" | "timestamp") {
+            if let Some(IdedExpr {
+                expr: Expr::Literal(LiteralValue::String(lit)),
+                ..
+            }) = call.args.first()
+            {
+                let text = lit.inner();
+                let problem = match name {
+                    "duration" => super::time::parse_duration(text).err(),
+                    _ => super::time::parse_timestamp(text).err(),
+                };
+                if let Some(p) = problem {
+                    return Err(self.err(&call.args[0], CompileErrorKind::Type, p));
+                }
+            }
+        }
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
             args.push(self.check(a)?);

@@ -122,6 +122,8 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
             } else {
                 T::Dyn
             }))),
+            (T::Duration, T::Duration) => ok(T::Duration),
+            (T::Timestamp, T::Duration) | (T::Duration, T::Timestamp) => ok(T::Timestamp),
             _ => Sig::NoOverload,
         },
         (op::SUBSTRACT | op::MULTIPLY | op::DIVIDE | op::MODULO, None) if n == 2 => {
@@ -131,6 +133,12 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
                 }
                 (T::Int, T::Int) | (T::Uint, T::Uint) => ok(a(0).clone()),
                 (T::Double, T::Double) if name != op::MODULO => ok(T::Double),
+                (T::Duration, T::Duration) | (T::Timestamp, T::Timestamp)
+                    if name == op::SUBSTRACT =>
+                {
+                    ok(T::Duration)
+                }
+                (T::Timestamp, T::Duration) if name == op::SUBSTRACT => ok(T::Timestamp),
                 _ => Sig::NoOverload,
             }
         }
@@ -209,6 +217,16 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         ("type", None) if n == 1 => ok(T::TypeT),
         ("dyn", None) if n == 1 => ok(T::Dyn),
         ("duration", None) if n == 1 => ok(T::Duration),
+        ("getHours" | "getMinutes" | "getSeconds" | "getMilliseconds", Some(T::Duration))
+            if n == 0 =>
+        {
+            ok(T::Int)
+        }
+        (
+            "getFullYear" | "getMonth" | "getDate" | "getDayOfMonth" | "getDayOfWeek"
+            | "getDayOfYear" | "getHours" | "getMinutes" | "getSeconds" | "getMilliseconds",
+            Some(T::Timestamp),
+        ) if n <= 1 => ok(T::Int),
         ("timestamp", None) if n == 1 => ok(T::Timestamp),
         // ext Strings.
         ("charAt", Some(t)) if n == 1 && is(t, &T::String) => ok(T::String),
@@ -729,6 +747,9 @@ pub(crate) fn call(
             Value::Semver(s) => s.to_string(),
             Value::Ip(ip) => ip.to_string(),
             Value::Cidr(ip, p) => format!("{ip}/{p}"),
+            Value::Url(u) => u.text.clone(),
+            Value::Duration(d) => super::time::format_duration(*d),
+            Value::Timestamp(t) => super::time::format_timestamp(*t),
             _ => return Err(err()),
         })),
         ("bool", None) if n == 1 => match a(0) {
@@ -1003,9 +1024,45 @@ pub(crate) fn call(
         } else {
             a(0).clone()
         }),
-        ("url" | "isURL" | "duration" | "timestamp", None) => {
-            Err(format!("{name}() is not supported by kubectl-dra"))
-        }
+        ("url", None) if n == 1 => super::time::parse_url(str_arg(a(0), name)?).map(Value::Url),
+        ("isURL", None) if n == 1 => Ok(Value::Bool(
+            super::time::parse_url(str_arg(a(0), name)?).is_ok(),
+        )),
+        ("getScheme", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.scheme)),
+        ("getHost", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.host)),
+        ("getHostname", Some(Value::Url(u))) if n == 0 => Ok(Value::string(u.hostname())),
+        ("getPort", Some(Value::Url(u))) if n == 0 => Ok(Value::string(u.port())),
+        ("getEscapedPath", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.escaped_path)),
+        ("getQuery", Some(Value::Url(u))) if n == 0 => Ok(Value::Map(Arc::new(MapValue {
+            entries: u
+                .query()
+                .into_iter()
+                .map(|(k, vs)| {
+                    (
+                        Value::string(&k),
+                        list(vs.iter().map(|v| Value::string(v)).collect()),
+                    )
+                })
+                .collect(),
+        }))),
+        ("duration", None) if n == 1 => match a(0) {
+            Value::Duration(d) => Ok(Value::Duration(*d)),
+            other => super::time::parse_duration(str_arg(other, name)?).map(Value::Duration),
+        },
+        ("timestamp", None) if n == 1 => match a(0) {
+            Value::Timestamp(t) => Ok(Value::Timestamp(*t)),
+            Value::Int(secs) => Ok(Value::Timestamp(i128::from(*secs) * 1_000_000_000)),
+            other => super::time::parse_timestamp(str_arg(other, name)?).map(Value::Timestamp),
+        },
+        (_, Some(Value::Duration(d))) if n == 0 => super::time::duration_part(*d, name)
+            .map(Value::Int)
+            .ok_or_else(err),
+        (_, Some(Value::Timestamp(t))) if n == 0 => super::time::timestamp_part(*t, name)
+            .map(Value::Int)
+            .ok_or_else(err),
+        (_, Some(Value::Timestamp(_))) if n == 1 => Err(format!(
+            "{name}() with a time zone is not supported by kubectl-dra"
+        )),
         _ => Err(err()),
     }
 }
@@ -1169,6 +1226,9 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
         (Value::Bytes(x), Value::Bytes(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        (Value::Duration(x), Value::Duration(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => {
+            Some(x.cmp(y))
+        }
         _ => numeric_cmp(a, b),
     }
 }
@@ -1204,8 +1264,22 @@ pub(crate) fn arith(name: &str, a: &Value, b: &Value) -> R {
             List(Arc::new(v))
         }
         (op::ADD, Bytes(x), Bytes(y)) => Bytes([&x[..], &y[..]].concat().into()),
+        (op::ADD, Duration(x), Duration(y)) => duration(x + y)?,
+        (op::SUBSTRACT, Duration(x), Duration(y)) => duration(x - y)?,
+        (op::ADD, Timestamp(t), Duration(d)) | (op::ADD, Duration(d), Timestamp(t)) => {
+            Timestamp(t + d)
+        }
+        (op::SUBSTRACT, Timestamp(t), Duration(d)) => Timestamp(t - d),
+        (op::SUBSTRACT, Timestamp(x), Timestamp(y)) => duration(x - y)?,
         _ => return Err(no_overload(name, &[a, b])),
     })
+}
+
+fn duration(n: i128) -> R {
+    if n.abs() > super::time::MAX_DURATION_NANOS {
+        return Err("duration out of range".into());
+    }
+    Ok(Value::Duration(n))
 }
 
 /// `_[_]` on lists and maps. Unknown device domains read as an empty map.

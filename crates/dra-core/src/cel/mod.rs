@@ -12,6 +12,7 @@ pub(crate) mod functions;
 pub mod lookups;
 pub mod parse;
 pub mod semver;
+pub mod time;
 pub mod value;
 
 use std::collections::HashMap;

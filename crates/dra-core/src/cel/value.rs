@@ -29,6 +29,12 @@ pub enum Value {
     Cidr(std::net::IpAddr, u8),
     /// A format from the Kubernetes format library (`format.dns1123Label()`).
     Format(&'static str),
+    /// `url()` (Kubernetes URL library).
+    Url(Arc<super::time::Url>),
+    /// Nanoseconds.
+    Duration(i128),
+    /// Nanoseconds since the Unix epoch, UTC.
+    Timestamp(i128),
     Type(&'static str),
     Device(Arc<Device>),
 }
@@ -191,6 +197,9 @@ impl Value {
             Value::Ip(_) => "net.IP",
             Value::Cidr(..) => "net.CIDR",
             Value::Format(_) => "kubernetes.NamedFormat",
+            Value::Url(_) => "kubernetes.URL",
+            Value::Duration(_) => "google.protobuf.Duration",
+            Value::Timestamp(_) => "google.protobuf.Timestamp",
             Value::Type(_) => "type",
             Value::Device(_) => "kubernetes.DRADevice",
         }
@@ -234,6 +243,8 @@ pub fn equals(a: &Value, b: &Value) -> Option<bool> {
         },
         (Ip(x), Ip(y)) => x == y,
         (Cidr(x, p), Cidr(y, q)) => x == y && p == q,
+        (Url(x), Url(y)) => x.text == y.text,
+        (Duration(x), Duration(y)) | (Timestamp(x), Timestamp(y)) => x == y,
         (Type(x), Type(y)) => x == y,
         _ => return None,
     })
@@ -300,6 +311,9 @@ impl fmt::Display for Value {
             Value::Ip(ip) => write!(f, "ip({ip})"),
             Value::Cidr(ip, p) => write!(f, "cidr({ip}/{p})"),
             Value::Format(n) => write!(f, "format.{n}()"),
+            Value::Url(u) => write!(f, "url({:?})", u.text),
+            Value::Duration(d) => write!(f, "duration({:?})", super::time::format_duration(*d)),
+            Value::Timestamp(t) => write!(f, "timestamp({:?})", super::time::format_timestamp(*t)),
             Value::Type(t) => f.write_str(t),
             Value::Device(_) => f.write_str("device"),
         }

@@ -1,0 +1,426 @@
+//! CEL durations, timestamps (standard library) and the Kubernetes URL
+//! library, as far as a device selector can use them: parsing, comparison,
+//! arithmetic, getters (UTC), and `url()`'s parts.
+
+use std::sync::Arc;
+
+/// Nanoseconds in a `google.protobuf.Duration` (its range: ±10,000 years).
+pub const MAX_DURATION_NANOS: i128 = 315_576_000_000 * 1_000_000_000;
+
+/// Parses Go's duration syntax (`1h30m`, `-1.5s`, `300ms`, `2us`), as cel-go's `duration()`.
+pub fn parse_duration(s: &str) -> Result<i128, String> {
+    let bad = || format!("invalid duration {s:?}");
+    let (neg, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if rest == "0" {
+        return Ok(0);
+    }
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    let mut total: i128 = 0;
+    while !rest.is_empty() {
+        let num_end = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .ok_or_else(bad)?;
+        if num_end == 0 {
+            return Err(bad());
+        }
+        let (num, tail) = rest.split_at(num_end);
+        let unit_end = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, next) = tail.split_at(unit_end);
+        let scale: i128 = match unit {
+            "ns" => 1,
+            "us" | "µs" | "μs" => 1_000,
+            "ms" => 1_000_000,
+            "s" => 1_000_000_000,
+            "m" => 60_000_000_000,
+            "h" => 3_600_000_000_000,
+            _ => return Err(bad()),
+        };
+        let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+        if int.is_empty() && frac.is_empty() {
+            return Err(bad());
+        }
+        let int: i128 = if int.is_empty() {
+            0
+        } else {
+            int.parse().map_err(|_| bad())?
+        };
+        let mut v = int.checked_mul(scale).ok_or_else(bad)?;
+        let mut place = scale;
+        for d in frac.chars() {
+            place /= 10;
+            if place == 0 {
+                break;
+            }
+            v += i128::from(d.to_digit(10).ok_or_else(bad)?) * place;
+        }
+        total = total.checked_add(v).ok_or_else(bad)?;
+        rest = next;
+    }
+    let total = if neg { -total } else { total };
+    if total.abs() > MAX_DURATION_NANOS {
+        return Err(format!("duration {s:?} out of range"));
+    }
+    Ok(total)
+}
+
+/// Formats a duration as cel-go's `string(duration)` does: seconds, `1.5s`.
+pub fn format_duration(n: i128) -> String {
+    let secs = n / 1_000_000_000;
+    let frac = (n % 1_000_000_000).abs();
+    let sign = if n < 0 && secs == 0 { "-" } else { "" };
+    if frac == 0 {
+        format!("{sign}{secs}s")
+    } else {
+        let f = format!("{frac:09}");
+        format!("{sign}{secs}.{}s", f.trim_end_matches('0'))
+    }
+}
+
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// (year, month 1-12, day 1-31) of a day count since 1970-01-01.
+pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Parses an RFC 3339 timestamp (`2026-11-30T12:00:00Z`, offsets, fractions)
+/// into nanoseconds since the Unix epoch, as cel-go's `timestamp()`.
+pub fn parse_timestamp(s: &str) -> Result<i128, String> {
+    let bad = || format!("invalid timestamp {s:?}");
+    let b = s.as_bytes();
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return Err(bad());
+    }
+    let num =
+        |r: std::ops::Range<usize>| s.get(r).and_then(|t| t.parse::<i64>().ok()).ok_or_else(bad);
+    let (y, mo, d, h, mi, se) = (
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    );
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+        return Err(bad());
+    }
+    let mut rest = &s[19..];
+    let mut nanos: i128 = 0;
+    if let Some(f) = rest.strip_prefix('.') {
+        let end = f.find(|c: char| !c.is_ascii_digit()).unwrap_or(f.len());
+        if end == 0 || end > 9 {
+            return Err(bad());
+        }
+        nanos = format!("{:0<9}", &f[..end]).parse().map_err(|_| bad())?;
+        rest = &f[end..];
+    }
+    let offset_secs: i64 = match rest {
+        "Z" | "z" => 0,
+        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) && &o[3..4] == ":" => {
+            let oh: i64 = o[1..3].parse().map_err(|_| bad())?;
+            let om: i64 = o[4..6].parse().map_err(|_| bad())?;
+            let v = oh * 3600 + om * 60;
+            if o.starts_with('-') {
+                -v
+            } else {
+                v
+            }
+        }
+        _ => return Err(bad()),
+    };
+    let days = days_from_civil(y, mo, d);
+    let secs = days * 86_400 + h * 3600 + mi * 60 + se - offset_secs;
+    Ok(i128::from(secs) * 1_000_000_000 + nanos)
+}
+
+/// RFC 3339 in UTC, as cel-go's `string(timestamp)`.
+pub fn format_timestamp(n: i128) -> String {
+    let secs = n.div_euclid(1_000_000_000) as i64;
+    let frac = n.rem_euclid(1_000_000_000);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    let base = format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        t / 3600,
+        t % 3600 / 60,
+        t % 60
+    );
+    if frac == 0 {
+        format!("{base}Z")
+    } else {
+        format!("{base}.{}Z", format!("{frac:09}").trim_end_matches('0'))
+    }
+}
+
+/// A timestamp getter in UTC (`getFullYear`, `getMonth` 0-based, ...).
+pub fn timestamp_part(n: i128, name: &str) -> Option<i64> {
+    let secs = n.div_euclid(1_000_000_000) as i64;
+    let days = secs.div_euclid(86_400);
+    let t = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    Some(match name {
+        "getFullYear" => y,
+        "getMonth" => m - 1,
+        "getDate" => d,
+        "getDayOfMonth" => d - 1,
+        "getDayOfWeek" => (days + 4).rem_euclid(7),
+        "getDayOfYear" => days - days_from_civil(y, 1, 1),
+        "getHours" => t / 3600,
+        "getMinutes" => t % 3600 / 60,
+        "getSeconds" => t % 60,
+        "getMilliseconds" => (n.rem_euclid(1_000_000_000) / 1_000_000) as i64,
+        _ => return None,
+    })
+}
+
+/// A duration getter (`getHours`: whole hours, ...).
+pub fn duration_part(n: i128, name: &str) -> Option<i64> {
+    Some(match name {
+        "getHours" => n / 3_600_000_000_000,
+        "getMinutes" => n / 60_000_000_000,
+        "getSeconds" => n / 1_000_000_000,
+        "getMilliseconds" => n / 1_000_000,
+        _ => return None,
+    } as i64)
+}
+
+/// The parts of a URL that the Kubernetes URL library exposes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Url {
+    pub text: String,
+    pub scheme: String,
+    /// host[:port], IPv6 in brackets.
+    pub host: String,
+    pub escaped_path: String,
+    pub raw_query: String,
+}
+
+/// Go's `url.ParseRequestURI`: an absolute URL or an absolute path, no fragment.
+pub fn parse_url(s: &str) -> Result<Arc<Url>, String> {
+    let bad = || format!("URL parse error during conversion from string: {s:?}");
+    if s.is_empty() || s.chars().any(|c| c.is_control() || c == ' ') {
+        return Err(bad());
+    }
+    let (rest, raw_query) = match s.split_once('?') {
+        Some((a, q)) => (a, q.to_owned()),
+        None => (s, String::new()),
+    };
+    if rest.starts_with('/') {
+        return Ok(Arc::new(Url {
+            text: s.into(),
+            scheme: String::new(),
+            host: String::new(),
+            escaped_path: rest.into(),
+            raw_query,
+        }));
+    }
+    let (scheme, after) = rest.split_once(':').ok_or_else(bad)?;
+    let valid_scheme = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    if !valid_scheme {
+        return Err(bad());
+    }
+    let (host, path) = match after.strip_prefix("//") {
+        Some(a) => {
+            let end = a.find('/').unwrap_or(a.len());
+            let authority = &a[..end];
+            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+            (host.to_owned(), a[end..].to_owned())
+        }
+        // "scheme:opaque" (mailto:x): no host, the rest is opaque.
+        None => (String::new(), String::new()),
+    };
+    Ok(Arc::new(Url {
+        text: s.into(),
+        scheme: scheme.to_owned(),
+        host,
+        escaped_path: path,
+        raw_query,
+    }))
+}
+
+impl Url {
+    pub fn hostname(&self) -> &str {
+        if let Some(v6) = self.host.strip_prefix('[') {
+            return v6.split(']').next().unwrap_or("");
+        }
+        self.host.rsplit_once(':').map_or(&self.host, |(h, _)| h)
+    }
+    pub fn port(&self) -> &str {
+        if self.host.starts_with('[') {
+            return self.host.rsplit_once("]:").map_or("", |(_, p)| p);
+        }
+        self.host.rsplit_once(':').map_or("", |(_, p)| p)
+    }
+    /// The query as `map(string, list(string))`, values unescaped (`+` is a space).
+    pub fn query(&self) -> Vec<(String, Vec<String>)> {
+        let unescape = |t: &str| {
+            let t = t.replace('+', " ");
+            let b = t.as_bytes();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'%' && i + 2 < b.len() {
+                    if let Some(v) = t
+                        .get(i + 1..i + 3)
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    {
+                        out.push(v);
+                        i += 3;
+                        continue;
+                    }
+                }
+                out.push(b[i]);
+                i += 1;
+            }
+            String::from_utf8_lossy(&out).into_owned()
+        };
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for kv in self.raw_query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            let (k, v) = (unescape(k), unescape(v));
+            match out.iter_mut().find(|(x, _)| *x == k) {
+                Some((_, vs)) => vs.push(v),
+                None => out.push((k, vec![v])),
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1h30m").unwrap(), 5_400_000_000_000);
+        assert_eq!(parse_duration("-1.5s").unwrap(), -1_500_000_000);
+        assert_eq!(parse_duration("300ms").unwrap(), 300_000_000);
+        assert_eq!(parse_duration("0").unwrap(), 0);
+        assert!(parse_duration("1d").is_err());
+        assert!(parse_duration("").is_err());
+        assert!(parse_duration("5").is_err());
+        assert_eq!(format_duration(5_400_000_000_000), "5400s");
+        assert_eq!(format_duration(-1_500_000_000), "-1.5s");
+        assert_eq!(duration_part(5_400_000_000_000, "getHours"), Some(1));
+        assert_eq!(duration_part(5_400_000_000_000, "getMinutes"), Some(90));
+    }
+
+    #[test]
+    fn timestamps() {
+        let t = parse_timestamp("2026-11-30T12:34:56.5Z").unwrap();
+        assert_eq!(format_timestamp(t), "2026-11-30T12:34:56.5Z");
+        assert_eq!(parse_timestamp("2026-11-30T14:34:56.5+02:00").unwrap(), t);
+        assert_eq!(timestamp_part(t, "getFullYear"), Some(2026));
+        assert_eq!(timestamp_part(t, "getMonth"), Some(10));
+        assert_eq!(timestamp_part(t, "getDate"), Some(30));
+        assert_eq!(timestamp_part(t, "getDayOfWeek"), Some(1)); // a Monday
+        assert_eq!(timestamp_part(t, "getDayOfYear"), Some(333));
+        assert_eq!(timestamp_part(t, "getMilliseconds"), Some(500));
+        assert_eq!(parse_timestamp("1970-01-01T00:00:00Z").unwrap(), 0);
+        assert!(parse_timestamp("2026-13-01T00:00:00Z").is_err());
+        assert!(parse_timestamp("yesterday").is_err());
+    }
+
+    #[test]
+    fn urls() {
+        let u = parse_url("https://user@example.com:8443/a%20b/c?x=1&x=2&y=a+b").unwrap();
+        assert_eq!(u.scheme, "https");
+        assert_eq!(u.host, "example.com:8443");
+        assert_eq!(u.hostname(), "example.com");
+        assert_eq!(u.port(), "8443");
+        assert_eq!(u.escaped_path, "/a%20b/c");
+        assert_eq!(
+            u.query(),
+            vec![
+                ("x".into(), vec!["1".into(), "2".into()]),
+                ("y".into(), vec!["a b".into()])
+            ]
+        );
+        let v6 = parse_url("http://[::1]:80/").unwrap();
+        assert_eq!((v6.hostname(), v6.port()), ("::1", "80"));
+        assert!(parse_url("/just/a/path").is_ok());
+        assert!(parse_url("not a url").is_err());
+        assert!(parse_url("example.com").is_err());
+    }
+
+    #[test]
+    fn selectors_use_them() {
+        let env = crate::cel::Env::new(&crate::gates::FeatureGates::defaults(
+            crate::gates::Version::V1_37,
+        ));
+        let node = crate::yaml::load("name: d\nattributes: {endpoint: {string: \"https://nic.example.com:4791/rdma?mode=rc\"}}\n", Default::default())
+            .documents
+            .remove(0)
+            .root;
+        let device =
+            std::sync::Arc::new(crate::cel::value::Device::from_node("x.example.com", &node));
+        for (expr, want) in [
+            (
+                r#"url(device.attributes["x.example.com"].endpoint).getPort() == "4791""#,
+                Ok(true),
+            ),
+            (
+                r#"url(device.attributes["x.example.com"].endpoint).getQuery()["mode"] == ["rc"]"#,
+                Ok(true),
+            ),
+            (
+                r#"duration("1h30m").getMinutes() == 90 && duration("2s") > duration("1999ms")"#,
+                Ok(true),
+            ),
+            (
+                r#"timestamp("2026-11-30T00:00:00Z") + duration("24h") > timestamp("2026-11-30T23:59:59Z")"#,
+                Ok(true),
+            ),
+            (r#"string(duration("1.5s")) == "1.5s""#, Ok(true)),
+            (r#"url("not a url") == url("x:y")"#, Err(())),
+        ] {
+            let p = crate::cel::Program::compile(expr, &env)
+                .unwrap_or_else(|e| panic!("{expr}: {}", e.message));
+            assert_eq!(p.matches(&device).map_err(|_| ()), want, "{expr}");
+        }
+        // Literal durations and timestamps are checked at compile time.
+        assert!(crate::cel::Program::compile(r#"duration("1d") > duration("1h")"#, &env).is_err());
+        assert!(crate::cel::Program::compile(
+            r#"timestamp("today") > timestamp("2026-01-01T00:00:00Z")"#,
+            &env
+        )
+        .is_err());
+    }
+}
