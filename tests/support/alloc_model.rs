@@ -198,7 +198,9 @@ impl Case {
                 }
                 let d = &case.devices[i];
                 let u = units + u32::from(d.consumes);
-                if case.uses_counters() && u > u32::from(case.counter_total) {
+                // Only a device that consumes counters is checked against them
+                // (a held device may already have overdrawn the set).
+                if d.consumes > 0 && u > u32::from(case.counter_total) {
                     continue;
                 }
                 let saved = numa[ci];
@@ -247,9 +249,10 @@ pub fn check(case: &Case) -> Result<(), String> {
                 return Err(format!("allocated, but no allocation exists: {allocs:?}"));
             }
             let mut taken = vec![false; case.devices.len()];
-            let mut units = case
+            let held_units = case
                 .held
                 .map_or(0, |h| u32::from(case.devices[h as usize].consumes));
+            let mut units = 0;
             for (ci, a) in allocs.iter().enumerate() {
                 let spec = &case.claims[ci];
                 let mut numa = None;
@@ -307,9 +310,9 @@ pub fn check(case: &Case) -> Result<(), String> {
                     }
                 }
             }
-            if case.uses_counters() && units > u32::from(case.counter_total) {
+            if units > 0 && held_units + units > u32::from(case.counter_total) {
                 return Err(format!(
-                    "counters overdrawn: {units} of {}",
+                    "counters overdrawn: {held_units} held + {units} of {}",
                     case.counter_total
                 ));
             }
