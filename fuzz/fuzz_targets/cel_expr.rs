@@ -29,7 +29,9 @@ devices:
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let Ok(expr) = std::str::from_utf8(data) else { return };
+    let Ok(expr) = std::str::from_utf8(data) else {
+        return;
+    };
     let env = Env::new(&FeatureGates::defaults(Version::V1_37));
     if let Ok(p) = Program::compile(expr, &env) {
         for d in devices() {

@@ -68,21 +68,60 @@ fn nth<'a>(n: &'a mut Node, k: &mut usize) -> Option<&'a mut Node> {
 }
 
 const KEYS: &[&str] = &[
-    "devices", "name", "driver", "pool", "nodeName", "allNodes", "nodeSelector", "sharedCounters",
-    "consumesCounters", "counters", "counterSet", "capacity", "attributes", "requests", "exactly",
-    "firstAvailable", "count", "allocationMode", "selectors", "cel", "expression", "constraints",
-    "matchAttribute", "config", "tolerations", "taints", "compatibilityGroups", "perDeviceNodeSelection",
-    "allowMultipleAllocations", "bindingConditions", "extendedResourceName", "deviceClassName",
+    "devices",
+    "name",
+    "driver",
+    "pool",
+    "nodeName",
+    "allNodes",
+    "nodeSelector",
+    "sharedCounters",
+    "consumesCounters",
+    "counters",
+    "counterSet",
+    "capacity",
+    "attributes",
+    "requests",
+    "exactly",
+    "firstAvailable",
+    "count",
+    "allocationMode",
+    "selectors",
+    "cel",
+    "expression",
+    "constraints",
+    "matchAttribute",
+    "config",
+    "tolerations",
+    "taints",
+    "compatibilityGroups",
+    "perDeviceNodeSelection",
+    "allowMultipleAllocations",
+    "bindingConditions",
+    "extendedResourceName",
+    "deviceClassName",
 ];
 
 fn mutate(root: &mut Node, rng: &mut Rng) {
     let total = count(root);
     let mut k = rng.below(total);
-    let Some(node) = nth(root, &mut k) else { return };
+    let Some(node) = nth(root, &mut k) else {
+        return;
+    };
     let s = |t: &str| Node::string(t);
     match rng.below(8) {
         0 => *node = Node::new(Value::Int(rng.next() as i64 % 1000 - 10), node.span),
-        1 => *node = s(["", "-", "a.b", "ÄÖ", "1Gi", "true", "x".repeat(300).as_str()][rng.below(7)]),
+        1 => {
+            *node = s([
+                "",
+                "-",
+                "a.b",
+                "ÄÖ",
+                "1Gi",
+                "true",
+                "x".repeat(300).as_str(),
+            ][rng.below(7)])
+        }
         2 => *node = Node::new(Value::Seq(vec![node.clone(), node.clone()]), node.span),
         3 => *node = Node::new(Value::Null, node.span),
         4 => {
@@ -95,7 +134,11 @@ fn mutate(root: &mut Node, rng: &mut Rng) {
         }
         5 => {
             if let Value::Map(es) = &mut node.value {
-                es.push(Entry { key: KEYS[rng.below(KEYS.len())].into(), key_span: Default::default(), value: s("x") });
+                es.push(Entry {
+                    key: KEYS[rng.below(KEYS.len())].into(),
+                    key_span: Default::default(),
+                    value: s("x"),
+                });
             }
         }
         6 => {
