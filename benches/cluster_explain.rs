@@ -1,7 +1,9 @@
 //! `kubectl dra explain claim` end to end against the loopback stand-in
 //! apiserver holding 10,000 ResourceSlices (8 GPUs each, 10,000 Nodes, 2,000
 //! allocated claims), served over HTTPS in pages of 500. Prints wall time,
-//! requests and the CLI's peak RSS (VmHWM, polled). Run:
+//! requests and the CLI's peak RSS (VmHWM, polled). The stand-in caches the
+//! pages it encodes, so the first run includes its JSON encoding (on the same
+//! two cores) and the second measures the client. Run:
 //! `cargo bench --bench cluster_explain`.
 
 #[path = "../tests/support/apiserver.rs"]

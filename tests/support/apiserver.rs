@@ -95,6 +95,9 @@ struct State {
     /// Shared, not cloned per request: a large fixture holds 100 MB of JSON.
     fixture: Mutex<Arc<Fixture>>,
     log: Mutex<Vec<Logged>>,
+    /// Encoded list pages: a benchmark's second run then measures the client,
+    /// not the stand-in's JSON encoding. Cleared when the fixture changes.
+    pages: Mutex<HashMap<String, Bytes>>,
     expired: Mutex<bool>,
 }
 
@@ -128,7 +131,11 @@ fn status(code: u16, reason: &str, message: &str) -> Response<Full<Bytes>> {
 }
 
 fn ok_json(v: &Value) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from(serde_json::to_vec(v).unwrap())));
+    ok_bytes(Bytes::from(serde_json::to_vec(v).unwrap()))
+}
+
+fn ok_bytes(b: Bytes) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(b));
     r.headers_mut()
         .insert("content-type", "application/json".parse().unwrap());
     r
@@ -352,6 +359,16 @@ async fn handle(
             },
         );
     }
+    let cache_key = format!(
+        "{path}?{query}#{}",
+        accept.contains("as=PartialObjectMetadataList")
+    );
+    let cached = state.pages.lock().unwrap().get(&cache_key).cloned();
+    if let Some(b) = cached {
+        if !query.contains("continue=") || !fixture.expire_first_continue {
+            return Ok(ok_bytes(b));
+        }
+    }
     let limit: usize = query_param(&query, "limit")
         .and_then(|l| l.parse().ok())
         .unwrap_or(usize::MAX);
@@ -409,7 +426,9 @@ async fn handle(
         }
         json!({"kind": format!("{kind}List"), "apiVersion": api, "metadata": meta, "items": page})
     };
-    Ok(ok_json(&body))
+    let bytes = Bytes::from(serde_json::to_vec(&body).unwrap());
+    state.pages.lock().unwrap().insert(cache_key, bytes.clone());
+    Ok(ok_bytes(bytes))
 }
 
 fn base64(data: &[u8]) -> String {
@@ -466,6 +485,7 @@ impl Server {
             fixture: Mutex::new(Arc::new(fixture)),
             log: Mutex::new(Vec::new()),
             expired: Mutex::new(false),
+            pages: Mutex::new(HashMap::new()),
         });
         let std_listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         std_listener.set_nonblocking(true).unwrap();
@@ -528,6 +548,7 @@ impl Server {
 
     pub fn set_fixture(&self, f: impl FnOnce(&mut Fixture)) {
         f(Arc::make_mut(&mut self.state.fixture.lock().unwrap()));
+        self.state.pages.lock().unwrap().clear();
         *self.state.expired.lock().unwrap() = false;
     }
 }
