@@ -231,8 +231,22 @@ fn already_allocated_claims() {
     assert_eq!(code, 1, "{text}");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["result"], "unsatisfiable");
+    let held_by = v["claims"][1]["explanation"]["requests"][0]["heldBy"][0].clone();
+    let (text, _) = out(&[
+        "explain",
+        "claim",
+        "team-b/held",
+        "-f",
+        "testdata/fixtures/explain-allocated.yaml",
+        "--node",
+        "node-0",
+        "-o",
+        "json",
+    ]);
+    let single: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
-        v["claims"][1]["explanation"]["requests"][0]["heldBy"][0],
-        "team-b/held"
+        single["claims"][0]["allocation"]["reservedFor"][0],
+        "team-b/trainer-0"
     );
+    assert_eq!(held_by, "team-b/held");
 }

@@ -61,6 +61,7 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
                 let mut v = json!({"devices": {"results": a.results}, "nodeSelector": a.node_selector});
                 if a.existing {
                     v["alreadyAllocated"] = json!(true);
+                    v["reservedFor"] = json!(a.reserved_for);
                 }
                 v
             }, json!({"devices": a.results.iter().map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device)).collect::<Vec<_>>()}))).collect::<Vec<_>>(),
@@ -356,8 +357,13 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                 out.push_str(&format!("{}: allocated on {node}\n", names.join(", ")));
                 for c in claims {
                     if c.existing {
+                        let reserved = if c.reserved_for.is_empty() {
+                            "reserved for no pod".to_owned()
+                        } else {
+                            format!("reserved for {}", c.reserved_for.join(", "))
+                        };
                         out.push_str(&format!(
-                            "  {}/{} was already allocated (status.allocation); its devices:\n",
+                            "  {}/{} was already allocated (status.allocation), {reserved}; its devices:\n",
                             c.namespace, c.name
                         ));
                     }

@@ -65,6 +65,9 @@ pub struct ClaimAllocation {
         skip_serializing_if = "std::ops::Not::not"
     )]
     pub existing: bool,
+    /// For an existing allocation: `namespace/name` of the pods it is reserved for.
+    #[serde(rename = "reservedFor", skip_serializing_if = "Vec::is_empty")]
+    pub reserved_for: Vec<String>,
 }
 
 /// A claim's allocation as its status records it.
@@ -115,6 +118,24 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
         results,
         node_selector: allocation.get("nodeSelector").map(Node::to_json),
         existing: true,
+        reserved_for: o
+            .root
+            .get("status")
+            .and_then(|s| s.get("reservedFor"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|r| {
+                let name = str_of(r, "name")?;
+                let what = str_of(r, "resource").unwrap_or("pods");
+                let ns = o.namespace().unwrap_or("default");
+                Some(if what == "pods" {
+                    format!("{ns}/{name}")
+                } else {
+                    format!("{what} {ns}/{name}")
+                })
+            })
+            .collect(),
     }
 }
 
@@ -1335,6 +1356,7 @@ fn solve_node<'a>(
                 results,
                 node_selector,
                 existing: false,
+                reserved_for: Vec::new(),
             });
         }
         return Ok(Outcome::Allocated { claims });
