@@ -1005,6 +1005,18 @@ pub(crate) fn call(
                             }
                         })
                 }
+                "dns1035Label" => is_dns1035_label(s),
+                // Prefixes get a suffix appended later: a trailing '-' is fine
+                // (apimachinery's maskTrailingDash).
+                "dns1123LabelPrefix" => crate::format::is_dns_label(&mask_trailing_dash(s)),
+                "dns1123SubdomainPrefix" => crate::format::is_dns_subdomain(&mask_trailing_dash(s)),
+                "dns1035LabelPrefix" => is_dns1035_label(&mask_trailing_dash(s)),
+                "uri" => super::time::parse_url(s).is_ok(),
+                "byte" => is_base64(s),
+                "date" => {
+                    s.len() == 10 && super::time::parse_timestamp(&format!("{s}T00:00:00Z")).is_ok()
+                }
+                "datetime" => super::time::parse_timestamp(s).is_ok(),
                 other => return Err(format!("format.{other}() is not supported by kubectl-dra")),
             };
             Ok(Value::Optional((!ok).then(|| {
@@ -1114,19 +1126,13 @@ fn namespaced(ns: &str, name: &str, args: &[Value]) -> Option<R> {
             )),
             other => Err(no_overload("ip.isCanonical", &[other])),
         },
-        ("format", f) if n == 0 => Ok(Value::Format(match f {
-            "dns1123Label" => "dns1123Label",
-            "dns1123Subdomain" => "dns1123Subdomain",
-            "qualifiedName" => "qualifiedName",
-            "labelValue" => "labelValue",
-            "uuid" => "uuid",
-            "dns1035Label" => "dns1035Label",
-            "uri" => "uri",
-            "byte" => "byte",
-            "date" => "date",
-            "datetime" => "datetime",
-            _ => return None,
-        })),
+        ("format", "named") if n == 1 => match &args[0] {
+            Value::String(name) => Ok(Value::Optional(
+                format_name(name).map(|f| Box::new(Value::Format(f))),
+            )),
+            other => Err(no_overload("format.named", &[other])),
+        },
+        ("format", f) if n == 0 => Ok(Value::Format(format_name(f)?)),
         _ => return None,
     })
 }
@@ -1273,6 +1279,58 @@ pub(crate) fn arith(name: &str, a: &Value, b: &Value) -> R {
         (op::SUBSTRACT, Timestamp(x), Timestamp(y)) => duration(x - y)?,
         _ => return Err(no_overload(name, &[a, b])),
     })
+}
+
+/// The formats of the Kubernetes format library, by name.
+fn format_name(f: &str) -> Option<&'static str> {
+    const NAMES: [&str; 13] = [
+        "dns1123Label",
+        "dns1123Subdomain",
+        "dns1035Label",
+        "qualifiedName",
+        "dns1123LabelPrefix",
+        "dns1123SubdomainPrefix",
+        "dns1035LabelPrefix",
+        "labelValue",
+        "uri",
+        "uuid",
+        "byte",
+        "date",
+        "datetime",
+    ];
+    NAMES.into_iter().find(|n| *n == f)
+}
+
+/// RFC 1035 label: a lower-case letter, then letters, digits or '-', ending
+/// alphanumeric, at most 63 characters.
+fn is_dns1035_label(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 63
+        && b[0].is_ascii_lowercase()
+        && b[b.len() - 1] != b'-'
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+}
+
+fn mask_trailing_dash(s: &str) -> String {
+    match s.strip_suffix('-') {
+        Some(head) if !head.is_empty() => format!("{head}a"),
+        _ => s.to_owned(),
+    }
+}
+
+/// Standard base64 with padding, as Go's `base64.StdEncoding.DecodeString` accepts it.
+fn is_base64(s: &str) -> bool {
+    let b = s.as_bytes();
+    if !b.len().is_multiple_of(4) {
+        return false;
+    }
+    let pad = b.iter().rev().take_while(|c| **c == b'=').count();
+    pad <= 2
+        && b[..b.len() - pad]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
 }
 
 fn duration(n: i128) -> R {

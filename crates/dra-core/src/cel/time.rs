@@ -415,6 +415,45 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{expr}: {}", e.message));
             assert_eq!(p.matches(&device).map_err(|_| ()), want, "{expr}");
         }
+        for (expr, want) in [
+            (
+                r#"format.dns1035Label().validate("a-1") == optional.none()"#,
+                true,
+            ),
+            (r#"format.dns1035Label().validate("1a").hasValue()"#, true),
+            (
+                r#"format.dns1123LabelPrefix().validate("gpu-") == optional.none()"#,
+                true,
+            ),
+            (
+                r#"format.uri().validate("https://x.example.com/a") == optional.none()"#,
+                true,
+            ),
+            (
+                r#"format.byte().validate("aGVsbG8=") == optional.none() && format.byte().validate("a").hasValue()"#,
+                true,
+            ),
+            (
+                r#"format.date().validate("2026-11-30") == optional.none() && format.date().validate("2026-11-31x").hasValue()"#,
+                true,
+            ),
+            (
+                r#"format.datetime().validate("2026-11-30T12:00:00Z") == optional.none()"#,
+                true,
+            ),
+            (
+                r#"format.named("uuid").hasValue() && !format.named("nope").hasValue()"#,
+                true,
+            ),
+            (
+                r#"format.named("labelValue").value().validate("ok") == optional.none()"#,
+                true,
+            ),
+        ] {
+            let p = crate::cel::Program::compile(expr, &env)
+                .unwrap_or_else(|e| panic!("{expr}: {}", e.message));
+            assert_eq!(p.matches(&device), Ok(want), "{expr}");
+        }
         // Literal durations and timestamps are checked at compile time.
         assert!(crate::cel::Program::compile(r#"duration("1d") > duration("1h")"#, &env).is_err());
         assert!(crate::cel::Program::compile(
