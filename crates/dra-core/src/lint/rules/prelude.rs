@@ -162,6 +162,11 @@ pub(crate) fn compiled_selectors<'o>(
 
 pub(crate) use crate::rbac::{Account, Model as RbacModel, PolicyRule, GROUP};
 
+/// The RBAC picture of the input; `None` when it holds no Role or ClusterRole.
+pub(crate) fn rbac_model<'a>(cx: &Ctx<'a>) -> Option<RbacModel<'a>> {
+    crate::rbac::has_rbac(cx.objects).then(|| RbacModel::build(cx.objects))
+}
+
 /// Whether the granular status checks of 1.36 are on for the target.
 pub(crate) fn granular_status_on(cx: &Ctx<'_>) -> bool {
     cx.gates

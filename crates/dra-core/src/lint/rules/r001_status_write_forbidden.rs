@@ -11,10 +11,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
-    if !crate::rbac::has_rbac(cx.objects) {
-        return;
-    }
-    let m = RbacModel::build(cx.objects);
+    let Some(m) = rbac_model(cx) else { return };
     let status_grant = |r: &PolicyRule<'_>| {
         STATUS_VERBS
             .iter()

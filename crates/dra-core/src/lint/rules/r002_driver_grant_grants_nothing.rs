@@ -24,10 +24,7 @@ fn is_driver_resource(r: &str) -> bool {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
-    if !crate::rbac::has_rbac(cx.objects) {
-        return;
-    }
-    let m = RbacModel::build(cx.objects);
+    let Some(m) = rbac_model(cx) else { return };
     for rule in &m.all_rules {
         let resources = rule.list("resources");
         if !rule.matches_group(GROUP) || !resources.iter().any(|(r, _)| is_driver_resource(r)) {

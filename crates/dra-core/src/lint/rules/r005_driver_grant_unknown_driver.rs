@@ -10,14 +10,11 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
-    if !crate::rbac::has_rbac(cx.objects) {
-        return;
-    }
+    let Some(m) = rbac_model(cx) else { return };
     let drivers = published_drivers(cx);
     if drivers.is_empty() {
         return;
     }
-    let m = RbacModel::build(cx.objects);
     for rule in &m.all_rules {
         let names_driver = rule
             .list("resources")

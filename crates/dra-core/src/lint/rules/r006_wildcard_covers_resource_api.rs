@@ -10,10 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
-    if !crate::rbac::has_rbac(cx.objects) {
-        return;
-    }
-    let m = RbacModel::build(cx.objects);
+    let Some(m) = rbac_model(cx) else { return };
     for rule in m.account_rules() {
         if !rule.matches_group(GROUP) {
             continue;

@@ -26,10 +26,10 @@ fn fenced(cx: &Ctx<'_>) -> bool {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
-    if !crate::rbac::has_rbac(cx.objects) || fenced(cx) {
+    if fenced(cx) {
         return;
     }
-    let m = RbacModel::build(cx.objects);
+    let Some(m) = rbac_model(cx) else { return };
     for rule in m.account_rules() {
         let names_slices = rule
             .list("resources")
