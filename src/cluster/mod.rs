@@ -303,6 +303,20 @@ impl Connection {
         }
     }
 
+    /// The list when `wanted`, else nothing (no request).
+    async fn list_if(
+        &self,
+        wanted: bool,
+        res: Resource,
+        namespace: Option<&str>,
+        metadata_only: bool,
+    ) -> Result<Vec<Object>, ReadError> {
+        if !wanted {
+            return Ok(Vec::new());
+        }
+        self.list(res, namespace, metadata_only).await
+    }
+
     /// One object, or `None` when the cluster has no such object (404).
     pub async fn get_object(
         &self,
@@ -440,65 +454,35 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         what: "/metrics".into(),
         namespace: None,
     };
-    fn all(v: &Option<String>) -> Option<Option<&str>> {
-        v.as_deref().map(|ns| (!ns.is_empty()).then_some(ns))
+    // `Some("")` asks for every namespace.
+    fn scope(v: &Option<String>) -> Option<&str> {
+        v.as_deref().filter(|ns| !ns.is_empty())
     }
-    let skip = || async { Ok::<Vec<Object>, ReadError>(Vec::new()) };
     let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods) = tokio::join!(
         conn.get(&metrics_req, "/metrics", "text/plain"),
-        async {
-            if needs.slices {
-                conn.list(SLICES, None, false).await
-            } else {
-                skip().await
-            }
-        },
-        async {
-            if needs.classes {
-                conn.list(CLASSES, None, false).await
-            } else {
-                skip().await
-            }
-        },
-        async {
-            if needs.claims {
-                conn.list(CLAIMS, None, false).await
-            } else {
-                skip().await
-            }
-        },
-        async {
-            match all(&needs.templates) {
-                Some(ns) => conn.list(TEMPLATES, ns, false).await,
-                None => skip().await,
-            }
-        },
-        async {
-            if needs.nodes {
-                conn.list(NODES, None, true).await
-            } else {
-                skip().await
-            }
-        },
-        async {
-            if needs.taint_rules && serves("devicetaintrules") {
-                conn.list(TAINT_RULES, None, false).await
-            } else {
-                skip().await
-            }
-        },
+        conn.list_if(needs.slices, SLICES, None, false),
+        conn.list_if(needs.classes, CLASSES, None, false),
+        conn.list_if(needs.claims, CLAIMS, None, false),
+        conn.list_if(
+            needs.templates.is_some(),
+            TEMPLATES,
+            scope(&needs.templates),
+            false
+        ),
+        conn.list_if(needs.nodes, NODES, None, true),
+        conn.list_if(
+            needs.taint_rules && serves("devicetaintrules"),
+            TAINT_RULES,
+            None,
+            false
+        ),
         async {
             match &needs.pod {
                 Some((ns, name)) => conn.get_object(PODS, Some(ns), name).await,
                 None => Ok(None),
             }
         },
-        async {
-            match all(&needs.pods) {
-                Some(ns) => conn.list(PODS, ns, false).await,
-                None => skip().await,
-            }
-        },
+        conn.list_if(needs.pods.is_some(), PODS, scope(&needs.pods), false),
     );
     let mut warnings = Vec::new();
     let reported_gates = match metrics {

@@ -132,10 +132,22 @@ impl Program {
     }
 }
 
+/// The keys and values of map and struct literal entries.
+fn entry_children(entries: &[cel::common::ast::IdedEntryExpr]) -> Vec<&IdedExpr> {
+    use cel::common::ast::EntryExpr;
+    entries
+        .iter()
+        .flat_map(|entry| match &entry.expr {
+            EntryExpr::MapEntry(me) => vec![&me.key, &me.value],
+            EntryExpr::StructField(f) => vec![&f.value],
+        })
+        .collect()
+}
+
 /// The direct subexpressions of an expression, in source order: the one walk
 /// every visitor of the AST shares.
 pub(crate) fn children(e: &IdedExpr) -> Vec<&IdedExpr> {
-    use cel::common::ast::{EntryExpr, Expr};
+    use cel::common::ast::Expr;
     match &e.expr {
         Expr::Call(c) => c
             .target
@@ -145,22 +157,8 @@ pub(crate) fn children(e: &IdedExpr) -> Vec<&IdedExpr> {
             .collect(),
         Expr::Select(s) => vec![&s.operand],
         Expr::List(l) => l.elements.iter().collect(),
-        Expr::Map(m) => m
-            .entries
-            .iter()
-            .flat_map(|entry| match &entry.expr {
-                EntryExpr::MapEntry(me) => vec![&me.key, &me.value],
-                EntryExpr::StructField(f) => vec![&f.value],
-            })
-            .collect(),
-        Expr::Struct(st) => st
-            .entries
-            .iter()
-            .flat_map(|entry| match &entry.expr {
-                EntryExpr::MapEntry(me) => vec![&me.key, &me.value],
-                EntryExpr::StructField(f) => vec![&f.value],
-            })
-            .collect(),
+        Expr::Map(m) => entry_children(&m.entries),
+        Expr::Struct(st) => entry_children(&st.entries),
         Expr::Comprehension(c) => vec![
             &c.iter_range,
             &c.accu_init,
