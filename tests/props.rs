@@ -4,7 +4,7 @@
 
 use dra_core::gates::{FeatureGates, Version};
 use dra_core::lint::{lint, Selection, Settings, SourceFile};
-use dra_core::yaml::Limits;
+use dra_core::yaml::{load_split, Limits};
 use proptest::prelude::*;
 
 fn lint_text(text: String) {
@@ -40,8 +40,36 @@ fn seeds() -> Vec<String> {
     out
 }
 
+/// A stream of several manifests, as a fleet file holds them, with noise
+/// inserted at one place (so documents also break, merge and nest).
+fn stream(first: usize, count: usize, at: usize, insert: &str) -> String {
+    let seeds = seeds();
+    let mut s = String::new();
+    for i in 0..count {
+        s.push_str(&seeds[(first + i) % seeds.len()]);
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s.push_str(["---\n", "--- \n", "---\r\n", "\n---\n", "...\n---\n"][i % 5]);
+    }
+    let mut chars: Vec<char> = s.chars().collect();
+    let at = at % (chars.len() + 1);
+    chars.splice(at..at, insert.chars());
+    chars.into_iter().collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Parsing a stream in parts, in parallel, gives exactly what one pass
+    /// gives: documents, their indices, spans and errors.
+    #[test]
+    fn split_loading_equals_one_pass(first in 0usize..1000, count in 1usize..8, part in 1usize..600, at in 0usize..100_000, insert in "[ :\\-\\[\\]{}&*!|>'\"#,a-z0-9\n]{0,12}") {
+        let text = stream(first, count, at, &insert);
+        let whole = load_split(&text, Limits::default(), usize::MAX);
+        let parts = load_split(&text, Limits::default(), part);
+        prop_assert_eq!(whole, parts);
+    }
 
     #[test]
     fn arbitrary_text_never_panics(s in ".{0,400}") {

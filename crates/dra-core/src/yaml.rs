@@ -59,14 +59,14 @@ pub struct LoadError {
     pub document: usize,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Document {
     /// 0-based index among the file's documents.
     pub index: usize,
     pub root: Node,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Loaded {
     pub documents: Vec<Document>,
     pub errors: Vec<LoadError>,
@@ -74,10 +74,6 @@ pub struct Loaded {
 
 fn pos(m: &Marker) -> u32 {
     u32::try_from(m.index()).unwrap_or(u32::MAX)
-}
-
-fn span(s: &PSpan) -> Span {
-    Span::new(pos(&s.start), pos(&s.end))
 }
 
 /// The 1-based line of a character index (for messages; error path only).
@@ -103,9 +99,117 @@ enum Frame {
     },
 }
 
+/// Streams at least this large are split at document markers and the parts
+/// parsed on all cores; smaller ones are not worth a thread.
+pub const SPLIT_MIN_BYTES: usize = 1 << 20;
+
 /// Loads every document of a YAML stream. Never panics; problems become
 /// [`LoadError`]s and the documents that could be read are returned.
 pub fn load(text: &str, limits: Limits) -> Loaded {
+    load_split(text, limits, SPLIT_MIN_BYTES)
+}
+
+/// [`load`], splitting streams of at least `min_part` bytes into parts that
+/// start at a `---` line and parsing the parts in parallel.
+///
+/// Documents never share anchors, so a part parses as it would in the
+/// whole stream. Where that could differ, the whole stream is parsed again
+/// in one pass: a syntax error (the one pass stops there) and the alias
+/// budget (it counts per file).
+pub fn load_split(text: &str, limits: Limits, min_part: usize) -> Loaded {
+    let starts = part_starts(text, min_part);
+    if starts.len() < 2 {
+        return load_part(text, 0, text.len(), 0, limits).loaded;
+    }
+    let mut ranges = Vec::with_capacity(starts.len());
+    let mut char_base = 0u32;
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        ranges.push((start, end, char_base));
+        let chars = text[start..end].chars().count();
+        char_base = char_base.saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+    }
+    use rayon::prelude::*;
+    let parts: Vec<Part> = ranges
+        .par_iter()
+        .map(|&(start, end, base)| load_part(text, start, end, base, limits))
+        .collect();
+    let alias_nodes: usize = parts.iter().map(|p| p.alias_nodes).sum();
+    let redo = alias_nodes > limits.max_alias_nodes
+        || parts.iter().any(|p| {
+            p.loaded
+                .errors
+                .iter()
+                .any(|e| matches!(e.kind, LoadErrorKind::Syntax | LoadErrorKind::AliasBudget))
+        });
+    if redo {
+        return load_part(text, 0, text.len(), 0, limits).loaded;
+    }
+    let mut out = Loaded::default();
+    let mut doc_base = 0usize;
+    for part in parts {
+        out.documents
+            .extend(part.loaded.documents.into_iter().map(|mut d| {
+                d.index += doc_base;
+                d
+            }));
+        out.errors
+            .extend(part.loaded.errors.into_iter().map(|mut e| {
+                e.document += doc_base;
+                e
+            }));
+        doc_base += part.documents_seen;
+    }
+    out
+}
+
+/// Byte offsets where parts of about `min_part` bytes (or an equal share of
+/// the stream per core, if larger) begin: 0, then lines that start a document.
+fn part_starts(text: &str, min_part: usize) -> Vec<usize> {
+    let mut starts = vec![0];
+    if text.len() < min_part.saturating_mul(2) {
+        return starts;
+    }
+    let per_core = text.len() / (rayon::current_num_threads().max(1) * 2);
+    let step = min_part.max(per_core).max(1);
+    let bytes = text.as_bytes();
+    let mut from = step;
+    while from < bytes.len() {
+        let Some(i) = find(&bytes[from..], b"\n---") else {
+            break;
+        };
+        let line = from + i + 1;
+        let marker_ends_token = bytes
+            .get(line + 3)
+            .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+        if marker_ends_token {
+            starts.push(line);
+            from = line + step;
+        } else {
+            from = line + 3;
+        }
+    }
+    starts
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// What one part of a stream loaded to.
+struct Part {
+    loaded: Loaded,
+    /// Documents the part ended (its document indices start at 0).
+    documents_seen: usize,
+    alias_nodes: usize,
+}
+
+/// Loads `full[start..end]`, with spans offset by `char_base` characters so
+/// that they point into `full`.
+fn load_part(full: &str, start: usize, end: usize, char_base: u32, limits: Limits) -> Part {
+    let text = &full[start..end];
+    let at = |m: &Marker| pos(m).saturating_add(char_base);
+    let span = |s: &PSpan| Span::new(at(&s.start), at(&s.end));
     let mut out = Loaded::default();
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
@@ -123,7 +227,7 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
             Some(Ok(ev)) => ev,
             Some(Err(e)) => {
                 // The scanner can report a mark past the end of the input.
-                let p = pos(e.marker()).min(text.chars().count() as u32);
+                let p = at(e.marker()).min(char_base.saturating_add(text.chars().count() as u32));
                 out.errors.push(LoadError {
                     kind: LoadErrorKind::Syntax,
                     message: format!("invalid YAML: {}", e.info()),
@@ -323,7 +427,7 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
                                 kind: LoadErrorKind::DuplicateKey,
                                 message: format!(
                                     "mapping key \"{k}\" already defined at line {}",
-                                    line_of(text, prev.key_span.start)
+                                    line_of(full, prev.key_span.start)
                                 ),
                                 span: key_span,
                                 document: doc_index,
@@ -340,7 +444,11 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
             },
         }
     }
-    out
+    Part {
+        loaded: out,
+        documents_seen: doc_index,
+        alias_nodes,
+    }
 }
 
 /// Applies `<<` merge keys: the mapping's own keys win, then the merged
@@ -503,6 +611,53 @@ mod tests {
         let mut l = load(text, Limits::default());
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         l.documents.remove(0).root
+    }
+
+    #[test]
+    fn large_streams_are_split_at_document_markers_only() {
+        let fleet = crate::fleet::generate(crate::fleet::FleetSpec {
+            nodes: 40,
+            gpus_per_node: 2,
+            partitions_per_gpu: 1,
+        });
+        let starts = part_starts(&fleet, 4096);
+        assert!(starts.len() > 2, "{starts:?}");
+        for &s in &starts[1..] {
+            assert!(fleet[s..].starts_with("---"), "part at {s}");
+            assert_eq!(&fleet[s - 1..s], "\n");
+        }
+        // `----` and `---x` start no document.
+        let text = format!("a: 1\n{}\n----\n---x: 1\n", "b: 2\n".repeat(10));
+        assert_eq!(part_starts(&text, 4), vec![0]);
+        let split = load_split(&fleet, Limits::default(), 4096);
+        assert_eq!(split, load_split(&fleet, Limits::default(), usize::MAX));
+        assert_eq!(split.documents.last().map(|d| d.index), Some(80));
+    }
+
+    #[test]
+    fn a_syntax_error_in_one_part_stops_the_stream_as_one_pass_does() {
+        let good = "a: 1\n---\n".repeat(200);
+        let text = format!("{good}b: [\n---\n{good}");
+        let split = load_split(&text, Limits::default(), 64);
+        assert_eq!(split, load_split(&text, Limits::default(), usize::MAX));
+        assert_eq!(split.errors.len(), 1);
+        assert_eq!(split.documents.len(), 200);
+    }
+
+    #[test]
+    fn the_alias_budget_counts_the_whole_file_when_split() {
+        let doc = "a: &x [1, 2, 3, 4, 5, 6, 7, 8, 9]\nb: [*x, *x, *x]\n---\n";
+        let text = doc.repeat(40);
+        let limits = Limits {
+            max_depth: 256,
+            max_alias_nodes: 1000,
+        };
+        let split = load_split(&text, limits, 64);
+        assert_eq!(split, load_split(&text, limits, usize::MAX));
+        assert!(split
+            .errors
+            .iter()
+            .any(|e| e.kind == LoadErrorKind::AliasBudget));
     }
 
     #[test]

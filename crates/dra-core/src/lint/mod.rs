@@ -76,7 +76,7 @@ pub struct Ctx<'a> {
     pub objects: &'a [Object],
     pub sources: &'a [SourceFile],
     /// Each distinct selector compiled once for every rule that needs it.
-    pub cel: std::cell::RefCell<crate::cel::Cache>,
+    pub cel: std::sync::Mutex<crate::cel::Cache>,
     pub cel_env: crate::cel::Env,
     /// Devices of `--inventory`: findings about selectors become facts.
     pub inventory: Option<&'a [crate::inventory::InventoryDevice]>,
@@ -88,7 +88,12 @@ impl<'a> Ctx<'a> {
         &self,
         expr: &str,
     ) -> std::sync::Arc<Result<crate::cel::Program, crate::cel::CompileError>> {
-        self.cel.borrow_mut().get(expr, &self.cel_env)
+        // A rule that panicked while holding the cache left it whole: a
+        // poisoned lock is still a usable cache.
+        self.cel
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(expr, &self.cel_env)
     }
 
     /// Maps a position inside a string scalar (1-based line and column of
@@ -447,63 +452,99 @@ fn api_version_diag(obj: &Object) -> Option<Diagnostic> {
 }
 
 /// Lints files as kube-apiserver (and a cross-object linter) would see them.
+/// Converts an object to v1 where needed and decodes it as the apiserver
+/// would (dropping gated fields); `None` for objects no rule should see.
+fn prepare(mut obj: Object, gates: &FeatureGates) -> (Option<Object>, Vec<Diagnostic>) {
+    let mut found: Vec<Diagnostic> = api_version_diag(&obj).into_iter().collect();
+    match obj.api {
+        // v1alpha3 claims and slices had the v1beta1 shape.
+        ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
+            crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
+        }
+        ApiVersion::Other if obj.kind.is_dra() || obj.kind == ObjectKind::Node => {
+            return (None, found)
+        }
+        _ => {}
+    }
+    let findings = schema::decode_and_drop(obj.kind, &mut obj.root, gates);
+    found.extend(findings.into_iter().map(|f| shape_to_diag(&obj, f, gates)));
+    (Some(obj), found)
+}
+
 pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> LintResult {
+    use rayon::prelude::*;
     let mut diagnostics = pre;
+    // Files, objects and rules are independent of each other: each stage
+    // runs on all cores, and results are collected in input order.
+    let parsed: Vec<model::ParsedFile> = files
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| model::parse_file(i, &f.text, settings.limits))
+        .collect();
     let mut objects: Vec<Object> = Vec::new();
-    for (i, f) in files.iter().enumerate() {
-        let parsed = model::parse_file(i, &f.text, settings.limits);
+    for (i, parsed) in parsed.into_iter().enumerate() {
         diagnostics.extend(parsed.problems.into_iter().map(|p| problem_to_diag(i, p)));
         objects.extend(parsed.objects);
     }
-    let mut checked: Vec<Object> = Vec::with_capacity(objects.len());
-    for mut obj in objects {
-        if let Some(d) = api_version_diag(&obj) {
-            diagnostics.push(d);
-        }
-        match obj.api {
-            // v1alpha3 claims and slices had the v1beta1 shape.
-            ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
-                crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
-            }
-            ApiVersion::Other if obj.kind.is_dra() || obj.kind == ObjectKind::Node => continue,
-            _ => {}
-        }
-        let findings = schema::decode_and_drop(obj.kind, &mut obj.root, &settings.gates);
-        diagnostics.extend(
-            findings
-                .into_iter()
-                .map(|f| shape_to_diag(&obj, f, &settings.gates)),
-        );
-        checked.push(obj);
+    let prepared: Vec<(Option<Object>, Vec<Diagnostic>)> = objects
+        .into_par_iter()
+        .map(|obj| prepare(obj, &settings.gates))
+        .collect();
+    let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());
+    for (obj, found) in prepared {
+        diagnostics.extend(found);
+        checked.extend(obj);
     }
     let cx = Ctx {
         gates: &settings.gates,
         objects: &checked,
         sources: files,
-        cel: std::cell::RefCell::new(crate::cel::Cache::default()),
+        cel: std::sync::Mutex::new(crate::cel::Cache::default()),
         cel_env: crate::cel::Env::new(&settings.gates),
         inventory: settings.inventory.as_deref(),
     };
-    for r in registry::RULES {
-        if !settings.selection.allows(r.id) {
-            continue;
-        }
-        let mut sink = Sink::new(r);
-        match r.check {
-            Check::Loader => continue,
-            Check::Object(kinds, f) => {
-                for obj in checked.iter().filter(|o| kinds.contains(&o.kind)) {
-                    f(&cx, obj, &mut sink);
+    let rules: Vec<&Rule> = registry::RULES
+        .iter()
+        .copied()
+        .filter(|r| settings.selection.allows(r.id))
+        .collect();
+    let per_object: Vec<Vec<Diagnostic>> = checked
+        .par_iter()
+        .map(|obj| {
+            let mut found = Vec::new();
+            for r in &rules {
+                if let Check::Object(kinds, f) = r.check {
+                    if kinds.contains(&obj.kind) {
+                        let mut sink = Sink::new(r);
+                        f(&cx, obj, &mut sink);
+                        found.extend(sink.into_diagnostics());
+                    }
                 }
             }
-            Check::Run(f) => f(&cx, &mut sink),
-        }
-        diagnostics.extend(sink.into_diagnostics());
-    }
+            found
+        })
+        .collect();
+    let cross_object: Vec<Vec<Diagnostic>> = rules
+        .par_iter()
+        .filter_map(|r| match r.check {
+            Check::Run(f) => {
+                let mut sink = Sink::new(r);
+                f(&cx, &mut sink);
+                Some(sink.into_diagnostics())
+            }
+            Check::Loader | Check::Object(..) => None,
+        })
+        .collect();
+    diagnostics.extend(per_object.into_iter().flatten());
+    diagnostics.extend(cross_object.into_iter().flatten());
     // Selection and suppression comments apply to every finding alike.
+    let suppressing: Vec<&Object> = checked
+        .iter()
+        .filter(|o| !o.suppressed.is_empty())
+        .collect();
     diagnostics.retain(|d| {
         settings.selection.allows(d.rule)
-            && !checked.iter().any(|o| {
+            && !suppressing.iter().any(|o| {
                 o.file == d.file
                     && o.document == d.document
                     && same_object(o, d)
