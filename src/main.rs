@@ -15,6 +15,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// The engine builds millions of small tree nodes on all cores; mimalloc's
+// per-thread heaps allocate and free them markedly faster than glibc's malloc.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,

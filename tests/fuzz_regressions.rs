@@ -58,3 +58,17 @@ fn cel_target_stays_fixed() {
         }
     }
 }
+
+#[test]
+fn yaml_paths_target_stays_fixed() {
+    use dra_core::yaml::{load_general, load_split, Limits};
+    for (name, data) in inputs("yaml_paths") {
+        let text = String::from_utf8_lossy(&data);
+        let general = load_general(&text, Limits::default());
+        assert_eq!(
+            general,
+            load_split(&text, Limits::default(), 64),
+            "yaml_paths/{name}"
+        );
+    }
+}

@@ -4,7 +4,7 @@
 
 use dra_core::gates::{FeatureGates, Version};
 use dra_core::lint::{lint, Selection, Settings, SourceFile};
-use dra_core::yaml::{load_split, Limits};
+use dra_core::yaml::{load_general, load_split, Limits};
 use proptest::prelude::*;
 
 fn lint_text(text: String) {
@@ -61,14 +61,44 @@ fn stream(first: usize, count: usize, at: usize, insert: &str) -> String {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    /// Parsing a stream in parts, in parallel, gives exactly what one pass
-    /// gives: documents, their indices, spans and errors.
+    /// Parsing a stream in parts, in parallel, and through the block fast
+    /// path where it applies, gives exactly what one saphyr pass gives:
+    /// documents, their indices, spans and errors.
     #[test]
-    fn split_loading_equals_one_pass(first in 0usize..1000, count in 1usize..8, part in 1usize..600, at in 0usize..100_000, insert in "[ :\\-\\[\\]{}&*!|>'\"#,a-z0-9\n]{0,12}") {
+    fn split_and_fast_loading_equal_one_saphyr_pass(first in 0usize..1000, count in 1usize..8, part in 1usize..600, at in 0usize..100_000, insert in "[ :\\-\\[\\]{}&*!|>'\"#,a-z0-9\n]{0,12}") {
         let text = stream(first, count, at, &insert);
-        let whole = load_split(&text, Limits::default(), usize::MAX);
-        let parts = load_split(&text, Limits::default(), part);
-        prop_assert_eq!(whole, parts);
+        let general = load_general(&text, Limits::default());
+        prop_assert_eq!(&general, &load_split(&text, Limits::default(), usize::MAX));
+        prop_assert_eq!(&general, &load_split(&text, Limits::default(), part));
+    }
+
+    /// Line-level edits of block manifests (indentation, empty values,
+    /// quotes, comments), where the fast path applies more often.
+    #[test]
+    fn fast_path_equals_saphyr_on_edited_lines(seed in 0usize..1000, line in 0usize..200, edit in 0usize..12, word in "[a-z0-9]{0,6}") {
+        let seeds = seeds();
+        let base = &seeds[seed % seeds.len()];
+        let mut lines: Vec<String> = base.lines().map(str::to_owned).collect();
+        let n = line % lines.len().max(1);
+        if let Some(l) = lines.get_mut(n) {
+            let edited = match edit {
+                0 => format!("  {l}"),
+                1 => l.trim_start_matches(' ').to_owned(),
+                2 => l.split(':').next().unwrap_or("").to_owned() + ":",
+                3 => format!("{l} # {word}"),
+                4 => format!("{l}   "),
+                5 => l.replacen(": ", ": '", 1) + "'",
+                6 => l.replacen(": ", ": \"", 1) + "\"",
+                7 => format!("- {l}"),
+                8 => l.replacen("- ", "-   ", 1),
+                9 => l.replacen(": ", ": []", 1),
+                10 => format!("{l}\n# {word}\n"),
+                _ => format!("{l}\n{word}: {word}"),
+            };
+            *l = edited;
+        }
+        let text = lines.join("\n");
+        prop_assert_eq!(load_general(&text, Limits::default()), load_split(&text, Limits::default(), usize::MAX));
     }
 
     #[test]

@@ -42,12 +42,24 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut starts = vec![(0u32, 0u32)];
-        let mut chars = 0u32;
-        for (byte, c) in text.char_indices() {
-            chars += 1;
-            if c == '\n' {
-                starts.push((chars, (byte + 1) as u32));
+        let bytes = text.as_bytes();
+        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+        starts.push((0u32, 0u32));
+        let newlines = memchr::memchr_iter(b'\n', bytes);
+        if text.is_ascii() {
+            // One byte per character: a line starts after each newline.
+            starts.extend(newlines.map(|i| ((i + 1) as u32, (i + 1) as u32)));
+        } else {
+            let mut chars = 0u32;
+            let mut counted = 0usize;
+            for i in newlines {
+                // Characters are the bytes that do not continue a UTF-8 sequence.
+                chars += bytes[counted..=i]
+                    .iter()
+                    .filter(|&&b| b & 0xC0 != 0x80)
+                    .count() as u32;
+                counted = i + 1;
+                starts.push((chars, (i + 1) as u32));
             }
         }
         LineIndex { starts }
@@ -502,5 +514,28 @@ mod json_tests {
         let loaded = crate::yaml::load(&yaml, crate::yaml::Limits::default());
         assert!(loaded.errors.is_empty(), "{yaml}\n{:?}", loaded.errors);
         assert_eq!(loaded.documents[0].root.to_json(), json, "{yaml}");
+    }
+}
+
+#[cfg(test)]
+mod line_index_tests {
+    use super::LineIndex;
+
+    #[test]
+    fn lines_and_columns_count_characters_not_bytes() {
+        for text in ["", "a", "ab\ncd\n", "é\nxé\n\nz", "日本\n語\n", "a\n\n\nb"] {
+            let index = LineIndex::new(text);
+            let (mut line, mut col) = (1, 1);
+            for (i, c) in text.chars().enumerate() {
+                assert_eq!(index.line_col(i as u32), (line, col), "{text:?} at {i}");
+                let byte = text.char_indices().nth(i).map(|(b, _)| b).unwrap();
+                assert_eq!(index.byte_offset(text, i as u32), byte, "{text:?} at {i}");
+                if c == '\n' {
+                    (line, col) = (line + 1, 1);
+                } else {
+                    col += 1;
+                }
+            }
+        }
     }
 }

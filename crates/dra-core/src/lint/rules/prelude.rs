@@ -117,7 +117,8 @@ pub(crate) fn check_too_many(
     obj: &Object,
     parent: &Node,
     key: &str,
-    path: &str,
+    // Formatted only when there is a finding: this runs for every device.
+    path: std::fmt::Arguments<'_>,
     max: usize,
     what: &str,
     out: &mut Sink<'_>,
@@ -128,7 +129,7 @@ pub(crate) fn check_too_many(
         out.report(
             obj,
             TooMany,
-            path,
+            path.to_string(),
             e.key_span,
             format!("{} {what}; at most {max} are allowed", list.len()),
         )

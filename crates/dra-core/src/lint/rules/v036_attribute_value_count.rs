@@ -16,19 +16,22 @@ const KINDS: [&str; 8] = [
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for a in entries(d, "attributes") {
-            let set: Vec<&str> = KINDS
-                .iter()
-                .copied()
-                .filter(|k| get(&a.value, k).is_some())
-                .collect();
-            let path = format!("spec.devices[{i}].attributes[{}]", a.key);
-            match set.len() {
+            let set = || -> Vec<&str> {
+                KINDS
+                    .iter()
+                    .copied()
+                    .filter(|k| get(&a.value, k).is_some())
+                    .collect()
+            };
+            let count = KINDS.iter().filter(|k| get(&a.value, k).is_some()).count();
+            let path = || format!("spec.devices[{i}].attributes[{}]", a.key);
+            match count {
                 1 => {}
                 0 => {
                     out.report(
                         obj,
                         Invalid,
-                        path,
+                        path(),
                         a.key_span,
                         "exactly one value must be specified",
                     );
@@ -37,11 +40,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     out.report(
                         obj,
                         Invalid,
-                        path,
+                        path(),
                         a.key_span,
                         format!(
                             "exactly one value must be specified, got {}",
-                            set.join(", ")
+                            set().join(", ")
                         ),
                     );
                 }

@@ -16,7 +16,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             obj,
             d,
             "taints",
-            &format!("spec.devices[{i}].taints"),
+            format_args!("spec.devices[{i}].taints"),
             max,
             "taints",
             out,

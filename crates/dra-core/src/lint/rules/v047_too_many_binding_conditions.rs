@@ -16,7 +16,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 obj,
                 d,
                 k,
-                &format!("spec.devices[{i}].{k}"),
+                format_args!("spec.devices[{i}].{k}"),
                 MAX_BINDING_CONDITIONS,
                 "conditions",
                 out,

@@ -15,7 +15,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             obj,
             spec,
             "sharedCounters",
-            "spec.sharedCounters",
+            format_args!("spec.sharedCounters"),
             max_counter_sets(cx.gates.version),
             "counter sets",
             out,

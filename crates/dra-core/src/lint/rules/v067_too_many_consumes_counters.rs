@@ -15,7 +15,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             obj,
             d,
             "consumesCounters",
-            &format!("spec.devices[{i}].consumesCounters"),
+            format_args!("spec.devices[{i}].consumesCounters"),
             MAX_CONSUMES_COUNTERS,
             "counter consumptions",
             out,

@@ -8,7 +8,7 @@ declare_rule! {
     example: "spec:\n  selectors: [... 33 selectors ...]\n",
     check: Check::Object(CLASSES, |_, obj, out| {
         if let Some(spec) = obj.spec() {
-            check_too_many(obj, spec, "selectors", "spec.selectors", MAX_SELECTORS, "selectors", out);
+            check_too_many(obj, spec, "selectors", format_args!("spec.selectors"), MAX_SELECTORS, "selectors", out);
         }
     }),
 }

@@ -8,7 +8,7 @@ declare_rule! {
     example: "spec:\n  config: [... 33 entries ...]\n",
     check: Check::Object(CLASSES, |_, obj, out| {
         if let Some(spec) = obj.spec() {
-            check_too_many(obj, spec, "config", "spec.config", MAX_CONFIGS, "config entries", out);
+            check_too_many(obj, spec, "config", format_args!("spec.config"), MAX_CONFIGS, "config entries", out);
         }
     }),
 }

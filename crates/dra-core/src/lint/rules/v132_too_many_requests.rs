@@ -8,7 +8,7 @@ declare_rule! {
     example: "devices:\n  requests: [... 33 requests ...]\n",
     check: Check::Object(CLAIMS, |_, obj, out| {
         if let Some((dc, prefix)) = device_claim(obj) {
-            check_too_many(obj, dc, "requests", &format!("{prefix}.requests"), MAX_REQUESTS, "requests", out);
+            check_too_many(obj, dc, "requests", format_args!("{prefix}.requests"), MAX_REQUESTS, "requests", out);
         }
     }),
 }

@@ -8,7 +8,7 @@ declare_rule! {
     example: "firstAvailable: [... 9 subrequests ...]\n",
     check: Check::Object(CLAIMS, |_, obj, out| {
         for (_, r, path) in requests(obj) {
-            check_too_many(obj, r, "firstAvailable", &format!("{path}.firstAvailable"), MAX_SUBREQUESTS, "subrequests", out);
+            check_too_many(obj, r, "firstAvailable", format_args!("{path}.firstAvailable"), MAX_SUBREQUESTS, "subrequests", out);
         }
     }),
 }

@@ -8,7 +8,7 @@ declare_rule! {
     example: "exactly:\n  selectors: [... 33 ...]\n",
     check: Check::Object(CLAIMS, |_, obj, out| {
         for b in request_bodies(obj) {
-            check_too_many(obj, b.node, "selectors", &format!("{}.selectors", b.path), MAX_SELECTORS, "selectors", out);
+            check_too_many(obj, b.node, "selectors", format_args!("{}.selectors", b.path), MAX_SELECTORS, "selectors", out);
         }
     }),
 }

@@ -8,7 +8,7 @@ declare_rule! {
     example: "constraints: [... 33 ...]\n",
     check: Check::Object(CLAIMS, |_, obj, out| {
         if let Some((dc, prefix)) = device_claim(obj) {
-            check_too_many(obj, dc, "constraints", &format!("{prefix}.constraints"), MAX_CONSTRAINTS, "constraints", out);
+            check_too_many(obj, dc, "constraints", format_args!("{prefix}.constraints"), MAX_CONSTRAINTS, "constraints", out);
         }
     }),
 }

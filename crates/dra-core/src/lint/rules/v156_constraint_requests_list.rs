@@ -16,7 +16,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             obj,
             c,
             "requests",
-            &format!("{path}.requests"),
+            format_args!("{path}.requests"),
             MAX_REQUESTS,
             "request references",
             out,

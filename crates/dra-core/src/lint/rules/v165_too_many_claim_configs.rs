@@ -8,7 +8,7 @@ declare_rule! {
     example: "config: [... 33 ...]\n",
     check: Check::Object(CLAIMS, |_, obj, out| {
         if let Some((dc, prefix)) = device_claim(obj) {
-            check_too_many(obj, dc, "config", &format!("{prefix}.config"), MAX_CONFIGS, "config entries", out);
+            check_too_many(obj, dc, "config", format_args!("{prefix}.config"), MAX_CONFIGS, "config entries", out);
         }
     }),
 }

@@ -27,7 +27,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 obj,
                 c,
                 "requests",
-                &path,
+                format_args!("{}", path),
                 MAX_REQUESTS,
                 "request references",
                 out,

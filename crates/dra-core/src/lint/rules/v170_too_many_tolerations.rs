@@ -8,7 +8,7 @@ declare_rule! {
     example: "tolerations: [... 17 ...]\n",
     check: Check::Object(CLAIMS, |_, obj, out| {
         for b in request_bodies(obj) {
-            check_too_many(obj, b.node, "tolerations", &format!("{}.tolerations", b.path), MAX_TOLERATIONS, "tolerations", out);
+            check_too_many(obj, b.node, "tolerations", format_args!("{}.tolerations", b.path), MAX_TOLERATIONS, "tolerations", out);
         }
     }),
 }

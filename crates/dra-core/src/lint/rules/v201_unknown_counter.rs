@@ -21,12 +21,10 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
                 let Some((_, _, _, set)) = sets.iter().find(|(n, ..)| *n == name) else {
                     continue;
                 };
-                let defined: Vec<&str> = entries(set, "counters")
-                    .iter()
-                    .map(|e| e.key.as_str())
-                    .collect();
+                let defined = entries(set, "counters");
                 for k in entries(c, "counters") {
-                    if !defined.contains(&k.key.as_str()) {
+                    if !defined.iter().any(|e| e.key == k.key) {
+                        let defined: Vec<&str> = defined.iter().map(|e| e.key.as_str()).collect();
                         out.report(
                             slice,
                             Warning,

@@ -8,6 +8,8 @@
 //! duplicate-key detection, and YAML 1.1 scalar resolution as
 //! `sigs.k8s.io/yaml` (go-yaml v2) performs it, so `yes` is a boolean here too.
 
+mod block;
+
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle as PStyle, Span as PSpan, Tag};
@@ -117,9 +119,34 @@ pub fn load(text: &str, limits: Limits) -> Loaded {
 /// in one pass: a syntax error (the one pass stops there) and the alias
 /// budget (it counts per file).
 pub fn load_split(text: &str, limits: Limits, min_part: usize) -> Loaded {
+    load_with(text, limits, min_part, Path::Fast)
+}
+
+/// [`load`] through saphyr only, never the block fast path: what the fast
+/// path is compared with in tests.
+pub fn load_general(text: &str, limits: Limits) -> Loaded {
+    load_with(text, limits, usize::MAX, Path::General)
+}
+
+/// Whether `text` is in the plain block style the fast path loads itself
+/// (tests use it to see that the fast path is exercised).
+pub fn is_plain_block(text: &str) -> bool {
+    block::load(text, 0, Limits::default()).is_some()
+}
+
+/// Which parser a part goes through.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Path {
+    /// The block fast path where it applies, saphyr elsewhere.
+    Fast,
+    /// saphyr only.
+    General,
+}
+
+fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded {
     let starts = part_starts(text, min_part);
     if starts.len() < 2 {
-        return load_part(text, 0, text.len(), 0, limits).loaded;
+        return load_part(text, 0, text.len(), 0, limits, path).loaded;
     }
     let mut ranges = Vec::with_capacity(starts.len());
     let mut char_base = 0u32;
@@ -132,7 +159,7 @@ pub fn load_split(text: &str, limits: Limits, min_part: usize) -> Loaded {
     use rayon::prelude::*;
     let parts: Vec<Part> = ranges
         .par_iter()
-        .map(|&(start, end, base)| load_part(text, start, end, base, limits))
+        .map(|&(start, end, base)| load_part(text, start, end, base, limits, path))
         .collect();
     let alias_nodes: usize = parts.iter().map(|p| p.alias_nodes).sum();
     let redo = alias_nodes > limits.max_alias_nodes
@@ -143,7 +170,7 @@ pub fn load_split(text: &str, limits: Limits, min_part: usize) -> Loaded {
                 .any(|e| matches!(e.kind, LoadErrorKind::Syntax | LoadErrorKind::AliasBudget))
         });
     if redo {
-        return load_part(text, 0, text.len(), 0, limits).loaded;
+        return load_part(text, 0, text.len(), 0, limits, path).loaded;
     }
     let mut out = Loaded::default();
     let mut doc_base = 0usize;
@@ -193,7 +220,7 @@ fn part_starts(text: &str, min_part: usize) -> Vec<usize> {
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(haystack, needle)
 }
 
 /// What one part of a stream loaded to.
@@ -206,8 +233,27 @@ struct Part {
 
 /// Loads `full[start..end]`, with spans offset by `char_base` characters so
 /// that they point into `full`.
-fn load_part(full: &str, start: usize, end: usize, char_base: u32, limits: Limits) -> Part {
+fn load_part(
+    full: &str,
+    start: usize,
+    end: usize,
+    char_base: u32,
+    limits: Limits,
+    path: Path,
+) -> Part {
     let text = &full[start..end];
+    if path == Path::Fast {
+        if let Some((documents, documents_seen)) = block::load(text, char_base, limits) {
+            return Part {
+                loaded: Loaded {
+                    documents,
+                    errors: Vec::new(),
+                },
+                documents_seen,
+                alias_nodes: 0,
+            };
+        }
+    }
     let at = |m: &Marker| pos(m).saturating_add(char_base);
     let span = |s: &PSpan| Span::new(at(&s.start), at(&s.end));
     let mut out = Loaded::default();
@@ -516,6 +562,15 @@ fn scalar(text: &str, style: PStyle, tag: Option<&Tag>, sp: Span) -> Node {
 
 /// Resolves a plain scalar the way go-yaml v2 does (YAML 1.1 booleans).
 pub fn resolve_plain(text: &str) -> Value {
+    // Most scalars are names: a first character that starts no null,
+    // boolean or number settles it without the comparisons below.
+    match text.as_bytes().first() {
+        None => return Value::Null,
+        Some(b) if b.is_ascii_alphabetic() && !b"nNyYtTfFoO".contains(b) => {
+            return Value::Str(text.into())
+        }
+        _ => {}
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {

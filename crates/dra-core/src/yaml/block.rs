@@ -1,0 +1,437 @@
+//! A fast path for the plain block style that Kubernetes manifests are
+//! nearly always written in: block mappings and sequences, plain and
+//! single-line quoted scalars, comments, `---` between documents.
+//!
+//! saphyr is a general YAML 1.2 parser and runs at about 30 MB/s here; a
+//! fleet of ResourceSlices is tens of megabytes of the simplest YAML. This
+//! path builds the same [`Node`] tree, with the same spans, as the saphyr
+//! path does. It accepts only what it is sure of: anything else (anchors,
+//! tags, block or multi-line scalars, flow collections other than `[]` and
+//! `{}`, escapes, tabs, non-ASCII text, duplicate or merge keys, errors)
+//! makes it give up, and the part is loaded by saphyr instead. A proptest
+//! and the corpus compare the two paths.
+
+use compact_str::CompactString;
+
+use super::{resolve_plain, Document, Limits};
+use crate::tree::{Entry, Node, ScalarStyle, Span, Value};
+
+/// Deepest nesting this path builds; deeper input goes to saphyr, which
+/// reports [`Limits::max_depth`].
+const MAX_DEPTH: usize = 100;
+
+/// Documents of `text`, or `None` when the text is not in the plain block
+/// subset. Spans are offset by `char_base`; the second value is the number
+/// of documents ended, as the saphyr path counts them.
+pub(super) fn load(text: &str, char_base: u32, limits: Limits) -> Option<(Vec<Document>, usize)> {
+    let bytes = text.as_bytes();
+    // One byte is one character below 0x80; tabs and CR change whitespace rules.
+    if bytes.iter().any(|&b| b >= 0x80 || (b < 0x20 && b != b'\n')) {
+        return None;
+    }
+    let mut p = Block {
+        t: bytes,
+        s: text,
+        next_line: 0,
+        cur: None,
+        bad_line: false,
+        base: char_base,
+        depth: 0,
+        max_depth: limits.max_depth.min(MAX_DEPTH),
+    };
+    p.advance();
+    let mut docs = Vec::new();
+    while let Some(line) = p.cur {
+        if line.doc_start {
+            p.advance();
+        }
+        let root = match p.cur {
+            Some(line) if !line.doc_start => {
+                let root = p.node(line.content, line.indent)?;
+                if p.cur.is_some_and(|l| !l.doc_start) {
+                    return None;
+                }
+                root
+            }
+            // An empty document: a null at the next token (`---` or the end).
+            Some(l) => Node::new(Value::Null, Span::new(p.at(l.content), p.at(l.content + 3))),
+            None => Node::new(Value::Null, Span::point(p.at(bytes.len()))),
+        };
+        docs.push(Document {
+            index: docs.len(),
+            root,
+        });
+    }
+    if p.bad_line {
+        return None;
+    }
+    let seen = docs.len();
+    Some((docs, seen))
+}
+
+/// A line with a token on it: not blank, not only a comment.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// Byte offset of the first non-space character.
+    content: usize,
+    /// Byte offset of the line break (or the end of the text).
+    end: usize,
+    indent: usize,
+    /// A `---` line starting a document.
+    doc_start: bool,
+}
+
+struct Block<'a> {
+    t: &'a [u8],
+    s: &'a str,
+    /// Byte offset where the scan for the next significant line resumes.
+    next_line: usize,
+    /// The current significant line, not yet consumed; `None` at the end.
+    cur: Option<Line>,
+    /// A line outside the subset was met (`--- x`, `...`, a directive).
+    bad_line: bool,
+    base: u32,
+    depth: usize,
+    max_depth: usize,
+}
+
+/// Characters that cannot start a plain scalar or key here.
+fn indicator(b: u8) -> bool {
+    matches!(
+        b,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
+}
+
+impl Block<'_> {
+    /// Moves to the next line with a token on it (lines are scanned as the
+    /// parser goes, so no line table is held).
+    fn advance(&mut self) {
+        let t = self.t;
+        self.cur = None;
+        while self.next_line < t.len() {
+            let start = self.next_line;
+            let end = memchr::memchr(b'\n', &t[start..]).map_or(t.len(), |i| start + i);
+            self.next_line = end + 1;
+            let indent = t[start..end].iter().take_while(|&&b| b == b' ').count();
+            let content = start + indent;
+            if content == end || t[content] == b'#' {
+                continue;
+            }
+            let doc_start = indent == 0 && t[start..end].starts_with(b"---");
+            if doc_start && t[start + 3..end].iter().any(|&b| b != b' ')
+                || indent == 0 && (t[start] == b'%' || t[start..end].starts_with(b"..."))
+            {
+                // `--- content`, `----`, directives and document-end markers.
+                self.bad_line = true;
+                return;
+            }
+            self.cur = Some(Line {
+                content,
+                end,
+                indent,
+                doc_start,
+            });
+            return;
+        }
+    }
+
+    fn at(&self, byte: usize) -> u32 {
+        self.base
+            .saturating_add(u32::try_from(byte).unwrap_or(u32::MAX))
+    }
+
+    /// Where the next token starts: where saphyr ends a block collection.
+    fn next_token(&self) -> u32 {
+        match self.cur {
+            Some(l) => self.at(l.content),
+            None => self.at(self.t.len()),
+        }
+    }
+
+    fn is_dash(&self, p: usize, end: usize) -> bool {
+        self.t[p] == b'-' && (p + 1 == end || self.t[p + 1] == b' ')
+    }
+
+    /// A block collection starting at byte `p` (column `col`) of the current line.
+    fn node(&mut self, p: usize, col: usize) -> Option<Node> {
+        let Line { end, .. } = self.cur?;
+        if self.is_dash(p, end) {
+            self.seq(p, col, false)
+        } else if self.key(p, end).is_some() {
+            self.map(p, col)
+        } else {
+            None
+        }
+    }
+
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        (self.depth < self.max_depth).then_some(())
+    }
+
+    /// A block mapping whose first key is at byte `p`, column `col`.
+    fn map(&mut self, mut p: usize, col: usize) -> Option<Node> {
+        self.enter()?;
+        let start = self.at(p);
+        let mut entries: Vec<Entry> = Vec::new();
+        loop {
+            let line = self.cur?;
+            let (key, key_span, colon) = self.key(p, line.end)?;
+            if key == "<<" || entries.iter().any(|e| e.key == key) {
+                return None;
+            }
+            let rest = self.skip_spaces(colon + 1, line.end);
+            let value = if rest < line.end && self.t[rest] != b'#' {
+                let v = self.scalar(rest, line.end)?;
+                self.advance();
+                v
+            } else {
+                self.advance();
+                match self.cur {
+                    Some(next) if !next.doc_start && next.indent > col => {
+                        self.node(next.content, next.indent)?
+                    }
+                    Some(next)
+                        if !next.doc_start
+                            && next.indent == col
+                            && self.is_dash(next.content, next.end) =>
+                    {
+                        self.seq(next.content, col, true)?
+                    }
+                    _ => Node::new(Value::Null, Span::point(self.at(colon))),
+                }
+            };
+            entries.push(Entry {
+                key,
+                key_span,
+                value,
+            });
+            match self.cur {
+                Some(next) if !next.doc_start && next.indent == col => {
+                    if self.is_dash(next.content, next.end) {
+                        return None;
+                    }
+                    p = next.content;
+                }
+                Some(next) if !next.doc_start && next.indent > col => return None,
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        entries.shrink_to_fit();
+        let end = entries
+            .last()
+            .map_or(0, |e| e.value.span.end)
+            .max(self.next_token());
+        Some(Node::new(Value::Map(entries), Span::new(start, end)))
+    }
+
+    /// A block sequence whose first `-` is at byte `p`, column `col`.
+    /// `indentless`: at the column of the mapping key that holds it.
+    fn seq(&mut self, mut p: usize, col: usize, indentless: bool) -> Option<Node> {
+        self.enter()?;
+        let mut start = None;
+        let mut items: Vec<Node> = Vec::new();
+        loop {
+            let line = self.cur?;
+            let content = self.skip_spaces(p + 1, line.end);
+            let item = if content == line.end || self.t[content] == b'#' {
+                if indentless && items.is_empty() {
+                    return None;
+                }
+                self.advance();
+                if self.cur.is_some_and(|n| !n.doc_start && n.indent > col) {
+                    return None;
+                }
+                Node::new(Value::Null, Span::point(self.at(p + 1)))
+            } else {
+                let item_col = col + (content - p);
+                if self.is_dash(content, line.end) {
+                    self.seq(content, item_col, false)?
+                } else if self.key(content, line.end).is_some() {
+                    self.map(content, item_col)?
+                } else {
+                    let v = self.scalar(content, line.end)?;
+                    self.advance();
+                    v
+                }
+            };
+            if start.is_none() {
+                start = Some(if indentless {
+                    self.at(content)
+                } else {
+                    self.at(p)
+                });
+            }
+            items.push(item);
+            match self.cur {
+                Some(next) if !next.doc_start && next.indent == col => {
+                    if self.is_dash(next.content, next.end) {
+                        p = next.content;
+                    } else if indentless {
+                        break;
+                    } else {
+                        return None;
+                    }
+                }
+                Some(next) if !next.doc_start && next.indent > col => return None,
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        items.shrink_to_fit();
+        let end = items
+            .last()
+            .map_or(0, |n| n.span.end)
+            .max(self.next_token());
+        let start = start.unwrap_or_else(|| self.at(p));
+        Some(Node::new(Value::Seq(items), Span::new(start, end)))
+    }
+
+    fn skip_spaces(&self, mut p: usize, end: usize) -> usize {
+        while p < end && self.t[p] == b' ' {
+            p += 1;
+        }
+        p
+    }
+
+    /// The key of a `key: ...` entry at `p`: its text, span and the byte
+    /// offset of its `:`. `None` when the line holds no simple key there.
+    fn key(&self, p: usize, end: usize) -> Option<(CompactString, Span, usize)> {
+        let t = self.t;
+        match t[p] {
+            q @ (b'"' | b'\'') => {
+                let (text, close) = self.quoted(p, end, q)?;
+                let colon = close + 1;
+                if colon < end && t[colon] == b':' && (colon + 1 == end || t[colon + 1] == b' ') {
+                    Some((text, Span::new(self.at(p), self.at(colon)), colon))
+                } else {
+                    None
+                }
+            }
+            b if indicator(b) => None,
+            _ => {
+                let mut q = p;
+                while q < end {
+                    match t[q] {
+                        b':' if q + 1 == end || t[q + 1] == b' ' => break,
+                        b'#' if t[q - 1] == b' ' => return None,
+                        _ => q += 1,
+                    }
+                }
+                if q == end || t[q - 1] == b' ' || q - p > 1000 {
+                    return None;
+                }
+                let text = &self.s[p..q];
+                if !matches!(resolve_plain(text), Value::Str(_)) {
+                    return None;
+                }
+                Some((text.into(), Span::new(self.at(p), self.at(q)), q))
+            }
+        }
+    }
+
+    /// A quoted scalar opening at `p` on one line: its decoded text and the
+    /// offset of the closing quote.
+    fn quoted(&self, p: usize, end: usize, quote: u8) -> Option<(CompactString, usize)> {
+        let t = self.t;
+        let mut q = p + 1;
+        let mut text = CompactString::default();
+        let mut from = q;
+        loop {
+            if q >= end {
+                return None;
+            }
+            match t[q] {
+                b'\\' if quote == b'"' => return None,
+                b'\'' if quote == b'\'' && t.get(q + 1) == Some(&b'\'') && q + 1 < end => {
+                    text.push_str(&self.s[from..=q]);
+                    q += 2;
+                    from = q;
+                }
+                b if b == quote => {
+                    text.push_str(&self.s[from..q]);
+                    return Some((text, q));
+                }
+                _ => q += 1,
+            }
+        }
+    }
+
+    /// A value on the rest of a line from `p`: a plain or quoted scalar, or
+    /// an empty flow collection. Only a comment may follow it.
+    fn scalar(&self, p: usize, end: usize) -> Option<Node> {
+        let t = self.t;
+        match t[p] {
+            q @ (b'"' | b'\'') => {
+                let (text, close) = self.quoted(p, end, q)?;
+                let after = self.skip_spaces(close + 1, end);
+                if after < end && (t[after] != b'#' || after == close + 1) {
+                    return None;
+                }
+                // saphyr ends a quoted scalar after the blanks and comment
+                // that follow it on its line.
+                Some(Node {
+                    value: Value::Str(text),
+                    span: Span::new(self.at(p), self.at(end)),
+                    style: ScalarStyle::Quoted,
+                })
+            }
+            open @ (b'[' | b'{') => {
+                let close = if open == b'[' { b']' } else { b'}' };
+                if t.get(p + 1) != Some(&close) {
+                    return None;
+                }
+                let after = self.skip_spaces(p + 2, end);
+                if after < end && (t[after] != b'#' || after == p + 2) {
+                    return None;
+                }
+                let value = if open == b'[' {
+                    Value::Seq(Vec::new())
+                } else {
+                    Value::Map(Vec::new())
+                };
+                // As with quoted scalars, the blanks and comment after the
+                // closing bracket belong to it.
+                Some(Node::new(value, Span::new(self.at(p), self.at(end))))
+            }
+            b if indicator(b) => None,
+            _ => {
+                let mut q = p;
+                while q < end {
+                    match t[q] {
+                        b':' if q + 1 == end || t[q + 1] == b' ' => return None,
+                        b'#' if t[q - 1] == b' ' => break,
+                        _ => q += 1,
+                    }
+                }
+                while t[q - 1] == b' ' {
+                    q -= 1;
+                }
+                let text = &self.s[p..q];
+                Some(Node::new(
+                    resolve_plain(text),
+                    Span::new(self.at(p), self.at(q)),
+                ))
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The block fast path and saphyr load every bundled manifest to the same
+//! tree, and the fast path does take most of them (else this proves nothing).
+
+use dra_core::yaml::{is_plain_block, load, load_general, Limits};
+use std::path::{Path, PathBuf};
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            yaml_files(&p, out);
+        } else if p
+            .extension()
+            .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
+        {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn both_paths_load_every_bundled_manifest_alike() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["examples", "testdata"] {
+        yaml_files(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 250, "{} files", files.len());
+    let mut fast = 0;
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if is_plain_block(&text) {
+            fast += 1;
+        }
+        assert_eq!(
+            load(&text, Limits::default()),
+            load_general(&text, Limits::default()),
+            "{}",
+            f.display()
+        );
+    }
+    assert!(
+        fast * 2 > files.len(),
+        "fast path took only {fast} of {} files",
+        files.len()
+    );
+}
+
+#[test]
+fn the_generated_fleet_takes_the_fast_path() {
+    let fleet = dra_core::fleet::generate(dra_core::fleet::FleetSpec {
+        nodes: 20,
+        ..Default::default()
+    });
+    assert!(is_plain_block(&fleet));
+    assert_eq!(
+        load(&fleet, Limits::default()),
+        load_general(&fleet, Limits::default())
+    );
+}
