@@ -321,21 +321,25 @@ const DEVICE_CLAIM: &[Field] = &[
 const CLAIM_SPEC: &[Field] = &[f("devices", Obj(DEVICE_CLAIM))];
 const TEMPLATE_SPEC: &[Field] = &[f("metadata", Obj(OBJECT_META)), f("spec", Obj(CLAIM_SPEC))];
 
-// `status` is accepted as anything: the apiserver discards it on create.
-const fn top(spec: Ty) -> [Field; 5] {
+const fn top(spec: Ty) -> [Field; 4] {
     [
         f("apiVersion", Str),
         f("kind", Str),
         f("metadata", Obj(OBJECT_META)),
         f("spec", spec),
-        f("status", Any),
     ]
 }
 
-static SLICE: [Field; 5] = top(Obj(RESOURCE_SLICE_SPEC));
-static CLASS: [Field; 5] = top(Obj(DEVICE_CLASS_SPEC));
-static CLAIM: [Field; 5] = top(Obj(CLAIM_SPEC));
-static TEMPLATE: [Field; 5] = top(Obj(TEMPLATE_SPEC));
+// Only ResourceClaim has a `status` (the other kinds have none: strict
+// decoding rejects it). It is accepted as anything: the apiserver discards
+// it on create (DRA-V169).
+static SLICE: [Field; 4] = top(Obj(RESOURCE_SLICE_SPEC));
+static CLASS: [Field; 4] = top(Obj(DEVICE_CLASS_SPEC));
+static CLAIM: [Field; 5] = {
+    let [a, k, m, s] = top(Obj(CLAIM_SPEC));
+    [a, k, m, s, f("status", Any)]
+};
+static TEMPLATE: [Field; 4] = top(Obj(TEMPLATE_SPEC));
 
 /// The top-level fields of a kind, or `None` when kubectl-dra does not check
 /// its shape (pods, namespaces, DeviceTaintRules).

@@ -154,6 +154,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v165_too_many_claim_configs::RULE,
     &rules::v166_config_request_reference::RULE,
     &rules::v167_claim_config_without_opaque::RULE,
+    &rules::v169_claim_status_discarded::RULE,
     &rules::v170_too_many_tolerations::RULE,
     &rules::v180_pod_claim_name::RULE,
     &rules::v181_pod_claim_source::RULE,

@@ -169,6 +169,7 @@ pub mod v164_cel_gated;
 pub mod v165_too_many_claim_configs;
 pub mod v166_config_request_reference;
 pub mod v167_claim_config_without_opaque;
+pub mod v169_claim_status_discarded;
 pub mod v170_too_many_tolerations;
 pub mod v180_pod_claim_name;
 pub mod v181_pod_claim_source;
