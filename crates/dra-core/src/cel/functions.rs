@@ -1072,9 +1072,12 @@ pub(crate) fn call(
         (_, Some(Value::Timestamp(t))) if n == 0 => super::time::timestamp_part(*t, name)
             .map(Value::Int)
             .ok_or_else(err),
-        (_, Some(Value::Timestamp(_))) if n == 1 => Err(format!(
-            "{name}() with a time zone is not supported by kubectl-dra"
-        )),
+        (_, Some(Value::Timestamp(t))) if n == 1 => {
+            let offset = super::time::zone_offset(*t, str_arg(a(0), name)?)?;
+            super::time::timestamp_part(*t + i128::from(offset) * 1_000_000_000, name)
+                .map(Value::Int)
+                .ok_or_else(err)
+        }
         _ => Err(err()),
     }
 }

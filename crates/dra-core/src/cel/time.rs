@@ -203,6 +203,46 @@ pub fn timestamp_part(n: i128, name: &str) -> Option<i64> {
     })
 }
 
+/// Seconds east of UTC of the time zone `tz` at the instant `n`, as cel-go's
+/// timestamp getters read their argument: an IANA zone name (`Europe/Berlin`,
+/// from the tz database compiled in) or, when it holds a `:`, a numeric
+/// offset (`+05:30`, `-08:00`).
+pub fn zone_offset(n: i128, tz: &str) -> Result<i64, String> {
+    use chrono::Offset;
+    use chrono::TimeZone;
+    if let Some(colon) = tz.find(':') {
+        // cel-go: strconv.Atoi of each side; the minutes take the sign of the hours.
+        let atoi = |s: &str| {
+            s.parse::<i64>()
+                .map_err(|_| format!("strconv.Atoi: parsing {s:?}: invalid syntax"))
+        };
+        let hours = atoi(&tz[..colon])?;
+        let minutes = atoi(&tz[colon + 1..])?;
+        let offset = if tz.starts_with('-') {
+            hours * 60 - minutes
+        } else {
+            hours * 60 + minutes
+        };
+        return Ok(offset * 60);
+    }
+    // Go's time.LoadLocation: "" and "UTC" are UTC; "Local" is the
+    // apiserver's zone, UTC in its container image.
+    if matches!(tz, "" | "UTC" | "Local") {
+        return Ok(0);
+    }
+    let zone: chrono_tz::Tz = tz.parse().map_err(|_| format!("unknown time zone {tz}"))?;
+    let secs = i64::try_from(n.div_euclid(1_000_000_000))
+        .map_err(|_| "timestamp out of range".to_owned())?;
+    let instant = chrono::DateTime::from_timestamp(secs, 0)
+        .ok_or_else(|| "timestamp out of range".to_owned())?
+        .naive_utc();
+    Ok(i64::from(
+        zone.offset_from_utc_datetime(&instant)
+            .fix()
+            .local_minus_utc(),
+    ))
+}
+
 /// A duration getter (`getHours`: whole hours, ...).
 pub fn duration_part(n: i128, name: &str) -> Option<i64> {
     Some(match name {
@@ -359,6 +399,24 @@ mod tests {
     }
 
     #[test]
+    fn zone_offsets() {
+        let noon = parse_timestamp("2024-07-01T12:00:00Z").unwrap();
+        assert_eq!(zone_offset(noon, "Europe/Berlin"), Ok(7200));
+        assert_eq!(zone_offset(noon, "Asia/Kolkata"), Ok(19800));
+        assert_eq!(zone_offset(noon, "-08:00"), Ok(-28800));
+        assert_eq!(zone_offset(noon, "-05:30"), Ok(-19800));
+        assert_eq!(zone_offset(noon, ""), Ok(0));
+        assert_eq!(
+            zone_offset(noon, "Nowhere/Land"),
+            Err("unknown time zone Nowhere/Land".to_owned())
+        );
+        assert_eq!(
+            zone_offset(noon, "ab:00"),
+            Err("strconv.Atoi: parsing \"ab\": invalid syntax".to_owned())
+        );
+    }
+
+    #[test]
     fn urls() {
         let u = parse_url("https://user@example.com:8443/a%20b/c?x=1&x=2&y=a+b").unwrap();
         assert_eq!(u.scheme, "https");
@@ -409,6 +467,36 @@ mod tests {
                 Ok(true),
             ),
             (r#"string(duration("1.5s")) == "1.5s""#, Ok(true)),
+            // Time zones, as cel-go reads them: IANA names (with daylight
+            // saving time) and numeric offsets.
+            (
+                r#"timestamp("2024-03-10T12:00:00Z").getHours("America/New_York") == 8"#,
+                Ok(true),
+            ),
+            (
+                r#"timestamp("2024-01-10T12:00:00Z").getHours("America/New_York") == 7"#,
+                Ok(true),
+            ),
+            (
+                r#"timestamp("2024-01-01T20:00:00Z").getDayOfWeek("Asia/Tokyo") == 2"#,
+                Ok(true),
+            ),
+            (
+                r#"timestamp("2024-01-01T12:00:00Z").getHours("+05:30") == 17 && timestamp("2024-01-01T12:00:00Z").getMinutes("-05:30") == 30"#,
+                Ok(true),
+            ),
+            (
+                r#"timestamp("2024-12-31T23:30:00Z").getFullYear("+01:00") == 2025 && timestamp("2024-12-31T23:30:00Z").getFullYear("UTC") == 2024"#,
+                Ok(true),
+            ),
+            (
+                r#"timestamp("2024-01-01T00:00:00Z").getHours("Mars/Olympus") == 0"#,
+                Err(()),
+            ),
+            (
+                r#"timestamp("2024-01-01T00:00:00Z").getHours("x:00") == 0"#,
+                Err(()),
+            ),
             (r#"url("not a url") == url("x:y")"#, Err(())),
         ] {
             let p = crate::cel::Program::compile(expr, &env)
