@@ -5,6 +5,10 @@
 //! case (count 8 with distinctAttribute over 64 near-identical devices).
 
 use criterion::{criterion_group, Criterion};
+
+// The allocator the CLI uses, so the figures match the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use dra_core::allocate::{Allocator, Outcome};
 use dra_core::fleet::{generate, FleetSpec};
 use dra_core::gates::{FeatureGates, Version};
@@ -59,8 +63,10 @@ fn load(nodes: usize, extra: &str) -> Vec<Object> {
 fn explain_all(objects: &[Object], gates: &FeatureGates, claim: &str, nodes: usize) -> usize {
     let c: Vec<&Object> = objects.iter().filter(|o| o.name() == Some(claim)).collect();
     let a = Allocator::new(objects, gates, &c);
-    (0..nodes)
-        .filter(|n| matches!(a.on_node(&format!("worker-{n}")), Outcome::Allocated { .. }))
+    let names: Vec<String> = (0..nodes).map(|n| format!("worker-{n}")).collect();
+    a.on_nodes(&names)
+        .iter()
+        .filter(|o| matches!(o, Outcome::Allocated { .. }))
         .count()
 }
 

@@ -268,10 +268,8 @@ fn report(
         );
     }
     let allocator = allocate::Allocator::new(objects, gates, claims);
-    let per_node: Vec<(String, Outcome)> = targets
-        .iter()
-        .map(|n| (n.clone(), allocator.on_node(n)))
-        .collect();
+    let outcomes = allocator.on_nodes(&targets);
+    let per_node: Vec<(String, Outcome)> = targets.into_iter().zip(outcomes).collect();
     let allocated = per_node
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))

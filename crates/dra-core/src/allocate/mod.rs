@@ -981,6 +981,14 @@ impl<'a> Allocator<'a> {
         }
     }
 
+    /// The outcome on each node, in the order given. Nodes are independent
+    /// (each run builds its own view of its pools), so they are tried on
+    /// all cores.
+    pub fn on_nodes<N: AsRef<str> + Sync>(&self, nodes: &[N]) -> Vec<Outcome> {
+        use rayon::prelude::*;
+        nodes.par_iter().map(|n| self.on_node(n.as_ref())).collect()
+    }
+
     /// The outcome on one node.
     pub fn on_node(&self, node: &str) -> Outcome {
         let plans = match &self.plans {
