@@ -1250,7 +1250,7 @@ fn solve_node<'a>(
                 continue;
             }
             let pi = first;
-            let Some(di) = pools[pi].all_devices.iter().position(|d| d.name == device) else {
+            let Some(di) = pools[pi].all_devices().iter().position(|d| d.name == device) else {
                 continue;
             };
             if r.get("shareID").is_some() {

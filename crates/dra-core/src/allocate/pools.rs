@@ -156,18 +156,25 @@ pub struct Pool<'a> {
     pub name: &'a str,
     /// Devices of the slices that target the node, slices sorted by name.
     pub devices: Vec<PoolDevice<'a>>,
-    /// Every device of the pool's generation, on any node (counter accounting).
-    pub all_devices: Vec<PoolDevice<'a>>,
+    /// Every device of the pool's generation, on any node (counter
+    /// accounting); `None` when those are exactly `devices` (the common
+    /// node-local pool), which are then not built twice.
+    all_devices: Option<Vec<PoolDevice<'a>>>,
     pub counter_sets: HashMap<String, BTreeMap<String, Quantity>>,
-    /// Consumption of allocated devices, per (set, counter).
-    pub charged: HashMap<(String, String), Quantity>,
+    /// Consumption of allocated devices, per counter set and counter.
+    charged: HashMap<String, HashMap<String, Quantity>>,
     pub complete: bool,
     pub invalid: Option<String>,
     pub targets_node: bool,
     pub has_binding: bool,
 }
 
-impl Pool<'_> {
+impl<'a> Pool<'a> {
+    /// Every device of the pool's generation, on any node.
+    pub fn all_devices(&self) -> &[PoolDevice<'a>] {
+        self.all_devices.as_deref().unwrap_or(&self.devices)
+    }
+
     pub fn usable(&self) -> bool {
         self.complete && self.invalid.is_none()
     }
@@ -186,22 +193,22 @@ impl Pool<'_> {
             .unwrap_or_else(Quantity::zero);
         let used = self
             .charged
-            .get(&(set.to_owned(), counter.to_owned()))
+            .get(set)
+            .and_then(|c| c.get(counter))
             .copied()
             .unwrap_or_else(Quantity::zero);
         total.checked_sub(&used).unwrap_or(total)
     }
 
     pub fn charge_allocated(&mut self, all_index: usize) {
-        let Some(d) = self.all_devices.get(all_index) else {
+        let all = self.all_devices.as_deref().unwrap_or(&self.devices);
+        let Some(d) = all.get(all_index) else {
             return;
         };
         for (set, counters, _) in &d.consumes {
+            let charged = self.charged.entry(set.clone()).or_default();
             for (c, q) in counters {
-                let e = self
-                    .charged
-                    .entry((set.clone(), c.clone()))
-                    .or_insert_with(Quantity::zero);
+                let e = charged.entry(c.clone()).or_insert_with(Quantity::zero);
                 *e = e.checked_add(q).unwrap_or(*e);
             }
         }
@@ -640,8 +647,17 @@ pub fn gather<'a>(
                 devices.push(device_of(driver, d, spec, node, labels));
             }
         }
+        // Usually every slice of the generation targets the node: then the
+        // pool's devices are all its devices.
+        let same_slices = collected.len() == same_gen.len()
+            && collected.iter().zip(&same_gen).all(|(a, b)| std::ptr::eq(*a, *b))
+            && (partitionable
+                || same_gen.iter().all(|s| {
+                    s.spec()
+                        .is_some_and(|sp| sp.get("perDeviceNodeSelection").is_none())
+                }));
         let mut all_devices = Vec::new();
-        for s in &same_gen {
+        for s in same_gen.iter().filter(|_| !same_slices) {
             let spec = s.spec().expect("filtered above");
             if !partitionable && spec.get("perDeviceNodeSelection").is_some() {
                 continue;
@@ -688,7 +704,7 @@ pub fn gather<'a>(
         // (newest compatibility_groups.go; the device-level rule of older
         // drafts is superseded).
         if !gates.enabled(Gate::DRADeviceCompatibilityGroups)
-            && all_devices
+            && (if same_slices { &devices } else { &all_devices })
                 .iter()
                 .any(|d| d.consumes.iter().any(|(_, _, g)| g.is_some()))
         {
@@ -711,7 +727,7 @@ pub fn gather<'a>(
             driver,
             name,
             devices,
-            all_devices,
+            all_devices: (!same_slices).then_some(all_devices),
             counter_sets,
             charged: HashMap::new(),
             complete,
