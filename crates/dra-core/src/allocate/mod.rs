@@ -312,7 +312,7 @@ impl<'a> Search<'a> {
         if !d.binding_conditions.is_empty() && !binding_on {
             ok = false;
         }
-        if ok && !d.consumes.is_empty() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
+        if ok && !d.consumes().is_empty() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
             ok = false;
         }
         if ok {
@@ -351,11 +351,11 @@ impl<'a> Search<'a> {
         let d = self.dev(r);
         let mut out = BTreeMap::new();
         for (name, _) in &req.capacity {
-            if !d.capacity.iter().any(|c| c.name == *name) {
+            if !d.capacity().iter().any(|c| c.name == *name) {
                 return None;
             }
         }
-        for c in &d.capacity {
+        for c in d.capacity() {
             let requested = req
                 .capacity
                 .iter()
@@ -375,7 +375,7 @@ impl<'a> Search<'a> {
 
     fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {
         let d = self.dev(r);
-        for c in &d.capacity {
+        for c in d.capacity() {
             let mut used = want.get(&c.name).copied().unwrap_or_else(Quantity::zero);
             for src in [self.shared_used.get(&r), self.capacity_cycle.get(&r)]
                 .into_iter()
@@ -395,7 +395,7 @@ impl<'a> Search<'a> {
     fn counters_fit(&mut self, r: DevRef) -> Option<CounterUndo> {
         let d = self.dev(r);
         let mut applied = Vec::new();
-        for (set, counters, _) in &d.consumes {
+        for (set, counters, _) in d.consumes() {
             for (counter, q) in counters {
                 applied.push((r.pool, set.clone(), counter.clone(), *q));
             }
@@ -436,7 +436,7 @@ impl<'a> Search<'a> {
 
     /// Compatibility groups (§10): returns the previous states to restore.
     fn groups_fit(&mut self, r: DevRef) -> Option<GroupUndo> {
-        let consumes = self.dev(r).consumes.clone();
+        let consumes = self.dev(r).consumes().to_vec();
         let enabled = self.gates.enabled(Gate::DRADeviceCompatibilityGroups);
         let mut changes = Vec::new();
         for (set, _, groups) in &consumes {
@@ -1312,7 +1312,7 @@ fn solve_node<'a>(
     // Seed compatibility groups with allocated devices.
     for r in search.allocated.clone() {
         let d = search.dev(r);
-        for (set, _, groups) in d.consumes.clone() {
+        for (set, _, groups) in d.consumes().to_vec() {
             let key = (r.pool, set);
             let next = match (search.groups.get(&key).cloned(), groups) {
                 (None, g) => g,
@@ -1474,7 +1474,7 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
             let d = search.dev(r);
             let pool = &search.pools[r.pool];
             let mut counters_ok = true;
-            for (set, counters, _) in &d.consumes {
+            for (set, counters, _) in d.consumes() {
                 for (counter, need) in counters {
                     let left = pool.available(set, counter);
                     if left < *need {

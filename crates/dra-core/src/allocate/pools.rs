@@ -89,8 +89,10 @@ pub struct PoolDevice<'a> {
     driver: &'a str,
     /// The CEL view, built when a selector first needs it.
     cel_view: std::cell::OnceCell<Arc<Device>>,
-    pub consumes: Vec<Consumption>,
-    pub capacity: Vec<Capacity>,
+    /// Counter consumption and capacities, parsed when the search first
+    /// looks at the device: most devices of a node are never tried.
+    consumes: std::cell::OnceCell<Vec<Consumption>>,
+    capacity: std::cell::OnceCell<Vec<Capacity>>,
     pub allow_multiple: bool,
     pub taints: Vec<(String, String, String)>,
     pub binding_conditions: Vec<String>,
@@ -103,6 +105,50 @@ pub struct PoolDevice<'a> {
 }
 
 impl PoolDevice<'_> {
+    pub fn consumes(&self) -> &[Consumption] {
+        self.consumes.get_or_init(|| consumes_of(self.node))
+    }
+
+    pub fn capacity(&self) -> &[Capacity] {
+        self.capacity.get_or_init(|| capacity_of(self.node))
+    }
+
+    /// The counter sets and counters the device names, without parsing
+    /// amounts (pool validation reads every device's).
+    fn consumed_names(&self) -> impl Iterator<Item = (&str, Vec<&str>)> {
+        self.node
+            .get("consumesCounters")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .map(|c| {
+                let set = c.get("counterSet").and_then(Node::as_str).unwrap_or_default();
+                let counters = c
+                    .get("counters")
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|e| e.value.get("value").is_some())
+                    .map(|e| e.key.as_str())
+                    .collect();
+                (set, counters)
+            })
+    }
+
+    /// Whether a consumption names compatibility groups.
+    fn has_groups(&self) -> bool {
+        self.node
+            .get("consumesCounters")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .any(|c| {
+                c.get("compatibilityGroups")
+                    .and_then(Node::as_seq)
+                    .is_some_and(|g| !g.is_empty())
+            })
+    }
+
     pub fn cel(&self) -> &Arc<Device> {
         self.cel_view
             .get_or_init(|| Arc::new(Device::from_node(self.driver, self.node)))
@@ -205,7 +251,7 @@ impl<'a> Pool<'a> {
         let Some(d) = all.get(all_index) else {
             return;
         };
-        for (set, counters, _) in &d.consumes {
+        for (set, counters, _) in d.consumes() {
             let charged = self.charged.entry(set.clone()).or_default();
             for (c, q) in counters {
                 let e = charged.entry(c.clone()).or_insert_with(Quantity::zero);
@@ -305,7 +351,41 @@ fn device_of<'a>(
             .filter_map(|s| s.as_str().map(str::to_owned))
             .collect()
     };
-    let consumes = d
+    let taints = d
+        .get("taints")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .map(|t| {
+            let s = |k: &str| {
+                t.get(k)
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            (s("key"), s("value"), s("effect"))
+        })
+        .collect();
+    PoolDevice {
+        driver,
+        cel_view: std::cell::OnceCell::new(),
+        sig: std::cell::OnceCell::new(),
+        name: d.get("name").and_then(Node::as_str).unwrap_or_default(),
+        node: d,
+        consumes: std::cell::OnceCell::new(),
+        capacity: std::cell::OnceCell::new(),
+        allow_multiple: d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true),
+        taints,
+        binding_conditions: strings("bindingConditions"),
+        binding_failure: strings("bindingFailureConditions"),
+        binds_to_node: d.get("bindsToNode").and_then(Node::as_bool) == Some(true),
+        node_name,
+        on_node,
+    }
+}
+
+fn consumes_of(d: &Node) -> Vec<Consumption> {
+    d
         .get("consumesCounters")
         .and_then(Node::as_seq)
         .unwrap_or_default()
@@ -334,8 +414,11 @@ fn device_of<'a>(
                 });
             (set, counters, groups)
         })
-        .collect();
-    let capacity = d
+        .collect()
+}
+
+fn capacity_of(d: &Node) -> Vec<Capacity> {
+    d
         .get("capacity")
         .and_then(Node::as_map)
         .unwrap_or_default()
@@ -362,38 +445,7 @@ fn device_of<'a>(
                 range,
             })
         })
-        .collect();
-    let taints = d
-        .get("taints")
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .map(|t| {
-            let s = |k: &str| {
-                t.get(k)
-                    .and_then(Node::as_str)
-                    .unwrap_or_default()
-                    .to_owned()
-            };
-            (s("key"), s("value"), s("effect"))
-        })
-        .collect();
-    PoolDevice {
-        driver,
-        cel_view: std::cell::OnceCell::new(),
-        sig: std::cell::OnceCell::new(),
-        name: d.get("name").and_then(Node::as_str).unwrap_or_default(),
-        node: d,
-        consumes,
-        capacity,
-        allow_multiple: d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true),
-        taints,
-        binding_conditions: strings("bindingConditions"),
-        binding_failure: strings("bindingFailureConditions"),
-        binds_to_node: d.get("bindsToNode").and_then(Node::as_bool) == Some(true),
-        node_name,
-        on_node,
-    }
+        .collect()
 }
 
 fn generation(s: &Object) -> i64 {
@@ -670,14 +722,13 @@ pub fn gather<'a>(
                 all_devices.push(device_of(driver, d, spec, node, labels));
             }
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for d in &devices {
-            if seen.contains(&d.name) {
+            if !seen.insert(d.name) {
                 invalid.get_or_insert(format!("duplicate device name {}", d.name));
             }
-            seen.push(d.name);
             if partitionable {
-                for (set, counters, _) in &d.consumes {
+                for (set, counters) in d.consumed_names() {
                     match counter_sets.get(set) {
                         None => {
                             invalid.get_or_insert(format!(
@@ -686,7 +737,7 @@ pub fn gather<'a>(
                             ));
                         }
                         Some(cs) => {
-                            for (c, _) in counters {
+                            for c in counters {
                                 if !cs.contains_key(c) {
                                     invalid.get_or_insert(format!(
                                         "device {} consumes unknown counter {set}/{c}",
@@ -706,7 +757,7 @@ pub fn gather<'a>(
         if !gates.enabled(Gate::DRADeviceCompatibilityGroups)
             && (if same_slices { &devices } else { &all_devices })
                 .iter()
-                .any(|d| d.consumes.iter().any(|(_, _, g)| g.is_some()))
+                .any(PoolDevice::has_groups)
         {
             complete = false;
         }
