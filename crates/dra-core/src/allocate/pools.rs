@@ -1,7 +1,9 @@
 //! Gathering the pools a node can use (spec/allocator.md §3): node
 //! selection, generations, completeness, validity and shared counters.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use crate::cel::Device;
@@ -99,7 +101,7 @@ pub struct PoolDevice<'a> {
     pub binding_failure: Vec<String>,
     pub binds_to_node: bool,
     /// Set when the device (or its slice) is bound to one node by name.
-    pub node_name: Option<String>,
+    pub node_name: Option<&'a str>,
     pub on_node: bool,
     sig: std::cell::OnceCell<u64>,
 }
@@ -122,7 +124,10 @@ impl PoolDevice<'_> {
             .unwrap_or_default()
             .iter()
             .map(|c| {
-                let set = c.get("counterSet").and_then(Node::as_str).unwrap_or_default();
+                let set = c
+                    .get("counterSet")
+                    .and_then(Node::as_str)
+                    .unwrap_or_default();
                 let counters = c
                     .get("counters")
                     .and_then(Node::as_map)
@@ -325,24 +330,50 @@ pub fn node_selector_matches(sel: &Node, node: &str, labels: Option<&Node>) -> b
     })
 }
 
+/// What every device of a slice shares, read once per slice.
+struct SliceView<'a> {
+    per_device: bool,
+    shared_counters: bool,
+    /// For slices that select the node themselves: (nodeName, on the node).
+    slice_selection: (Option<&'a str>, bool),
+}
+
+impl<'a> SliceView<'a> {
+    fn new(spec: &'a Node, node: &str, labels: Option<&Node>) -> Self {
+        let per_device = spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true);
+        let shared_counters = spec.get("sharedCounters").is_some();
+        let slice_selection = if per_device {
+            (None, false)
+        } else {
+            (
+                spec.get("nodeName").and_then(Node::as_str),
+                selects_node(spec, node, labels) == Some(true),
+            )
+        };
+        SliceView {
+            per_device,
+            shared_counters,
+            slice_selection,
+        }
+    }
+}
+
 fn device_of<'a>(
     driver: &'a str,
     d: &'a Node,
-    slice_spec: &'a Node,
+    slice: &SliceView<'a>,
     node: &str,
     labels: Option<&Node>,
 ) -> PoolDevice<'a> {
-    let per_device = slice_spec
-        .get("perDeviceNodeSelection")
-        .and_then(Node::as_bool)
-        == Some(true);
-    let sel_node = if per_device { d } else { slice_spec };
-    let node_name = sel_node
-        .get("nodeName")
-        .and_then(Node::as_str)
-        .map(str::to_owned);
-    let on_node = slice_spec.get("sharedCounters").is_none()
-        && selects_node(sel_node, node, labels) == Some(true);
+    let (node_name, selected) = if slice.per_device {
+        (
+            d.get("nodeName").and_then(Node::as_str),
+            selects_node(d, node, labels) == Some(true),
+        )
+    } else {
+        slice.slice_selection
+    };
+    let on_node = !slice.shared_counters && selected;
     let strings = |k: &str| -> Vec<String> {
         d.get(k)
             .and_then(Node::as_seq)
@@ -385,8 +416,7 @@ fn device_of<'a>(
 }
 
 fn consumes_of(d: &Node) -> Vec<Consumption> {
-    d
-        .get("consumesCounters")
+    d.get("consumesCounters")
         .and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
@@ -418,8 +448,7 @@ fn consumes_of(d: &Node) -> Vec<Consumption> {
 }
 
 fn capacity_of(d: &Node) -> Vec<Capacity> {
-    d
-        .get("capacity")
+    d.get("capacity")
         .and_then(Node::as_map)
         .unwrap_or_default()
         .iter()
@@ -691,18 +720,22 @@ pub fn gather<'a>(
         let mut devices = Vec::new();
         for s in &collected {
             let spec = s.spec().expect("filtered above");
+            let view = SliceView::new(spec, node, labels);
             for d in spec
                 .get("devices")
                 .and_then(Node::as_seq)
                 .unwrap_or_default()
             {
-                devices.push(device_of(driver, d, spec, node, labels));
+                devices.push(device_of(driver, d, &view, node, labels));
             }
         }
         // Usually every slice of the generation targets the node: then the
         // pool's devices are all its devices.
         let same_slices = collected.len() == same_gen.len()
-            && collected.iter().zip(&same_gen).all(|(a, b)| std::ptr::eq(*a, *b))
+            && collected
+                .iter()
+                .zip(&same_gen)
+                .all(|(a, b)| std::ptr::eq(*a, *b))
             && (partitionable
                 || same_gen.iter().all(|s| {
                     s.spec()
@@ -714,12 +747,13 @@ pub fn gather<'a>(
             if !partitionable && spec.get("perDeviceNodeSelection").is_some() {
                 continue;
             }
+            let view = SliceView::new(spec, node, labels);
             for d in spec
                 .get("devices")
                 .and_then(Node::as_seq)
                 .unwrap_or_default()
             {
-                all_devices.push(device_of(driver, d, spec, node, labels));
+                all_devices.push(device_of(driver, d, &view, node, labels));
             }
         }
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
