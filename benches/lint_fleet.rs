@@ -144,11 +144,20 @@ fn memory() {
 criterion_group!(benches, bench);
 
 fn main() {
-    // `--write FILE`: only write the fleet, for profiling the CLI on it.
+    // `--write FILE [NODES]`: only write a fleet (1,000 nodes unless given),
+    // for profiling or timing the CLI on it.
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--write") {
         let path = args.get(i + 1).expect("--write FILE");
-        std::fs::write(path, fleet()).expect("write fleet");
+        let text = match args.get(i + 2).and_then(|n| n.parse().ok()) {
+            Some(nodes) => generate(FleetSpec {
+                nodes,
+                gpus_per_node: 8,
+                partitions_per_gpu: 7,
+            }),
+            None => fleet(),
+        };
+        std::fs::write(path, text).expect("write fleet");
         return;
     }
     if std::env::args().any(|a| a == "--memory") {
