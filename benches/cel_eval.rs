@@ -10,6 +10,10 @@ use dra_core::inventory;
 use dra_core::lint::{load_objects, SourceFile};
 use dra_core::yaml::Limits;
 
+// The allocator the CLI uses, so the figures match the command's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SELECTORS: [(&str, &str); 3] = [
     (
         "driver-and-attribute",

@@ -374,18 +374,30 @@ fn device_of<'a>(
         slice.slice_selection
     };
     let on_node = !slice.shared_counters && selected;
-    let strings = |k: &str| -> Vec<String> {
-        d.get(k)
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
+    // One pass over the device's fields (this runs for every device of
+    // every node tried).
+    let (mut name, mut allow_multiple, mut binds_to_node) = ("", false, false);
+    let (mut taint_list, mut conditions, mut failure_conditions): (&[Node], &[Node], &[Node]) =
+        (&[], &[], &[]);
+    for e in d.as_map().unwrap_or_default() {
+        match e.key.as_str() {
+            "name" => name = e.value.as_str().unwrap_or_default(),
+            "allowMultipleAllocations" => allow_multiple = e.value.as_bool() == Some(true),
+            "bindsToNode" => binds_to_node = e.value.as_bool() == Some(true),
+            "taints" => taint_list = e.value.as_seq().unwrap_or_default(),
+            "bindingConditions" => conditions = e.value.as_seq().unwrap_or_default(),
+            "bindingFailureConditions" => {
+                failure_conditions = e.value.as_seq().unwrap_or_default()
+            }
+            _ => {}
+        }
+    }
+    let strings = |list: &[Node]| -> Vec<String> {
+        list.iter()
             .filter_map(|s| s.as_str().map(str::to_owned))
             .collect()
     };
-    let taints = d
-        .get("taints")
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
+    let taints = taint_list
         .iter()
         .map(|t| {
             let s = |k: &str| {
@@ -401,15 +413,15 @@ fn device_of<'a>(
         driver,
         cel_view: std::cell::OnceCell::new(),
         sig: std::cell::OnceCell::new(),
-        name: d.get("name").and_then(Node::as_str).unwrap_or_default(),
+        name,
         node: d,
         consumes: std::cell::OnceCell::new(),
         capacity: std::cell::OnceCell::new(),
-        allow_multiple: d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true),
+        allow_multiple,
         taints,
-        binding_conditions: strings("bindingConditions"),
-        binding_failure: strings("bindingFailureConditions"),
-        binds_to_node: d.get("bindsToNode").and_then(Node::as_bool) == Some(true),
+        binding_conditions: strings(conditions),
+        binding_failure: strings(failure_conditions),
+        binds_to_node,
         node_name,
         on_node,
     }
