@@ -386,9 +386,7 @@ fn device_of<'a>(
             "bindsToNode" => binds_to_node = e.value.as_bool() == Some(true),
             "taints" => taint_list = e.value.as_seq().unwrap_or_default(),
             "bindingConditions" => conditions = e.value.as_seq().unwrap_or_default(),
-            "bindingFailureConditions" => {
-                failure_conditions = e.value.as_seq().unwrap_or_default()
-            }
+            "bindingFailureConditions" => failure_conditions = e.value.as_seq().unwrap_or_default(),
             _ => {}
         }
     }

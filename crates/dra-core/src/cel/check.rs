@@ -477,14 +477,31 @@ impl<'a> Checker<'a> {
         let r =
             super::functions::signature(name, target.as_ref().map(|t| &t.ty), &arg_types, self.env);
         match r {
-            super::functions::Sig::Ok(ty, extra) => {
-                let extra = match extra {
+            super::functions::Sig::Ok(ty, extra_kind) => {
+                let extra = match extra_kind {
                     super::functions::Extra::None => 0.0,
                     super::functions::Extra::Strings => {
                         let a = target.as_ref().map_or(size_of(0), |t| t.size);
                         (0.1 * a).ceil()
                     }
                     super::functions::Extra::Equality => (0.1 * size_of(0).min(size_of(1))).ceil(),
+                    super::functions::Extra::Affix => (0.1 * size_of(0)).ceil(),
+                    super::functions::Extra::Contains => {
+                        let t = target.as_ref().map_or(0.0, |t| t.size);
+                        (0.1 * t).ceil() * (0.1 * size_of(0)).ceil()
+                    }
+                    super::functions::Extra::Matches => {
+                        let t = target.as_ref().map_or(0.0, |t| t.size);
+                        (0.1 * (t + 1.0)).ceil() * (0.25 * size_of(0)).ceil()
+                    }
+                };
+                // cel-go charges these by length alone, without the base unit.
+                let unit = match extra_kind {
+                    super::functions::Extra::Equality
+                    | super::functions::Extra::Affix
+                    | super::functions::Extra::Contains
+                    | super::functions::Extra::Matches => 0.0,
+                    _ => 1.0,
                 };
                 let size = match &ty {
                     Type::List(_) | Type::Map(..) | Type::String => {
@@ -494,7 +511,7 @@ impl<'a> Checker<'a> {
                 };
                 let cost = match name {
                     op::LOGICAL_AND | op::LOGICAL_OR | op::CONDITIONAL => base,
-                    _ => base + 1.0 + extra,
+                    _ => base + unit + extra,
                 };
                 Ok(c(ty, cost, size))
             }

@@ -17,8 +17,15 @@ pub(crate) enum Extra {
     None,
     /// Linear in the receiver's (or first argument's) length.
     Strings,
-    /// Linear in the smaller operand.
+    /// Linear in the smaller operand, with no base cost (cel-go's
+    /// equality and string ordering).
     Equality,
+    /// `startsWith`/`endsWith`: linear in the argument, no base cost.
+    Affix,
+    /// `contains`: receiver length times argument length, no base cost.
+    Contains,
+    /// `matches`: (receiver length + 1) times a quarter of the regex length.
+    Matches,
 }
 
 pub(crate) enum Sig {
@@ -108,7 +115,11 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
                     || a(0).is_dyn_like()
                     || a(1).is_dyn_like()
                     || (super::check::is_num(a(0)) && super::check::is_num(a(1))));
-            bool_if(ok_pair)
+            if ok_pair && (a(0) == &T::String || a(0) == &T::Bytes) && a(0) == a(1) {
+                Sig::Ok(T::Bool, Extra::Equality)
+            } else {
+                bool_if(ok_pair)
+            }
         }
         (op::ADD, None) if n == 2 => match (a(0), a(1)) {
             (T::Dyn, t) | (t, T::Dyn) => ok(t.clone()),
@@ -192,14 +203,21 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         ("size", Some(t)) if n == 0 => sized(t),
         ("contains" | "startsWith" | "endsWith", Some(t)) if n == 1 => {
             if is(t, &T::String) && is(a(0), &T::String) {
-                Sig::Ok(T::Bool, Extra::Strings)
+                Sig::Ok(
+                    T::Bool,
+                    if name == "contains" {
+                        Extra::Contains
+                    } else {
+                        Extra::Affix
+                    },
+                )
             } else {
                 Sig::NoOverload
             }
         }
         ("matches", Some(t)) if n == 1 => {
             if is(t, &T::String) && is(a(0), &T::String) {
-                Sig::Ok(T::Bool, Extra::Strings)
+                Sig::Ok(T::Bool, Extra::Matches)
             } else {
                 Sig::NoOverload
             }

@@ -317,13 +317,15 @@ mod cost_tests {
             ),
             (r#"device.attributes.exists_one(x, x == "d")"#, 164.0),
             (r#"cel.bind(dra, device.attributes["d"], dra.name)"#, 15.0),
+            // cel-go charges equality, string ordering, affixes, contains and
+            // matches by length alone (checker/cost.go functionCost).
+            (r#"device.attributes["d"].s.startsWith("abc")"#, 5.0),
+            (r#"device.driver.contains("gpu")"#, 2.0 + 7.0),
+            (r#"device.driver.matches("^gpu")"#, 2.0 + 7.0),
         ];
         let got: Vec<(f64, f64)> = cases.iter().map(|(e, want)| (cost(e), *want)).collect();
         for ((e, _), (g, w)) in cases.iter().zip(&got) {
-            assert!(
-                (g - w).abs() <= w * 0.25 + 1.0,
-                "{e}: estimated {g}, Kubernetes {w}"
-            );
+            assert_eq!(g, w, "{e}: estimated {g}, Kubernetes {w}");
         }
         let seven = "[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, [1,2,3,4,5,6,7,8,9,10].all(z2, [1,2,3,4,5,6,7,8,9,10].all(z3, [1,2,3,4,5,6,7,8,9,10].all(z4, [1,2,3,4,5,6,7,8,9,10].all(z5, z5 > 0)))))))";
         assert!(cost(seven) > MAX_ESTIMATED_COST);
