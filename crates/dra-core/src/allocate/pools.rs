@@ -163,8 +163,10 @@ impl PoolDevice<'_> {
     /// whose twin already failed in the same slot (symmetry; same picks).
     pub fn signature(&self) -> u64 {
         *self.sig.get_or_init(|| {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
+            use std::hash::{BuildHasher, Hash, Hasher};
+            // foldhash's quality variant: fast, and a fixed seed keeps runs
+            // deterministic.
+            let mut h = foldhash::quality::FixedState::default().build_hasher();
             for e in self.node.as_map().unwrap_or_default() {
                 if e.key != "name" {
                     e.key.hash(&mut h);
@@ -766,7 +768,7 @@ pub fn gather<'a>(
                 all_devices.push(device_of(driver, d, &view, node, labels));
             }
         }
-        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
         for d in &devices {
             if !seen.insert(d.name) {
                 invalid.get_or_insert(format!("duplicate device name {}", d.name));
