@@ -115,43 +115,44 @@ impl PoolDevice<'_> {
         self.capacity.get_or_init(|| capacity_of(self.node))
     }
 
-    /// The counter sets and counters the device names, without parsing
-    /// amounts (pool validation reads every device's).
-    fn consumed_names(&self) -> impl Iterator<Item = (&str, Vec<&str>)> {
-        self.node
-            .get("consumesCounters")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .map(|c| {
-                let set = c
-                    .get("counterSet")
-                    .and_then(Node::as_str)
-                    .unwrap_or_default();
-                let counters = c
-                    .get("counters")
-                    .and_then(Node::as_map)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter(|e| e.value.get("value").is_some())
-                    .map(|e| e.key.as_str())
-                    .collect();
-                (set, counters)
-            })
+    /// Why the device's consumption does not fit the pool's counter sets
+    /// (the scheduler's pool validation), read without parsing amounts or
+    /// allocating: this runs for every device of every node tried.
+    fn unknown_consumption(
+        &self,
+        counter_sets: &HashMap<String, BTreeMap<String, Quantity>>,
+    ) -> Option<String> {
+        for c in consumptions(self.node) {
+            let set = c
+                .get("counterSet")
+                .and_then(Node::as_str)
+                .unwrap_or_default();
+            let Some(cs) = counter_sets.get(set) else {
+                return Some(format!(
+                    "device {} consumes unknown counter set {set}",
+                    self.name
+                ));
+            };
+            let counters = c.get("counters").and_then(Node::as_map).unwrap_or_default();
+            for e in counters.iter().filter(|e| e.value.get("value").is_some()) {
+                if !cs.contains_key(e.key.as_str()) {
+                    return Some(format!(
+                        "device {} consumes unknown counter {set}/{}",
+                        self.name, e.key
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// Whether a consumption names compatibility groups.
     fn has_groups(&self) -> bool {
-        self.node
-            .get("consumesCounters")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .any(|c| {
-                c.get("compatibilityGroups")
-                    .and_then(Node::as_seq)
-                    .is_some_and(|g| !g.is_empty())
-            })
+        consumptions(self.node).iter().any(|c| {
+            c.get("compatibilityGroups")
+                .and_then(Node::as_seq)
+                .is_some_and(|g| !g.is_empty())
+        })
     }
 
     pub fn cel(&self) -> &Arc<Device> {
@@ -427,10 +428,15 @@ fn device_of<'a>(
     }
 }
 
-fn consumes_of(d: &Node) -> Vec<Consumption> {
+/// A device's `consumesCounters` entries.
+fn consumptions(d: &Node) -> &[Node] {
     d.get("consumesCounters")
         .and_then(Node::as_seq)
         .unwrap_or_default()
+}
+
+fn consumes_of(d: &Node) -> Vec<Consumption> {
+    consumptions(d)
         .iter()
         .map(|c| {
             let set = c
@@ -774,25 +780,8 @@ pub fn gather<'a>(
                 invalid.get_or_insert(format!("duplicate device name {}", d.name));
             }
             if partitionable {
-                for (set, counters) in d.consumed_names() {
-                    match counter_sets.get(set) {
-                        None => {
-                            invalid.get_or_insert(format!(
-                                "device {} consumes unknown counter set {set}",
-                                d.name
-                            ));
-                        }
-                        Some(cs) => {
-                            for c in counters {
-                                if !cs.contains_key(c) {
-                                    invalid.get_or_insert(format!(
-                                        "device {} consumes unknown counter {set}/{c}",
-                                        d.name
-                                    ));
-                                }
-                            }
-                        }
-                    }
+                if let Some(why) = d.unknown_consumption(&counter_sets) {
+                    invalid.get_or_insert(why);
                 }
             }
         }
@@ -836,4 +825,43 @@ pub fn gather<'a>(
     // Pools with binding conditions come last (stable sort keeps driver/name order).
     out.sort_by_key(|p| p.has_binding);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::allocate::{Allocator, Outcome};
+    use crate::gates::{FeatureGates, Version};
+    use crate::lint::{load_objects, SourceFile};
+
+    /// A device consuming a counter its pool does not define makes the pool
+    /// invalid, as the scheduler's pool validation does; a known one does not.
+    #[test]
+    fn unknown_consumption_makes_the_pool_invalid() {
+        for (counter, fits) in [("memory", true), ("bandwidth", false)] {
+            let text = format!(
+                "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\n\
+                 apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s0}}\nspec:\n  driver: x.example.com\n  nodeName: node-1\n  pool: {{name: p, generation: 1, resourceSliceCount: 2}}\n  sharedCounters:\n  - name: set\n    counters:\n      memory: {{value: 8Gi}}\n---\n\
+                 apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s1}}\nspec:\n  driver: x.example.com\n  nodeName: node-1\n  pool: {{name: p, generation: 1, resourceSliceCount: 2}}\n  devices:\n  - name: d\n    consumesCounters:\n    - counterSet: set\n      counters:\n        {counter}: {{value: 1Gi}}\n---\n\
+                 apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {{deviceClassName: c}}\n"
+            );
+            let files = [SourceFile {
+                name: "x.yaml".into(),
+                text,
+            }];
+            let objects = load_objects(&files, Default::default()).0;
+            let gates = FeatureGates::defaults(Version::LATEST);
+            let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+            match Allocator::new(&objects, &gates, &claims).on_node("node-1") {
+                Outcome::Allocated { .. } => assert!(fits, "{counter}"),
+                Outcome::Unsatisfiable { reasons, .. } => {
+                    assert!(!fits, "{counter}: {reasons:?}");
+                    assert!(
+                        reasons.iter().any(|r| r.contains("invalid resource pools")),
+                        "{reasons:?}"
+                    );
+                }
+                Outcome::Error { error } => panic!("{counter}: {error}"),
+            }
+        }
+    }
 }

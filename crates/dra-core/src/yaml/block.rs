@@ -166,6 +166,12 @@ impl Block<'_> {
         }
     }
 
+    /// Where a block collection ends, as the saphyr path spans it: at its
+    /// last value or at the next token, whichever is later.
+    fn collection_end(&self, last_value_end: Option<u32>) -> u32 {
+        last_value_end.unwrap_or(0).max(self.next_token())
+    }
+
     fn is_dash(&self, p: usize, end: usize) -> bool {
         self.t[p] == b'-' && (p + 1 == end || self.t[p + 1] == b' ')
     }
@@ -237,10 +243,7 @@ impl Block<'_> {
         }
         self.depth -= 1;
         entries.shrink_to_fit();
-        let end = entries
-            .last()
-            .map_or(0, |e| e.value.span.end)
-            .max(self.next_token());
+        let end = self.collection_end(entries.last().map(|e| e.value.span.end));
         Some(Node::new(Value::Map(entries), Span::new(start, end)))
     }
 
@@ -298,10 +301,7 @@ impl Block<'_> {
         }
         self.depth -= 1;
         items.shrink_to_fit();
-        let end = items
-            .last()
-            .map_or(0, |n| n.span.end)
-            .max(self.next_token());
+        let end = self.collection_end(items.last().map(|n| n.span.end));
         let start = start.unwrap_or_else(|| self.at(p));
         Some(Node::new(Value::Seq(items), Span::new(start, end)))
     }
