@@ -250,3 +250,104 @@ fn already_allocated_claims() {
     );
     assert_eq!(held_by, "team-b/held");
 }
+
+/// The later steps of the funnel, each where it is the one that blocks.
+#[test]
+fn funnel_steps_groups_capacity_and_constraints() {
+    let cases: [(&str, &str, &[&str]); 5] = [
+        (
+            "explain_compat_groups",
+            "vgpu",
+            &[
+                "-f",
+                "testdata/fixtures/explain-groups.yaml",
+                "--feature-gates",
+                "DRADeviceCompatibilityGroups=true",
+            ],
+        ),
+        (
+            "explain_capacity",
+            "claim-a",
+            &["-f", "testdata/fixtures/explain-capacity.yaml"],
+        ),
+        (
+            "explain_match_attribute",
+            "numa-aligned",
+            &["-f", "testdata/fixtures/explain-constraints.yaml"],
+        ),
+        (
+            "explain_missing_attribute",
+            "pcie-aligned",
+            &["-f", "testdata/fixtures/explain-constraints.yaml"],
+        ),
+        (
+            "explain_distinct_attribute",
+            "two-numa-nodes",
+            &["-f", "testdata/fixtures/explain-constraints.yaml"],
+        ),
+    ];
+    for (snapshot, claim, rest) in cases {
+        let mut args = vec!["explain", "claim", claim, "--node", "worker-1"];
+        args.extend_from_slice(rest);
+        let (text, code) = out(&args);
+        assert_eq!(code, 1, "{snapshot}: {text}");
+        insta::assert_snapshot!(snapshot, text);
+    }
+}
+
+/// The JSON carries each step's count and the constraint that blocks.
+#[test]
+fn funnel_steps_in_json() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "numa-aligned",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain-constraints.yaml",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let explanation = &v["claims"][0]["explanation"];
+    let gpu = &explanation["requests"][0];
+    for (step, want) in [
+        ("devices", 3),
+        ("passClassSelectors", 2),
+        ("notTainted", 2),
+        ("notInUse", 2),
+        ("countersLeft", 2),
+        ("compatibleGroups", 2),
+        ("capacityLeft", 2),
+        ("haveConstraintAttributes", 2),
+    ] {
+        assert_eq!(gpu[step], want, "{step} in {gpu}");
+    }
+    let blocked = &explanation["constraints"][0];
+    assert_eq!(blocked["kind"], "matchAttribute");
+    assert_eq!(blocked["attribute"], "topology.example.com/numa");
+    assert_eq!(blocked["requests"], serde_json::json!(["gpu", "nic"]));
+
+    let (text, _) = out(&[
+        "explain",
+        "claim",
+        "vgpu",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain-groups.yaml",
+        "--feature-gates",
+        "DRADeviceCompatibilityGroups=true",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let req = &v["claims"][0]["explanation"]["requests"][0];
+    assert_eq!(req["countersLeft"], 1);
+    assert_eq!(req["compatibleGroups"], 0);
+    assert!(req["groupConflict"]
+        .as_str()
+        .is_some_and(|s| s.contains("[mig]")));
+}

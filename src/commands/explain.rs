@@ -66,12 +66,17 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
                 v
             }, json!({"devices": a.results.iter().map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device)).collect::<Vec<_>>()}))).collect::<Vec<_>>(),
         }),
-        Outcome::Unsatisfiable { reasons, funnels } => json!({
+        Outcome::Unsatisfiable {
+            reasons,
+            funnels,
+            constraints,
+        } => json!({
             "node": node, "result": "unsatisfiable", "error": null,
             "claims": claims.iter().map(|o| {
                 let me = format!("{}/{}", o.namespace().unwrap_or("default"), o.name().unwrap_or_default());
                 let mine: Vec<_> = funnels.iter().filter(|f| f.claim == me).collect();
-                claim_json(o, Value::Null, json!({"reasons": reasons, "requests": mine}))
+                let blocked: Vec<_> = constraints.iter().filter(|c| c.claim == me).collect();
+                claim_json(o, Value::Null, json!({"reasons": reasons, "requests": mine, "constraints": blocked}))
             }).collect::<Vec<_>>(),
         }),
         Outcome::Error { error } => json!({
@@ -300,39 +305,112 @@ fn report(
 
 /// The step of the funnel where a request dropped below what it needs.
 fn blocking_step(f: &allocate::Funnel) -> String {
-    if f.pass_class < f.needed {
-        format!(
-            "request {:?}: fewer than {} devices pass the class selectors",
-            f.request, f.needed
-        )
-    } else if f.pass_request < f.needed {
-        format!(
-            "request {:?}: fewer than {} devices pass the request selectors",
-            f.request, f.needed
-        )
-    } else if f.free < f.needed {
+    let n = f.needed;
+    let req = &f.request;
+    if f.pass_class < n {
+        format!("request {req:?}: fewer than {n} devices pass the class selectors")
+    } else if f.pass_request < n {
+        format!("request {req:?}: fewer than {n} devices pass the request selectors")
+    } else if f.untainted < n {
+        format!("request {req:?}: matching devices are tainted")
+    } else if f.free < n {
         let by = if f.held_by.is_empty() {
             String::new()
         } else {
             format!(" (held by {})", f.held_by.join(", "))
         };
-        format!(
-            "request {:?}: matching devices are allocated{by}",
-            f.request
-        )
-    } else if f.untainted < f.needed {
-        format!("request {:?}: matching devices are tainted", f.request)
-    } else if f.room < f.needed {
+        format!("request {req:?}: matching devices are allocated{by}")
+    } else if f.counters_left < n {
         match &f.shortfall {
-            Some(s) => format!("request {:?}: {s}", f.request),
-            None => format!("request {:?}: shared capacity is used up", f.request),
+            Some(s) => format!("request {req:?}: {s}"),
+            None => format!("request {req:?}: shared counters are used up"),
+        }
+    } else if f.compatible < n {
+        match &f.group_conflict {
+            Some(s) => format!("request {req:?}: {s}"),
+            None => format!("request {req:?}: compatibility groups conflict"),
+        }
+    } else if f.capacity_left < n {
+        match &f.capacity_shortfall {
+            Some(s) => format!("request {req:?}: {s}"),
+            None => format!("request {req:?}: consumable capacity is used up"),
+        }
+    } else if f.constrained < n {
+        match &f.missing_attribute {
+            Some(s) => format!("request {req:?}: a constraint's attribute is missing: {s}"),
+            None => format!("request {req:?}: a constraint's attribute is missing"),
         }
     } else {
         format!(
-            "request {:?}: shared counters, capacity or constraints rule out every combination",
-            f.request
+            "request {req:?}: shared counters, capacity or constraints rule out every combination"
         )
     }
+}
+
+/// Why the claims do not fit on a node, in one line (to group nodes by).
+fn blocking_reason(
+    reasons: &[String],
+    funnels: &[allocate::Funnel],
+    constraints: &[allocate::ConstraintBlock],
+) -> String {
+    if let Some(f) = funnels.iter().find(|f| !f.enough()) {
+        return blocking_step(f);
+    }
+    if let Some(c) = constraints.first() {
+        return c.message.clone();
+    }
+    if !funnels.is_empty() {
+        return "every request has enough devices on its own, but shared counters, capacity or constraints rule out every combination".to_owned();
+    }
+    reasons
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "no allocation".to_owned())
+}
+
+/// The funnel of one request as text: the first steps always, the later ones
+/// where they drop devices.
+fn funnel_text(f: &allocate::Funnel, node: &str) -> String {
+    let mut out = format!(
+        "\n  request {:?} of {} ({} needed)\n",
+        f.request, f.claim, f.needed
+    );
+    let steps = f.steps();
+    for (i, (label, count)) in steps.iter().enumerate() {
+        let dropped = i > 0 && *count < steps[i - 1].1;
+        if i >= 5 && !dropped {
+            continue;
+        }
+        let label = if i == 0 {
+            format!("devices on {node}")
+        } else {
+            (*label).to_owned()
+        };
+        let note = match i {
+            4 if !f.held_by.is_empty() => format!("held by {}", f.held_by.join(", ")),
+            5 => f.shortfall.clone().unwrap_or_default(),
+            6 => f.group_conflict.clone().unwrap_or_default(),
+            7 => f.capacity_shortfall.clone().unwrap_or_default(),
+            8 => f.missing_attribute.clone().unwrap_or_default(),
+            _ => String::new(),
+        };
+        let note = if note.is_empty() || !dropped && i != 4 {
+            String::new()
+        } else {
+            format!("   ({note})")
+        };
+        out.push_str(&format!("  {count:>6}  {label}{note}\n"));
+    }
+    if f.constrained < f.needed {
+        out.push_str(&format!("  {:>6}  < {} needed\n", f.constrained, f.needed));
+    }
+    if f.untainted >= f.needed && f.free < f.needed && !f.held_by.is_empty() {
+        out.push_str(&format!(
+            "  It fits on {node} if {} is deleted (DRA devices are never preempted).\n",
+            f.held_by.join(" and ")
+        ));
+    }
+    out
 }
 
 fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
@@ -382,25 +460,12 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                     out.push('\n');
                 }
             }
-            Outcome::Unsatisfiable { reasons, funnels } => {
-                let blocked: Vec<&allocate::Funnel> = funnels
-                    .iter()
-                    .filter(|f| f.free < f.needed || f.untainted < f.needed)
-                    .collect();
-                let why = blocked.first().map_or_else(
-                    || {
-                        funnels.first().map_or_else(
-                            || {
-                                reasons
-                                    .first()
-                                    .cloned()
-                                    .unwrap_or_else(|| "no allocation".to_owned())
-                            },
-                            blocking_step,
-                        )
-                    },
-                    |f| blocking_step(f),
-                );
+            Outcome::Unsatisfiable {
+                reasons,
+                funnels,
+                constraints,
+            } => {
+                let why = blocking_reason(reasons, funnels, constraints);
                 match groups.iter_mut().find(|(w, _)| *w == why) {
                     Some((_, nodes)) => nodes.push(node.clone()),
                     None => groups.push((why, vec![node.clone()])),
@@ -416,40 +481,17 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                     }
                 }
                 for f in funnels {
-                    out.push_str(&format!(
-                        "\n  request {:?} of {} ({} needed)\n",
-                        f.request, f.claim, f.needed
-                    ));
-                    out.push_str(&format!("  {:>6}  devices on {node}\n", f.devices));
-                    out.push_str(&format!(
-                        "  {:>6}  pass the class selectors\n",
-                        f.pass_class
-                    ));
-                    out.push_str(&format!(
-                        "  {:>6}  pass the request selectors\n",
-                        f.pass_request
-                    ));
-                    let held = if f.held_by.is_empty() {
-                        String::new()
-                    } else {
-                        format!("   (held by {})", f.held_by.join(", "))
-                    };
-                    out.push_str(&format!("  {:>6}  not in use{held}\n", f.free));
-                    out.push_str(&format!(
-                        "  {:>6}  not tainted, or tolerated\n",
-                        f.untainted
-                    ));
-                    let short = f
-                        .shortfall
-                        .as_ref()
-                        .map(|s| format!("   ({s})"))
-                        .unwrap_or_default();
-                    out.push_str(&format!(
-                        "  {:>6}  with shared counters and capacity left{short}\n",
-                        f.room
-                    ));
-                    if f.pass_request >= f.needed && f.free < f.needed && !f.held_by.is_empty() {
-                        out.push_str(&format!("  It fits on {node} if {} is deleted (DRA devices are never preempted).\n", f.held_by.join(" and ")));
+                    out.push_str(&funnel_text(f, node));
+                }
+                if funnels.iter().all(allocate::Funnel::enough) && !funnels.is_empty() {
+                    out.push_str(
+                        "\n  Every request has enough devices on its own, but not together:\n",
+                    );
+                    for c in constraints {
+                        out.push_str(&format!("  - {}: {}\n", c.claim, c.message));
+                    }
+                    if constraints.is_empty() {
+                        out.push_str("  - shared counters, capacity or constraints rule out every combination of them\n");
                     }
                 }
                 if let Some(r) = reasons

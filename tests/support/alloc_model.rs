@@ -317,17 +317,17 @@ pub fn check(case: &Case) -> Result<(), String> {
                 ));
             }
         }
-        Outcome::Unsatisfiable { reasons, funnels } => {
+        Outcome::Unsatisfiable {
+            reasons, funnels, ..
+        } => {
             if brute == Some(true) {
                 return Err(format!(
                     "unsatisfiable, but an allocation exists: {reasons:?}"
                 ));
             }
             for f in funnels {
-                if !(f.devices >= f.pass_class
-                    && f.pass_class >= f.pass_request
-                    && f.pass_request >= f.free)
-                {
+                let steps = f.steps();
+                if steps.windows(2).any(|w| w[0].1 < w[1].1) {
                     return Err(format!("funnel not monotone: {f:?}"));
                 }
             }

@@ -144,6 +144,7 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
 }
 
 /// Why a request found no device, step by step (the explanation's funnel).
+/// Each count is a subset of the one before, in the order the steps are listed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Funnel {
     pub claim: String,
@@ -154,20 +155,71 @@ pub struct Funnel {
     pub pass_class: usize,
     #[serde(rename = "passRequestSelectors")]
     pub pass_request: usize,
+    #[serde(rename = "notTainted")]
+    pub untainted: usize,
     #[serde(rename = "notInUse")]
     pub free: usize,
     /// Claims that hold matching devices.
     #[serde(rename = "heldBy")]
     pub held_by: Vec<String>,
-    #[serde(rename = "notTainted")]
-    pub untainted: usize,
-    /// Of those, devices whose shared counters (and capacity) still have room.
-    #[serde(rename = "countersAndCapacityLeft")]
-    pub room: usize,
+    /// Devices whose shared counters still have room for them.
+    #[serde(rename = "countersLeft")]
+    pub counters_left: usize,
     /// The first shortfall seen: counter set, counter, needed, left.
     #[serde(rename = "counterShortfall")]
     pub shortfall: Option<String>,
+    /// Devices whose compatibility groups agree with the devices already allocated
+    /// from the same counter set.
+    #[serde(rename = "compatibleGroups")]
+    pub compatible: usize,
+    #[serde(rename = "groupConflict")]
+    pub group_conflict: Option<String>,
+    /// Devices with consumable capacity left for the request.
+    #[serde(rename = "capacityLeft")]
+    pub capacity_left: usize,
+    #[serde(rename = "capacityShortfall")]
+    pub capacity_shortfall: Option<String>,
+    /// Devices that publish every attribute the claim's constraints on this
+    /// request name (a device without it can never satisfy the constraint).
+    #[serde(rename = "haveConstraintAttributes")]
+    pub constrained: usize,
+    #[serde(rename = "missingAttribute")]
+    pub missing_attribute: Option<String>,
     pub needed: usize,
+}
+
+impl Funnel {
+    /// The steps as (label, count), in order.
+    pub fn steps(&self) -> [(&'static str, usize); 9] {
+        [
+            ("devices", self.devices),
+            ("pass the class selectors", self.pass_class),
+            ("pass the request selectors", self.pass_request),
+            ("not tainted, or tolerated", self.untainted),
+            ("not in use", self.free),
+            ("with shared counters left", self.counters_left),
+            ("with compatible groups", self.compatible),
+            ("with capacity left", self.capacity_left),
+            ("with the constraints' attributes", self.constrained),
+        ]
+    }
+
+    /// Whether the request has enough devices on its own.
+    pub fn enough(&self) -> bool {
+        self.constrained >= self.needed
+    }
+}
+
+/// A constraint that no choice of devices can satisfy, even though every
+/// request it spans has enough devices on its own.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstraintBlock {
+    pub claim: String,
+    /// `matchAttribute` or `distinctAttribute`.
+    pub kind: &'static str,
+    pub attribute: String,
+    pub requests: Vec<String>,
+    pub message: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -179,6 +231,8 @@ pub enum Outcome {
     Unsatisfiable {
         reasons: Vec<String>,
         funnels: Vec<Funnel>,
+        /// Set when every request has enough devices on its own.
+        constraints: Vec<ConstraintBlock>,
     },
     Error {
         error: String,
@@ -1017,6 +1071,7 @@ impl<'a> Allocator<'a> {
                                     claim_ref(p.obj)
                                 )],
                                 funnels: Vec::new(),
+                                constraints: Vec::new(),
                             };
                         }
                     }
@@ -1385,11 +1440,23 @@ fn solve_node<'a>(
     {
         reasons.push("invalid resource pools were encountered".to_owned());
     }
-    let funnels = explain(&mut search, &cands);
+    let (funnels, left) = explain(&mut search, &cands);
     for f in &funnels {
         reasons.push(describe(f));
     }
-    Ok(Outcome::Unsatisfiable { reasons, funnels })
+    let constraints = if funnels.iter().all(Funnel::enough) {
+        constraint_blocks(&search, &left)
+    } else {
+        Vec::new()
+    };
+    for c in &constraints {
+        reasons.push(format!("claim {}: {}", c.claim, c.message));
+    }
+    Ok(Outcome::Unsatisfiable {
+        reasons,
+        funnels,
+        constraints,
+    })
 }
 
 fn results_len(search: &Search<'_>, claim: usize, pick: &Pick) -> usize {
@@ -1421,10 +1488,9 @@ fn self_binding(
     )
 }
 
-/// The funnel of each request that cannot be served on its own.
-fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
-    let mut out = Vec::new();
-    let reqs: Vec<Req<'_>> = search
+/// Every request (and subrequest) of the cycle, in order.
+fn all_requests<'a>(search: &Search<'a>) -> Vec<Req<'a>> {
+    search
         .plans
         .iter()
         .flat_map(|p| {
@@ -1433,8 +1499,15 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
                 Slot::First(v) => v.clone(),
             })
         })
-        .collect();
-    for req in reqs {
+        .collect()
+}
+
+/// The funnel of each request, measured on its own (other requests of the
+/// cycle take nothing); also the devices left at its end, per request.
+fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<DevRef>>) {
+    let mut out = Vec::new();
+    let mut left = Vec::new();
+    for req in all_requests(search) {
         let mut f = Funnel {
             claim: claim_ref(search.plans[req.claim].obj),
             request: req.name.clone(),
@@ -1442,24 +1515,37 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
             needed: if req.all { 1 } else { req.count },
             ..Funnel::default()
         };
+        let attributes: Vec<String> = search.plans[req.claim]
+            .constraints
+            .iter()
+            .filter(|c| {
+                c.requests.is_empty()
+                    || c.requests
+                        .iter()
+                        .any(|x| *x == req.parent || *x == req.name)
+            })
+            .map(|c| c.attribute.clone())
+            .collect();
         let mut holders: Vec<String> = Vec::new();
+        let mut kept = Vec::new();
         for &r in cands {
-            let ok_class = req
-                .class_programs
-                .iter()
-                .all(|p| p.matches(search.dev(r).cel()) == Ok(true));
-            if !ok_class {
+            let passes = |programs: &[Program]| {
+                programs
+                    .iter()
+                    .all(|p| p.matches(search.dev(r).cel()) == Ok(true))
+            };
+            if !passes(&req.class_programs) {
                 continue;
             }
             f.pass_class += 1;
-            if !req
-                .programs
-                .iter()
-                .all(|p| p.matches(search.dev(r).cel()) == Ok(true))
-            {
+            if !passes(&req.programs) {
                 continue;
             }
             f.pass_request += 1;
+            if !search.tolerated(r, &req) {
+                continue;
+            }
+            f.untainted += 1;
             let shared = search.dev(r).allow_multiple;
             if !req.admin && !shared && search.allocated.contains(&r) {
                 if let Some(h) = search.holders.get(&r) {
@@ -1470,58 +1556,296 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> Vec<Funnel> {
                 continue;
             }
             f.free += 1;
-            if !search.tolerated(r, &req) {
-                continue;
-            }
-            f.untainted += 1;
-            // Room on its own (other picks of this cycle are not counted here).
-            let capacity_ok = !search.gates.enabled(Gate::DRAConsumableCapacity)
-                || search
-                    .consumption(r, &req)
-                    .is_some_and(|w| search.capacity_fits(r, &w));
-            let d = search.dev(r);
-            let pool = &search.pools[r.pool];
-            let mut counters_ok = true;
-            for (set, counters, _) in d.consumes() {
-                for (counter, need) in counters {
-                    let left = pool.available(set, counter);
-                    if left < *need {
-                        counters_ok = false;
-                        if f.shortfall.is_none() {
-                            f.shortfall = Some(format!(
-                                "counter set {set}: {counter} needs {}, {} left (device {})",
-                                need.human(),
-                                left.human(),
-                                d.name
-                            ));
-                        }
-                    }
+            // Counters: admin access and a shared device already charged take none.
+            let charged = shared && search.shared_used.contains_key(&r);
+            if !req.admin && !charged {
+                if let Some(short) = counter_shortfall(search, r) {
+                    f.shortfall.get_or_insert(short);
+                    continue;
                 }
             }
-            if capacity_ok && counters_ok {
-                f.room += 1;
+            f.counters_left += 1;
+            match search.groups_fit(r) {
+                Some(undo) => search.undo_groups(undo),
+                None => {
+                    f.group_conflict
+                        .get_or_insert_with(|| group_conflict(search, r));
+                    continue;
+                }
             }
+            f.compatible += 1;
+            if let Some(short) = capacity_shortfall(search, r, &req) {
+                f.capacity_shortfall.get_or_insert(short);
+                continue;
+            }
+            f.capacity_left += 1;
+            if let Some(a) = attributes.iter().find(|a| search.attribute(r, a).is_none()) {
+                f.missing_attribute.get_or_insert_with(|| {
+                    format!("device {} publishes no {a}", search.dev(r).name)
+                });
+                continue;
+            }
+            f.constrained += 1;
+            kept.push(r);
         }
         f.held_by = holders;
         out.push(f);
+        left.push(kept);
+    }
+    (out, left)
+}
+
+fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<String> {
+    let d = search.dev(r);
+    let pool = &search.pools[r.pool];
+    for (set, counters, _) in d.consumes() {
+        for (counter, need) in counters {
+            let left = pool.available(set, counter);
+            if left < *need {
+                return Some(format!(
+                    "counter set {set}: {counter} needs {}, {} left (device {})",
+                    need.human(),
+                    left.human(),
+                    d.name
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn group_conflict(search: &Search<'_>, r: DevRef) -> String {
+    let d = search.dev(r);
+    if !search.gates.enabled(Gate::DRADeviceCompatibilityGroups) {
+        return format!(
+            "device {} declares compatibilityGroups, which a scheduler with DRADeviceCompatibilityGroups off never allocates",
+            d.name
+        );
+    }
+    let show = |g: &Option<Vec<String>>| match g {
+        Some(v) => format!("[{}]", v.join(", ")),
+        None => "no groups".to_owned(),
+    };
+    for (set, _, groups) in d.consumes() {
+        if let Some(held) = search.groups.get(&(r.pool, set.clone())) {
+            let fits = match (held, groups) {
+                (None, None) => true,
+                (Some(h), Some(g)) => h.iter().any(|x| g.contains(x)),
+                _ => false,
+            };
+            if !fits {
+                return format!(
+                    "counter set {set}: device {} has {}, devices in use have {}",
+                    d.name,
+                    show(groups),
+                    show(held)
+                );
+            }
+        }
+    }
+    format!("device {}: compatibility groups conflict", d.name)
+}
+
+fn capacity_shortfall(search: &Search<'_>, r: DevRef, req: &Req<'_>) -> Option<String> {
+    let d = search.dev(r);
+    if !search.gates.enabled(Gate::DRAConsumableCapacity) {
+        return (!req.capacity.is_empty())
+            .then(|| "capacity requests need DRAConsumableCapacity, which is off".to_owned());
+    }
+    if req.admin {
+        return None;
+    }
+    let Some(want) = search.consumption(r, req) else {
+        return Some(format!(
+            "device {} lacks a requested capacity or its requestPolicy refuses the amount",
+            d.name
+        ));
+    };
+    for c in d.capacity() {
+        let mut used = Quantity::zero();
+        for src in [search.shared_used.get(&r)].into_iter().flatten() {
+            if let Some(q) = src.get(&c.name) {
+                used = used.checked_add(q).unwrap_or(used);
+            }
+        }
+        let need = want.get(&c.name).copied().unwrap_or_else(Quantity::zero);
+        let total = used.checked_add(&need).unwrap_or(used);
+        if total > c.value {
+            let free = c.value.checked_sub(&used).unwrap_or_else(Quantity::zero);
+            return Some(format!(
+                "device {}: capacity {} needs {}, {} left",
+                d.name,
+                c.name,
+                need.human(),
+                free.human()
+            ));
+        }
+    }
+    None
+}
+
+/// A request's alternatives (one, or a firstAvailable list): the devices
+/// left at the end of each funnel and how many it needs.
+type Alternatives<'s> = Vec<(&'s [DevRef], usize)>;
+
+/// The constraints that no choice of the devices left at the end of each
+/// funnel can satisfy. Only a necessary condition: when none is found, the
+/// requests may still conflict through counters or capacity taken together.
+fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<ConstraintBlock> {
+    let reqs = all_requests(search);
+    let mut out = Vec::new();
+    for (ci, plan) in search.plans.iter().enumerate() {
+        for c in &plan.constraints {
+            // Per slot (request) the constraint spans: for each of its
+            // alternatives, the devices left and how many it needs.
+            let mut slots: Vec<(String, Alternatives<'_>)> = Vec::new();
+            for (i, req) in reqs.iter().enumerate() {
+                if req.claim != ci {
+                    continue;
+                }
+                let applies = c.requests.is_empty()
+                    || c.requests
+                        .iter()
+                        .any(|x| *x == req.parent || *x == req.name);
+                if !applies {
+                    continue;
+                }
+                let need = if req.all {
+                    left[i].len().max(1)
+                } else {
+                    req.count
+                };
+                match slots.iter_mut().find(|(p, _)| *p == req.parent) {
+                    Some((_, alts)) => alts.push((&left[i], need)),
+                    None => slots.push((req.parent.clone(), vec![(&left[i], need)])),
+                }
+            }
+            if slots.is_empty() {
+                continue;
+            }
+            let value = |r: DevRef| search.attribute(r, &c.attribute).map(|v| v.to_string());
+            let message = if c.distinct {
+                // Every device picked for these requests needs its own value.
+                let mut values: Vec<String> = Vec::new();
+                let mut wanted = 0;
+                for (_, alts) in &slots {
+                    let (devs, need) = alts
+                        .iter()
+                        .min_by_key(|(_, n)| *n)
+                        .copied()
+                        .unwrap_or((&[], 0));
+                    wanted += need;
+                    for &r in devs {
+                        if let Some(v) = value(r) {
+                            if !values.contains(&v) {
+                                values.push(v);
+                            }
+                        }
+                    }
+                }
+                (values.len() < wanted).then(|| {
+                    format!(
+                        "distinctAttribute {}: {wanted} devices need different values, but the devices left carry only {} ({})",
+                        c.attribute,
+                        values.len(),
+                        values.join(", ")
+                    )
+                })
+            } else {
+                // One value must be carried by enough devices of every request.
+                let mut candidates: Vec<String> = Vec::new();
+                for (_, alts) in &slots {
+                    for (devs, _) in alts {
+                        for &r in devs.iter() {
+                            if let Some(v) = value(r) {
+                                if !candidates.contains(&v) {
+                                    candidates.push(v);
+                                }
+                            }
+                        }
+                    }
+                }
+                let fits = |v: &String| {
+                    slots.iter().all(|(_, alts)| {
+                        alts.iter().any(|(devs, need)| {
+                            devs.iter()
+                                .filter(|&&r| value(r).as_ref() == Some(v))
+                                .count()
+                                >= *need
+                        })
+                    })
+                };
+                (!candidates.iter().any(fits)).then(|| {
+                    let per: Vec<String> = slots
+                        .iter()
+                        .map(|(name, alts)| {
+                            let mut counts: Vec<(String, usize)> = Vec::new();
+                            for (devs, _) in alts {
+                                for &r in devs.iter() {
+                                    if let Some(v) = value(r) {
+                                        match counts.iter_mut().find(|(x, _)| *x == v) {
+                                            Some((_, n)) => *n += 1,
+                                            None => counts.push((v, 1)),
+                                        }
+                                    }
+                                }
+                            }
+                            let shown: Vec<String> =
+                                counts.iter().map(|(v, n)| format!("{v} x{n}")).collect();
+                            format!("{name:?} has {}", if shown.is_empty() { "none".to_owned() } else { shown.join(", ") })
+                        })
+                        .collect();
+                    format!(
+                        "matchAttribute {}: no single value is carried by enough devices of every request ({})",
+                        c.attribute,
+                        per.join("; ")
+                    )
+                })
+            };
+            if let Some(message) = message {
+                out.push(ConstraintBlock {
+                    claim: claim_ref(plan.obj),
+                    kind: if c.distinct {
+                        "distinctAttribute"
+                    } else {
+                        "matchAttribute"
+                    },
+                    attribute: c.attribute.clone(),
+                    requests: slots.iter().map(|(n, _)| n.clone()).collect(),
+                    message,
+                });
+            }
+        }
     }
     out
 }
 
 fn describe(f: &Funnel) -> String {
-    let mut s = format!(
-        "claim {}, request {}: {} devices on the node, {} pass the class selectors, {} the request selectors, {} not in use",
-        f.claim, f.request, f.devices, f.pass_class, f.pass_request, f.free
-    );
-    if !f.held_by.is_empty() {
-        s.push_str(&format!(" (held by {})", f.held_by.join(", ")));
+    let steps = f.steps();
+    let mut s = format!("claim {}, request {}: ", f.claim, f.request);
+    for (i, (label, n)) in steps.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&format!("{n} {label}"));
+        if i == 0 {
+            s.push_str(" on the node");
+        }
+        if *label == "not in use" && !f.held_by.is_empty() {
+            s.push_str(&format!(" (held by {})", f.held_by.join(", ")));
+        }
     }
-    s.push_str(&format!(
-        ", {} not tainted, {} with counters and capacity left; {} needed",
-        f.untainted, f.room, f.needed
-    ));
-    if let Some(short) = &f.shortfall {
-        s.push_str(&format!(" ({short})"));
+    s.push_str(&format!("; {} needed", f.needed));
+    for note in [
+        &f.shortfall,
+        &f.group_conflict,
+        &f.capacity_shortfall,
+        &f.missing_attribute,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        s.push_str(&format!(" ({note})"));
     }
     s
 }
