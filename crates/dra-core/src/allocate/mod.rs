@@ -588,6 +588,10 @@ impl<'a> Search<'a> {
 
     /// Tries `r` for `req`; on success the device is recorded and an undo token returned.
     fn try_device(&mut self, r: DevRef, req: &Req<'a>) -> Result<Option<Token>, Fatal> {
+        // 0. the pool passes the scheduler's validation (checked on first touch)
+        if !self.pools[r.pool].usable() {
+            return Ok(None);
+        }
         let shared = self.dev(r).allow_multiple && self.gates.enabled(Gate::DRAConsumableCapacity);
         // 1. in use
         if req.admin {
@@ -701,7 +705,7 @@ impl<'a> Search<'a> {
     fn candidates(&self) -> Vec<DevRef> {
         let mut out = Vec::new();
         for (pi, p) in self.pools.iter().enumerate() {
-            if !p.usable() {
+            if !p.usable_eager() {
                 continue;
             }
             for i in 0..p.devices.len() {
@@ -762,8 +766,8 @@ impl<'a> Search<'a> {
             }
             let mut failed: Vec<(usize, u64)> = Vec::new();
             for &r in cands {
-                let sig = (r.pool, self.dev(r).signature());
-                if failed.contains(&sig) {
+                // Hashing a device is only needed once a twin has failed.
+                if !failed.is_empty() && failed.contains(&(r.pool, self.dev(r).signature())) {
                     continue;
                 }
                 if let Some(token) = self.try_device(r, &req)? {
@@ -776,7 +780,7 @@ impl<'a> Search<'a> {
                         return Ok(true);
                     }
                     self.release(token);
-                    failed.push(sig);
+                    failed.push((r.pool, self.dev(r).signature()));
                 }
             }
             if !first {
@@ -803,8 +807,8 @@ impl<'a> Search<'a> {
         }
         let mut failed: Vec<(usize, u64)> = Vec::new();
         for &r in cands {
-            let sig = (r.pool, self.dev(r).signature());
-            if failed.contains(&sig) {
+            // Hashing a device is only needed once a twin has failed.
+            if !failed.is_empty() && failed.contains(&(r.pool, self.dev(r).signature())) {
                 continue;
             }
             if let Some(token) = self.try_device(r, req)? {
@@ -812,7 +816,7 @@ impl<'a> Search<'a> {
                     return Ok(true);
                 }
                 self.release(token);
-                failed.push(sig);
+                failed.push((r.pool, self.dev(r).signature()));
             }
         }
         Ok(false)
@@ -828,13 +832,13 @@ impl<'a> Search<'a> {
         let claim = claim_ref(self.plans[c].obj);
         for p in &self.pools {
             if p.devices.iter().any(|d| d.on_node) || p.targets_node {
-                if !p.complete {
+                if !p.complete() {
                     return Err(Fatal(format!(
                         "claim {claim}, request {}: asks for all devices, but resource pool {}/{} is currently being updated",
                         req.name, p.driver, p.name
                     )));
                 }
-                if let Some(why) = &p.invalid {
+                if let Some(why) = p.invalid() {
                     return Err(Fatal(format!(
                         "claim {claim}, request {}: asks for all devices, but resource pool {}/{} is currently invalid: {why}",
                         req.name, p.driver, p.name
@@ -1436,10 +1440,14 @@ fn solve_node<'a>(
     if search
         .pools
         .iter()
-        .any(|p| p.invalid.is_some() && p.targets_node)
+        .any(|p| p.invalid().is_some() && p.targets_node)
     {
         reasons.push("invalid resource pools were encountered".to_owned());
     }
+    let cands: Vec<DevRef> = cands
+        .into_iter()
+        .filter(|r| search.pools[r.pool].usable())
+        .collect();
     let (funnels, left) = explain(&mut search, &cands);
     for f in &funnels {
         reasons.push(describe(f));

@@ -205,6 +205,12 @@ fn hash_node<H: std::hash::Hasher>(n: &Node, h: &mut H) {
     }
 }
 
+/// The results of a pool's deferred checks.
+struct Deferred {
+    invalid: Option<String>,
+    groups_incomplete: bool,
+}
+
 pub struct Pool<'a> {
     pub driver: &'a str,
     pub name: &'a str,
@@ -217,8 +223,18 @@ pub struct Pool<'a> {
     pub counter_sets: HashMap<String, BTreeMap<String, Quantity>>,
     /// Consumption of allocated devices, per counter set and counter.
     charged: HashMap<String, HashMap<String, Quantity>>,
-    pub complete: bool,
-    pub invalid: Option<String>,
+    /// All slices of the generation are there.
+    complete: bool,
+    /// A counter set defined twice.
+    invalid: Option<String>,
+    /// The checks that read every device's consumption (pool validation, and
+    /// groups under a scheduler without DRADeviceCompatibilityGroups), made
+    /// when the search first touches the pool: most pools of a node are
+    /// settled by their first devices, and walking every device's counters
+    /// is most of the cost of trying a node.
+    deferred: std::cell::OnceCell<Deferred>,
+    partitionable: bool,
+    groups_gate_off: bool,
     pub targets_node: bool,
     pub has_binding: bool,
 }
@@ -229,8 +245,54 @@ impl<'a> Pool<'a> {
         self.all_devices.as_deref().unwrap_or(&self.devices)
     }
 
+    /// Whether the search may take devices from the pool.
     pub fn usable(&self) -> bool {
+        self.complete() && self.invalid().is_none()
+    }
+
+    /// `usable` without the deferred checks: a pool this rejects is out.
+    pub fn usable_eager(&self) -> bool {
         self.complete && self.invalid.is_none()
+    }
+
+    /// Whether the pool is complete (a scheduler without compatibility
+    /// groups also treats a pool with grouped devices as incomplete).
+    pub fn complete(&self) -> bool {
+        self.complete && !self.deferred().groups_incomplete
+    }
+
+    /// Why the scheduler's pool validation rejects the pool.
+    pub fn invalid(&self) -> Option<&str> {
+        self.invalid
+            .as_deref()
+            .or(self.deferred().invalid.as_deref())
+    }
+
+    fn deferred(&self) -> &Deferred {
+        self.deferred.get_or_init(|| {
+            let mut invalid = None;
+            let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
+            for d in &self.devices {
+                if !seen.insert(d.name) {
+                    invalid.get_or_insert(format!("duplicate device name {}", d.name));
+                }
+                if self.partitionable {
+                    if let Some(why) = d.unknown_consumption(&self.counter_sets) {
+                        invalid.get_or_insert(why);
+                    }
+                }
+            }
+            // Version skew: a scheduler without DRADeviceCompatibilityGroups
+            // treats a pool with grouped devices as incomplete and skips it
+            // whole (newest compatibility_groups.go; the device-level rule of
+            // older drafts is superseded).
+            let groups_incomplete =
+                self.groups_gate_off && self.all_devices().iter().any(PoolDevice::has_groups);
+            Deferred {
+                invalid,
+                groups_incomplete,
+            }
+        })
     }
 
     pub fn device_on_node(&self, i: usize) -> bool {
@@ -774,28 +836,6 @@ pub fn gather<'a>(
                 all_devices.push(device_of(driver, d, &view, node, labels));
             }
         }
-        let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
-        for d in &devices {
-            if !seen.insert(d.name) {
-                invalid.get_or_insert(format!("duplicate device name {}", d.name));
-            }
-            if partitionable {
-                if let Some(why) = d.unknown_consumption(&counter_sets) {
-                    invalid.get_or_insert(why);
-                }
-            }
-        }
-        // Version skew: a scheduler without DRADeviceCompatibilityGroups treats
-        // a pool with grouped devices as incomplete and skips it whole
-        // (newest compatibility_groups.go; the device-level rule of older
-        // drafts is superseded).
-        if !gates.enabled(Gate::DRADeviceCompatibilityGroups)
-            && (if same_slices { &devices } else { &all_devices })
-                .iter()
-                .any(PoolDevice::has_groups)
-        {
-            complete = false;
-        }
         if gates.enabled(Gate::DRADeviceTaintRules) {
             for d in devices.iter_mut() {
                 for r in index
@@ -818,6 +858,9 @@ pub fn gather<'a>(
             charged: HashMap::new(),
             complete,
             invalid,
+            deferred: std::cell::OnceCell::new(),
+            partitionable,
+            groups_gate_off: !gates.enabled(Gate::DRADeviceCompatibilityGroups),
             targets_node,
             has_binding,
         });
