@@ -27,6 +27,7 @@ fn settings() -> Settings {
         selection: Selection::default(),
         limits: Limits::default(),
         inventory: None,
+        stored: Vec::new(),
     }
 }
 

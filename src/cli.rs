@@ -278,6 +278,12 @@ pub struct LintArgs {
     #[arg(long, value_name = "PATH")]
     pub inventory: Option<Vec<PathBuf>>,
 
+    /// Objects as the cluster stores them (a `kubectl dra snapshot` or `kubectl get -o yaml`):
+    /// a file object with the same kind, namespace and name is checked as an update of it
+    /// (immutable fields). `--cluster` reads them from the live cluster.
+    #[arg(long, value_name = "PATH")]
+    pub stored: Option<Vec<PathBuf>>,
+
     /// With `--cluster`: the live cluster's version, feature gates, DeviceClasses and devices are the target.
     #[command(flatten)]
     pub cluster: ClusterArgs,

@@ -292,6 +292,56 @@ fn lint_against_the_cluster() {
     assert!(v.to_string().contains("1.36"), "{v}");
 }
 
+/// Files that name stored objects are updates: the immutable fields of
+/// slices and the spec of claims are compared with what the cluster has.
+#[test]
+fn lint_checks_files_as_updates_of_stored_objects() {
+    let live = Live::start("lint-update", Fixture::new("1.37", &small_cluster(2), &[]));
+    let file = live.dir.join("update.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: train, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, count: 3}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-1-gpu}\nspec:\n  driver: gpu.example.com\n  nodeName: node-9\n  pool: {name: node-1, generation: 2, resourceSliceCount: 1}\n  devices:\n  - name: gpu-0\n",
+    )
+    .unwrap();
+    let v = json_of(&live.run(&["lint", "--cluster", "-o", "json", file.to_str().unwrap()]));
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap().to_owned(),
+                d["field"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(found.contains(&("DRA-V168".into(), "spec".into())), "{v}");
+    assert!(
+        found.contains(&("DRA-V016".into(), "spec.nodeName".into())),
+        "{v}"
+    );
+    // The stored count (2) is named.
+    assert!(
+        v.to_string()
+            .contains("exactly.count is 3 in the file and 2"),
+        "{v}"
+    );
+
+    // Unchanged: the same claim as stored is a valid update.
+    std::fs::write(
+        &file,
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: train, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, count: 2}\n",
+    )
+    .unwrap();
+    let o = live.run(&["lint", "--cluster", "-o", "json", file.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
 #[test]
 fn forbidden_list_names_the_grant() {
     let mut f = Fixture::new("1.37", &small_cluster(1), &[]);

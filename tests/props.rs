@@ -13,6 +13,7 @@ fn lint_text(text: String) {
         selection: Selection::default(),
         limits: Limits::default(),
         inventory: None,
+        stored: Vec::new(),
     };
     let chars = text.chars().count() as u32;
     let files = [SourceFile {

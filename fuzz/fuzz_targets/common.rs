@@ -11,6 +11,7 @@ pub fn lint_text(text: &str) {
         selection: Selection::default(),
         limits: Limits::default(),
         inventory: None,
+        stored: Vec::new(),
     };
     let files = [SourceFile {
         name: "fuzz.yaml".into(),

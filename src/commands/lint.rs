@@ -28,36 +28,6 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             markdown: false,
         });
     }
-    // `--cluster`: the live cluster is the target, and its classes and devices the context.
-    let live = match args.cluster.cluster.is_some() {
-        true => Some(super::source::load(
-            &[],
-            &args.cluster,
-            &args.target,
-            None,
-            |_| crate::cluster::Needs {
-                slices: true,
-                classes: true,
-                ..Default::default()
-            },
-            args.output == OutputFormat::Text,
-        )?),
-        false => None,
-    };
-    let gates = match &live {
-        Some(inv) => inv.gates.clone(),
-        None => super::source::resolve_gates(&args.target, None)?,
-    };
-    for id in args.select.iter().flatten().chain(args.ignore.iter()) {
-        if !lint::registry::RULES
-            .iter()
-            .any(|r| r.id.starts_with(id.as_str()))
-        {
-            return Err(format!(
-                "unknown rule {id:?} in --select/--ignore (see `kubectl dra rules`)"
-            ));
-        }
-    }
     let (paths, missing) = files::collect(&args.paths);
     if let Some(m) = missing.first() {
         return Err(format!("{m}: no such file or directory"));
@@ -83,11 +53,49 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             text,
         });
     }
+    // `--cluster`: the live cluster is the target, its classes and devices
+    // the context, and the DRA objects it stores those the files update.
+    let (own, _) = match args.cluster.cluster.is_some() {
+        true => lint::load_objects(&sources, Limits::default()),
+        false => (Vec::new(), Vec::new()),
+    };
+    let has = |kind: dra_core::model::ObjectKind| own.iter().any(|o| o.kind == kind);
+    let mut live = match args.cluster.cluster.is_some() {
+        true => Some(super::source::load(
+            &[],
+            &args.cluster,
+            &args.target,
+            None,
+            |_| crate::cluster::Needs {
+                slices: true,
+                classes: true,
+                claims: has(dra_core::model::ObjectKind::ResourceClaim),
+                templates: has(dra_core::model::ObjectKind::ResourceClaimTemplate)
+                    .then(String::new),
+                ..Default::default()
+            },
+            args.output == OutputFormat::Text,
+        )?),
+        false => None,
+    };
+    let gates = match &live {
+        Some(inv) => inv.gates.clone(),
+        None => super::source::resolve_gates(&args.target, None)?,
+    };
+    for id in args.select.iter().flatten().chain(args.ignore.iter()) {
+        if !lint::registry::RULES
+            .iter()
+            .any(|r| r.id.starts_with(id.as_str()))
+        {
+            return Err(format!(
+                "unknown rule {id:?} in --select/--ignore (see `kubectl dra rules`)"
+            ));
+        }
+    }
     // The cluster's DeviceClasses join the run as a context file (findings in
     // it are dropped), except those the files define themselves.
     let mut context_file = None;
     if let Some(inv) = &live {
-        let (own, _) = lint::load_objects(&sources, Limits::default());
         let own_classes: Vec<&str> = own
             .iter()
             .filter(|o| o.kind == dra_core::model::ObjectKind::DeviceClass)
@@ -125,6 +133,31 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             .as_ref()
             .map(|inv| dra_core::inventory::devices(&inv.objects)),
     };
+    // Only the kinds with update-only rules. From the cluster they are taken,
+    // not copied (a large cluster stores many slices).
+    let update_kinds = |o: &dra_core::model::Object| {
+        use dra_core::model::ObjectKind::*;
+        matches!(
+            o.kind,
+            ResourceSlice | ResourceClaim | ResourceClaimTemplate
+        )
+    };
+    let stored = match (&args.stored, live.as_mut()) {
+        (Some(paths), _) if !paths.is_empty() => {
+            let sources = super::matching::read_sources(paths)?;
+            let (objects, problems) = lint::load_objects(&sources, Limits::default());
+            if let Some(p) = problems.first() {
+                let name = sources.get(p.file).map_or("<stored>", |s| s.name.as_str());
+                return Err(format!("--stored {name}: {}", p.message));
+            }
+            objects.into_iter().filter(update_kinds).collect()
+        }
+        (_, Some(inv)) => std::mem::take(&mut inv.objects)
+            .into_iter()
+            .filter(update_kinds)
+            .collect(),
+        _ => Vec::new(),
+    };
     let settings = Settings {
         gates,
         selection: Selection {
@@ -133,6 +166,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         },
         limits: Limits::default(),
         inventory,
+        stored,
     };
     let mut result = lint::lint(&sources, pre, &settings);
     if let Some(ctx) = context_file {

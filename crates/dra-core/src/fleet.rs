@@ -96,6 +96,7 @@ mod tests {
             selection: Selection::default(),
             limits: crate::yaml::Limits::default(),
             inventory: None,
+            stored: Vec::new(),
         };
         let r = lint(
             &[SourceFile {

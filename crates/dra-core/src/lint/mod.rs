@@ -80,6 +80,9 @@ pub struct Ctx<'a> {
     pub cel_env: crate::cel::Env,
     /// Devices of `--inventory`: findings about selectors become facts.
     pub inventory: Option<&'a [crate::inventory::InventoryDevice]>,
+    /// The objects a cluster stores (`lint --cluster`): a file object that
+    /// matches one is an update of it. Empty: every object is a create.
+    pub stored: &'a crate::stored::Stored<'a>,
 }
 
 impl<'a> Ctx<'a> {
@@ -217,6 +220,9 @@ pub struct Settings {
     pub limits: Limits,
     /// Devices to check selectors against (`--inventory`).
     pub inventory: Option<Vec<crate::inventory::InventoryDevice>>,
+    /// Objects the target cluster stores (`lint --cluster`): files are
+    /// checked as updates of those with the same kind, namespace and name.
+    pub stored: Vec<Object>,
 }
 
 /// The outcome of a lint run.
@@ -495,7 +501,9 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         diagnostics.extend(found);
         checked.extend(obj);
     }
+    let stored = crate::stored::Stored::new(&settings.stored);
     let cx = Ctx {
+        stored: &stored,
         gates: &settings.gates,
         objects: &checked,
         sources: files,
