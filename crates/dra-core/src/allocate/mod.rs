@@ -24,7 +24,8 @@ use crate::tree::Node;
 
 pub use pools::{Consumption, DevRef, Pool, PoolDevice};
 
-type CounterUndo = Vec<(usize, String, String, Quantity)>;
+/// The device whose counters were charged.
+type CounterUndo = DevRef;
 type GroupUndo = Vec<((usize, String), Option<Option<Vec<String>>>)>;
 /// What to undo when a tentatively picked device is released.
 type Token = (Option<CounterUndo>, Option<GroupUndo>);
@@ -338,7 +339,7 @@ struct Search<'a> {
     shared_used: HashMap<DevRef, BTreeMap<String, Quantity>>,
     picks: Vec<Pick>,
     in_use_cycle: HashSet<DevRef>,
-    counters: HashMap<(usize, String, String), Quantity>,
+    counters: HashMap<usize, HashMap<String, HashMap<String, Quantity>>>,
     capacity_cycle: HashMap<DevRef, BTreeMap<String, Quantity>>,
     /// Compatibility-group state per (pool, counter set): None = only no-group devices.
     groups: HashMap<(usize, String), Option<Vec<String>>>,
@@ -450,61 +451,84 @@ impl<'a> Search<'a> {
         true
     }
 
-    fn counters_fit(&mut self, r: DevRef) -> Option<CounterUndo> {
-        let d = self.dev(r);
-        let mut applied = Vec::new();
-        for (set, counters, _) in d.consumes() {
-            for (counter, q) in counters {
-                applied.push((r.pool, set.clone(), counter.clone(), *q));
-            }
-        }
-        for (p, set, counter, q) in &applied {
-            let e = self
-                .counters
-                .entry((*p, set.clone(), counter.clone()))
-                .or_insert_with(Quantity::zero);
-            *e = e.checked_sub(q).unwrap_or(*e);
-        }
-        let pool = &self.pools[r.pool];
-        let short = applied.iter().any(|(p, set, counter, _)| {
-            let avail = pool.available(set, counter);
-            let used = self
-                .counters
-                .get(&(*p, set.clone(), counter.clone()))
-                .copied()
-                .unwrap_or_else(Quantity::zero);
-            avail
-                .checked_add(&used)
-                .is_none_or(|left| left.is_negative())
-        });
-        if short {
-            self.undo_counters(&applied);
-            return None;
-        }
-        Some(applied)
+    /// Counters consumed in this cycle (negative), per pool, set and counter.
+    fn used(&self, pool: usize, set: &str, counter: &str) -> Quantity {
+        self.counters
+            .get(&pool)
+            .and_then(|m| m.get(set))
+            .and_then(|m| m.get(counter))
+            .copied()
+            .unwrap_or_else(Quantity::zero)
     }
 
-    fn undo_counters(&mut self, applied: &[(usize, String, String, Quantity)]) {
-        for (p, set, counter, q) in applied {
-            if let Some(e) = self.counters.get_mut(&(*p, set.clone(), counter.clone())) {
-                *e = e.checked_add(q).unwrap_or(*e);
+    /// Charges the device's counters when they all have room; the device is
+    /// the undo token. Checks before charging, so a shortfall changes nothing.
+    fn counters_fit(&mut self, r: DevRef) -> Option<CounterUndo> {
+        let pool = &self.pools[r.pool];
+        let d = &pool.devices[r.index];
+        let short = d.consumes().iter().any(|(set, counters, _)| {
+            counters.iter().any(|(counter, q)| {
+                let used = self.used(r.pool, set, counter);
+                let after = used.checked_sub(q).unwrap_or(used);
+                pool.available(set, counter)
+                    .checked_add(&after)
+                    .is_none_or(|left| left.is_negative())
+            })
+        });
+        if short {
+            return None;
+        }
+        for (set, counters, _) in d.consumes() {
+            let sets = self.counters.entry(r.pool).or_default();
+            if !sets.contains_key(set.as_str()) {
+                sets.insert(set.clone(), HashMap::new());
+            }
+            let m = sets.get_mut(set.as_str()).expect("inserted above");
+            for (counter, q) in counters {
+                match m.get_mut(counter.as_str()) {
+                    Some(e) => *e = e.checked_sub(q).unwrap_or(*e),
+                    None => {
+                        let zero = Quantity::zero();
+                        m.insert(counter.clone(), zero.checked_sub(q).unwrap_or(zero));
+                    }
+                }
+            }
+        }
+        Some(r)
+    }
+
+    fn undo_counters(&mut self, r: &CounterUndo) {
+        let d = &self.pools[r.pool].devices[r.index];
+        for (set, counters, _) in d.consumes() {
+            let Some(m) = self
+                .counters
+                .get_mut(&r.pool)
+                .and_then(|m| m.get_mut(set.as_str()))
+            else {
+                continue;
+            };
+            for (counter, q) in counters {
+                if let Some(e) = m.get_mut(counter.as_str()) {
+                    *e = e.checked_add(q).unwrap_or(*e);
+                }
             }
         }
     }
 
     /// Compatibility groups (§10): returns the previous states to restore.
     fn groups_fit(&mut self, r: DevRef) -> Option<GroupUndo> {
-        let consumes = self.dev(r).consumes().to_vec();
-        let enabled = self.gates.enabled(Gate::DRADeviceCompatibilityGroups);
+        let consumes = self.pools[r.pool].devices[r.index].consumes();
+        // Gate off: a device with groups is never allocated, one without
+        // has nothing to track.
+        if !self.gates.enabled(Gate::DRADeviceCompatibilityGroups) {
+            return match consumes.iter().any(|(_, _, g)| g.is_some()) {
+                true => None,
+                false => Some(Vec::new()),
+            };
+        }
         let mut changes = Vec::new();
-        for (set, _, groups) in &consumes {
+        for (set, _, groups) in consumes {
             let key = (r.pool, set.clone());
-            if !enabled {
-                if groups.is_some() {
-                    return None;
-                }
-                continue;
-            }
             let prev = self.groups.get(&key).cloned();
             let next = match (&prev, groups) {
                 (None, g) => g.clone(),
