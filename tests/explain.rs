@@ -351,3 +351,69 @@ fn funnel_steps_in_json() {
         .as_str()
         .is_some_and(|s| s.contains("[mig]")));
 }
+
+/// Advice is verified by allocating again: tolerating the taint makes the
+/// claim fit; a claim no single change helps gets none.
+#[test]
+fn advice_is_verified() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "one-gpu",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain-taints.yaml",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(
+        v["advice"],
+        serde_json::json!([
+            "It fits on worker-1 if the requests tolerate example.com/maintenance=planned:NoSchedule."
+        ])
+    );
+    assert_eq!(
+        v["claims"][0]["explanation"]["requests"][0]["untoleratedTaints"],
+        serde_json::json!(["example.com/maintenance=planned:NoSchedule"])
+    );
+    // Two NUMA nodes cannot be found on one: nothing to delete or tolerate.
+    let (text, _) = out(&[
+        "explain",
+        "claim",
+        "two-numa-nodes",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain-constraints.yaml",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(v["advice"], serde_json::json!([]));
+    // The counter shortfall names who holds the counter set, and deleting it helps.
+    let (text, _) = out(&[
+        "explain",
+        "claim",
+        "whole-gpu",
+        "--node",
+        "worker-1",
+        "-f",
+        "testdata/fixtures/explain-counters.yaml",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(
+        v["claims"][0]["explanation"]["requests"][0]["counterHolders"],
+        serde_json::json!(["default/claim-x"])
+    );
+    assert_eq!(
+        v["advice"],
+        serde_json::json!([
+            "It fits on worker-1 if default/claim-x is deleted (DRA devices are never preempted)."
+        ])
+    );
+}

@@ -45,7 +45,7 @@ fn nodes(objects: &[Object]) -> Vec<String> {
     out
 }
 
-fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
+fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String]) -> Value {
     let claim_json = |o: &Object, allocation: Value, explanation: Value| {
         json!({
             "namespace": o.namespace().unwrap_or("default"),
@@ -71,7 +71,7 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome) -> Value {
             funnels,
             constraints,
         } => json!({
-            "node": node, "result": "unsatisfiable", "error": null,
+            "node": node, "result": "unsatisfiable", "error": null, "advice": advice,
             "claims": claims.iter().map(|o| {
                 let me = format!("{}/{}", o.namespace().unwrap_or("default"), o.name().unwrap_or_default());
                 let mine: Vec<_> = funnels.iter().filter(|f| f.claim == me).collect();
@@ -275,6 +275,18 @@ fn report(
     let allocator = allocate::Allocator::new(objects, gates, claims);
     let outcomes = allocator.on_nodes(&targets);
     let per_node: Vec<(String, Outcome)> = targets.into_iter().zip(outcomes).collect();
+    // What would help, verified by allocating again with the change; for the
+    // first nodes only, as each try is another allocation.
+    let advice: Vec<Vec<String>> = per_node
+        .iter()
+        .enumerate()
+        .map(|(i, (node, o))| match o {
+            Outcome::Unsatisfiable { funnels, .. } if i < ADVISED_NODES => {
+                advise(&allocator, objects, node, funnels)
+            }
+            _ => Vec::new(),
+        })
+        .collect();
     let allocated = per_node
         .iter()
         .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))
@@ -286,17 +298,17 @@ fn report(
     let stdout = match common.output {
         MatchOutput::Json => {
             let v = if common.node.is_some() {
-                node_json(&per_node[0].0, claims, &per_node[0].1)
+                node_json(&per_node[0].0, claims, &per_node[0].1, &advice[0])
             } else {
                 json!({
-                    "nodes": per_node.iter().map(|(n, o)| node_json(n, claims, o)).collect::<Vec<_>>(),
+                    "nodes": per_node.iter().zip(&advice).map(|((n, o), a)| node_json(n, claims, o, a)).collect::<Vec<_>>(),
                     "summary": {"nodes": per_node.len(), "allocated": allocated, "errors": errors,
                                 "unsatisfiable": per_node.len() - allocated - errors},
                 })
             };
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
-        MatchOutput::Text => text(claims, &per_node),
+        MatchOutput::Text => text(claims, &per_node, &advice),
     };
     // 0: the claims fit on some node tried; 1: they fit nowhere (or the scheduler errs).
     let code = if allocated > 0 { 0 } else { 1 };
@@ -404,16 +416,63 @@ fn funnel_text(f: &allocate::Funnel, node: &str) -> String {
     if f.constrained < f.needed {
         out.push_str(&format!("  {:>6}  < {} needed\n", f.constrained, f.needed));
     }
-    if f.untainted >= f.needed && f.free < f.needed && !f.held_by.is_empty() {
-        out.push_str(&format!(
-            "  It fits on {node} if {} is deleted (DRA devices are never preempted).\n",
-            f.held_by.join(" and ")
-        ));
-    }
     out
 }
 
-fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
+/// How many unsatisfiable nodes get verified advice.
+const ADVISED_NODES: usize = 20;
+
+/// One change that makes the claims fit on the node, verified by allocating
+/// again: deleting a claim that holds devices or counters they need, or
+/// tolerating the device taints.
+fn advise(
+    allocator: &allocate::Allocator<'_>,
+    objects: &[Object],
+    node: &str,
+    funnels: &[allocate::Funnel],
+) -> Vec<String> {
+    let mut holders: Vec<&str> = Vec::new();
+    for h in funnels
+        .iter()
+        .flat_map(|f| f.held_by.iter().chain(&f.counter_holders))
+    {
+        if !holders.contains(&h.as_str()) {
+            holders.push(h);
+        }
+    }
+    for h in holders.iter().take(3) {
+        let Some(claim) = objects.iter().find(|o| {
+            o.kind == ObjectKind::ResourceClaim
+                && format!(
+                    "{}/{}",
+                    o.namespace().unwrap_or("default"),
+                    o.name().unwrap_or_default()
+                ) == *h
+        }) else {
+            continue;
+        };
+        if allocator.fits_without(node, claim) {
+            return vec![format!(
+                "It fits on {node} if {h} is deleted (DRA devices are never preempted)."
+            )];
+        }
+    }
+    let mut taints: Vec<&str> = Vec::new();
+    for t in funnels.iter().flat_map(|f| &f.taints) {
+        if !taints.contains(&t.as_str()) {
+            taints.push(t);
+        }
+    }
+    if !taints.is_empty() && allocator.fits_tolerating_taints(node) {
+        return vec![format!(
+            "It fits on {node} if the requests tolerate {}.",
+            taints.join(", ")
+        )];
+    }
+    Vec::new()
+}
+
+fn text(claims: &[&Object], per_node: &[(String, Outcome)], advice: &[Vec<String>]) -> String {
     let names: Vec<String> = claims
         .iter()
         .map(|o| {
@@ -427,7 +486,7 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
     let mut out = String::new();
     let many = per_node.len() > 1;
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for (node, o) in per_node {
+    for ((node, o), advice) in per_node.iter().zip(advice) {
         match o {
             Outcome::Allocated { claims } => {
                 out.push_str(&format!("{}: allocated on {node}\n", names.join(", ")));
@@ -482,6 +541,9 @@ fn text(claims: &[&Object], per_node: &[(String, Outcome)]) -> String {
                 }
                 for f in funnels {
                     out.push_str(&funnel_text(f, node));
+                }
+                for a in advice {
+                    out.push_str(&format!("  {a}\n"));
                 }
                 if funnels.iter().all(allocate::Funnel::enough) && !funnels.is_empty() {
                     out.push_str(

@@ -158,6 +158,9 @@ pub struct Funnel {
     pub pass_request: usize,
     #[serde(rename = "notTainted")]
     pub untainted: usize,
+    /// The taints (`key=value:Effect`) no toleration of the request covers.
+    #[serde(rename = "untoleratedTaints")]
+    pub taints: Vec<String>,
     #[serde(rename = "notInUse")]
     pub free: usize,
     /// Claims that hold matching devices.
@@ -169,6 +172,9 @@ pub struct Funnel {
     /// The first shortfall seen: counter set, counter, needed, left.
     #[serde(rename = "counterShortfall")]
     pub shortfall: Option<String>,
+    /// Claims holding devices that draw on the short counter sets.
+    #[serde(rename = "counterHolders")]
+    pub counter_holders: Vec<String>,
     /// Devices whose compatibility groups agree with the devices already allocated
     /// from the same counter set.
     #[serde(rename = "compatibleGroups")]
@@ -247,6 +253,16 @@ pub struct Input<'a> {
     /// Claims to allocate together, in pod order (`namespace/name`).
     pub claims: Vec<&'a Object>,
     pub node: &'a str,
+}
+
+/// A change to the inventory to try ("would it fit if..."), for the
+/// explanation's advice.
+#[derive(Clone, Copy, Default)]
+struct WhatIf<'a> {
+    /// An allocated claim taken as deleted.
+    without: Option<&'a Object>,
+    /// Every device taint tolerated.
+    ignore_taints: bool,
 }
 
 /// A fatal error: the scheduling attempt fails for the pod.
@@ -346,6 +362,7 @@ struct Search<'a> {
     selectable: HashMap<(DevRef, usize), bool>,
     steps: u64,
     budget: u64,
+    what_if: WhatIf<'a>,
 }
 
 impl<'a> Search<'a> {
@@ -387,7 +404,7 @@ impl<'a> Search<'a> {
     }
 
     fn tolerated(&self, r: DevRef, req: &Req<'a>) -> bool {
-        if !self.gates.enabled(Gate::DRADeviceTaints) {
+        if !self.gates.enabled(Gate::DRADeviceTaints) || self.what_if.ignore_taints {
             return true;
         }
         self.dev(r).taints.iter().all(|(k, v, effect)| {
@@ -1077,6 +1094,31 @@ impl<'a> Allocator<'a> {
 
     /// The outcome on one node.
     pub fn on_node(&self, node: &str) -> Outcome {
+        self.on_node_if(node, WhatIf::default())
+    }
+
+    /// Whether the claims would fit on the node if `claim` (an allocated
+    /// claim of the inventory) were deleted: its devices, counters and
+    /// capacity freed.
+    pub fn fits_without(&self, node: &str, claim: &Object) -> bool {
+        let what_if = WhatIf {
+            without: self.objects.iter().find(|o| std::ptr::eq(*o, claim)),
+            ignore_taints: false,
+        };
+        matches!(self.on_node_if(node, what_if), Outcome::Allocated { .. })
+    }
+
+    /// Whether the claims would fit on the node if their requests tolerated
+    /// every device taint.
+    pub fn fits_tolerating_taints(&self, node: &str) -> bool {
+        let what_if = WhatIf {
+            without: None,
+            ignore_taints: true,
+        };
+        matches!(self.on_node_if(node, what_if), Outcome::Allocated { .. })
+    }
+
+    fn on_node_if(&self, node: &str, what_if: WhatIf<'a>) -> Outcome {
         let plans = match &self.plans {
             Ok(p) => p.clone(),
             Err(e) => return Outcome::Error { error: e.clone() },
@@ -1122,7 +1164,7 @@ impl<'a> Allocator<'a> {
         let outcome = if todo.is_empty() {
             Outcome::Allocated { claims: Vec::new() }
         } else {
-            match solve_node(&self.shared, self.gates, todo, &self.index, node) {
+            match solve_node(&self.shared, self.gates, todo, &self.index, node, what_if) {
                 Ok(o) => o,
                 Err(Fatal(e)) => Outcome::Error { error: e },
             }
@@ -1148,6 +1190,7 @@ fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
         plans,
         &index,
         input.node,
+        WhatIf::default(),
     )
 }
 
@@ -1308,6 +1351,7 @@ fn solve_node<'a>(
     plans: Vec<ClaimPlan<'a>>,
     index: &pools::PoolIndex<'a>,
     node: &str,
+    what_if: WhatIf<'a>,
 ) -> Result<Outcome, Fatal> {
     let node_labels = shared.labels.get(node).copied();
     let pools = pools::gather(index, node, node_labels, gates);
@@ -1327,7 +1371,9 @@ fn solve_node<'a>(
         }
         seen_pools.push(key);
         for &(o, r) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
-            if allocating.contains(&(o as *const Object)) {
+            if allocating.contains(&(o as *const Object))
+                || what_if.without.is_some_and(|w| std::ptr::eq(w, o))
+            {
                 continue;
             }
             let Some(device) = str_of(r, "device") else {
@@ -1399,6 +1445,7 @@ fn solve_node<'a>(
         selectable: HashMap::new(),
         steps: 0,
         budget: DEFAULT_BUDGET,
+        what_if,
     };
     // Seed compatibility groups with allocated devices.
     for r in search.allocated.clone() {
@@ -1575,6 +1622,17 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
             }
             f.pass_request += 1;
             if !search.tolerated(r, &req) {
+                for (k, v, effect) in &search.dev(r).taints {
+                    let t = match v.is_empty() {
+                        true => format!("{k}:{effect}"),
+                        false => format!("{k}={v}:{effect}"),
+                    };
+                    if matches!(effect.as_str(), "NoSchedule" | "NoExecute")
+                        && !f.taints.contains(&t)
+                    {
+                        f.taints.push(t);
+                    }
+                }
                 continue;
             }
             f.untainted += 1;
@@ -1591,8 +1649,13 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
             // Counters: admin access and a shared device already charged take none.
             let charged = shared && search.shared_used.contains_key(&r);
             if !req.admin && !charged {
-                if let Some(short) = counter_shortfall(search, r) {
+                if let Some((set, short)) = counter_shortfall(search, r) {
                     f.shortfall.get_or_insert(short);
+                    for h in counter_holders(search, r.pool, &set) {
+                        if !f.counter_holders.contains(&h) {
+                            f.counter_holders.push(h);
+                        }
+                    }
                     continue;
                 }
             }
@@ -1627,18 +1690,41 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
     (out, left)
 }
 
-fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<String> {
+/// The claims holding devices of the pool that draw on the counter set.
+fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Vec<String> {
+    let mut held: Vec<(DevRef, &String)> = search
+        .holders
+        .iter()
+        .filter(|(r, _)| r.pool == pool)
+        .filter(|(r, _)| search.dev(**r).consumes().iter().any(|(s, _, _)| s == set))
+        .map(|(r, h)| (*r, h))
+        .collect();
+    held.sort_by_key(|(r, _)| r.index);
+    let mut out: Vec<String> = Vec::new();
+    for (_, h) in held {
+        if !out.contains(h) {
+            out.push(h.clone());
+        }
+    }
+    out
+}
+
+/// The first counter the device cannot get: its set, and what to say.
+fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<(String, String)> {
     let d = search.dev(r);
     let pool = &search.pools[r.pool];
     for (set, counters, _) in d.consumes() {
         for (counter, need) in counters {
             let left = pool.available(set, counter);
             if left < *need {
-                return Some(format!(
-                    "counter set {set}: {counter} needs {}, {} left (device {})",
-                    need.human(),
-                    left.human(),
-                    d.name
+                return Some((
+                    set.clone(),
+                    format!(
+                        "counter set {set}: {counter} needs {}, {} left (device {})",
+                        need.human(),
+                        left.human(),
+                        d.name
+                    ),
                 ));
             }
         }
