@@ -392,12 +392,15 @@ impl<'a> Search<'a> {
             ok = false;
         }
         if ok {
-            let class = format!("class {}", req.class.name().unwrap_or_default());
-            ok = all_match(&req.class_programs, d.cel(), &class)?;
+            ok = all_match(&req.class_programs, d.cel(), || {
+                format!("class {}", req.class.name().unwrap_or_default())
+            })?;
         }
         if ok {
-            let claim = format!("claim {}", claim_ref(self.plans[req.claim].obj));
-            ok = all_match(&req.programs, d.cel(), &claim)?;
+            let claim = self.plans[req.claim].obj;
+            ok = all_match(&req.programs, d.cel(), || {
+                format!("claim {}", claim_ref(claim))
+            })?;
         }
         self.selectable.insert(key, ok);
         Ok(ok)
@@ -653,9 +656,11 @@ impl<'a> Search<'a> {
         if !self.pools[r.pool].device_on_node(r.index) {
             return Ok(None);
         }
-        // 3. capacity
+        // 3. capacity (an exclusive device asked for no amount serves its
+        // whole capacity: nothing to compute)
         let mut share = None;
-        if self.gates.enabled(Gate::DRAConsumableCapacity) && !req.admin {
+        let consumable = self.gates.enabled(Gate::DRAConsumableCapacity) && !req.admin;
+        if consumable && (shared || !req.capacity.is_empty()) {
             let Some(want) = self.consumption(r, req) else {
                 return Ok(None);
             };
@@ -665,7 +670,7 @@ impl<'a> Search<'a> {
             if shared {
                 share = Some(want);
             }
-        } else if !req.capacity.is_empty() {
+        } else if !consumable && !req.capacity.is_empty() {
             return Ok(None);
         }
         // 4. counters (a shared device already in use was charged on first use)
@@ -939,10 +944,12 @@ impl<'a> Search<'a> {
 
 /// Selectors in order: the first false stops; a CEL error is fatal, named
 /// after its owner (`class gpu` or `claim ns/name`) and selector index.
+/// Whether the device passes every selector; `owner` names them in the
+/// error (built only then: this runs for every device tried).
 fn all_match(
     programs: &[Program],
     device: &Arc<crate::cel::Device>,
-    owner: &str,
+    owner: impl FnOnce() -> String,
 ) -> Result<bool, Fatal> {
     for (i, p) in programs.iter().enumerate() {
         match p.matches(device) {
@@ -950,7 +957,8 @@ fn all_match(
             Ok(false) => return Ok(false),
             Err(e) => {
                 return Err(Fatal(format!(
-                    "{owner}: selector #{i}: CEL runtime error: {}",
+                    "{}: selector #{i}: CEL runtime error: {}",
+                    owner(),
                     e.0
                 )))
             }
