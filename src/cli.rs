@@ -114,6 +114,11 @@ pub struct ExplainCommon {
     #[arg(long)]
     pub node: Option<String>,
 
+    /// How long the search may run on each node, as the scheduler's filter
+    /// timeout (DRASchedulerFilterTimeout, 10s by default); 0: only the step budget.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub timeout: std::time::Duration,
+
     #[arg(short = 'o', long = "output", value_enum, default_value_t = MatchOutput::Text)]
     pub output: MatchOutput,
 

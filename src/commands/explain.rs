@@ -272,7 +272,16 @@ fn report(
                 .into(),
         );
     }
-    let allocator = allocate::Allocator::new(objects, gates, claims);
+    // The clock is read here, at the edge: the core only compares.
+    let timeout = (!common.timeout.is_zero()).then_some((
+        std::time::Instant::now as fn() -> std::time::Instant,
+        common.timeout,
+    ));
+    let allocator =
+        allocate::Allocator::new(objects, gates, claims).with_limits(allocate::Limits {
+            steps: allocate::DEFAULT_BUDGET,
+            timeout,
+        });
     let outcomes = allocator.on_nodes(&targets);
     let per_node: Vec<(String, Outcome)> = targets.into_iter().zip(outcomes).collect();
     // What would help, verified by allocating again with the change; for the

@@ -363,6 +363,14 @@ struct Search<'a> {
     steps: u64,
     budget: u64,
     what_if: WhatIf<'a>,
+    /// The time budget: a clock (injected: the core reads none itself) and
+    /// the latest time the search may run to.
+    deadline: Option<(fn() -> std::time::Instant, std::time::Instant)>,
+    /// Steps spent per request (by `Req::key`), to say which made the search
+    /// expensive when a budget runs out.
+    steps_by_request: Vec<u64>,
+    /// The most devices a partial allocation held.
+    deepest: usize,
 }
 
 impl<'a> Search<'a> {
@@ -765,13 +773,61 @@ impl<'a> Search<'a> {
 
     fn step(&mut self) -> Result<(), Fatal> {
         self.steps += 1;
-        if self.steps > self.budget {
-            return Err(Fatal(format!(
-                "timed out trying to allocate devices: the search budget of {} steps ran out",
-                self.budget
-            )));
+        let out_of_time =
+            self.steps.is_multiple_of(1024) && self.deadline.is_some_and(|(now, end)| now() >= end);
+        if self.steps > self.budget || out_of_time {
+            return Err(Fatal(self.timed_out(out_of_time)));
         }
         Ok(())
+    }
+
+    /// The scheduler's words, then which request the steps went to and how
+    /// far the search got.
+    fn timed_out(&self, out_of_time: bool) -> String {
+        let why = match out_of_time {
+            true => "the time budget ran out".to_owned(),
+            false => format!("the search budget of {} steps ran out", self.budget),
+        };
+        let mut msg = format!("timed out trying to allocate devices: {why}");
+        let costly = self
+            .steps_by_request
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, n)| **n)
+            .filter(|(_, n)| **n > 0);
+        if let Some((key, n)) = costly {
+            if let Some(req) = all_requests(self).into_iter().find(|r| r.key == key) {
+                msg.push_str(&format!(
+                    "; request {:?} of claim {} took {n} of the {} steps",
+                    req.name,
+                    claim_ref(self.plans[req.claim].obj),
+                    self.steps
+                ));
+            }
+        }
+        let wanted: usize = self
+            .plans
+            .iter()
+            .flat_map(|p| &p.slots)
+            .map(|s| match s {
+                Slot::Exact(r) => r.count,
+                Slot::First(v) => v.iter().map(|r| r.count).min().unwrap_or(0),
+            })
+            .sum();
+        msg.push_str(&format!(
+            "; the best partial allocation had {} of {wanted} devices",
+            self.deepest
+        ));
+        msg
+    }
+
+    /// Counts a step for the request being searched.
+    fn charge(&mut self, req: &Req<'_>) {
+        if self.steps_by_request.len() <= req.key {
+            self.steps_by_request.resize(req.key + 1, 0);
+        }
+        self.steps_by_request[req.key] += 1;
+        self.deepest = self.deepest.max(self.picks.len());
     }
 
     /// Allocates claim `c`, slot `s`, device `k` of that slot, then the rest.
@@ -810,6 +866,7 @@ impl<'a> Search<'a> {
             if self.claim_results(c) >= MAX_RESULTS {
                 continue;
             }
+            self.charge(&req);
             let mut failed: Vec<(usize, u64)> = Vec::new();
             for &r in cands {
                 // Hashing a device is only needed once a twin has failed.
@@ -845,6 +902,7 @@ impl<'a> Search<'a> {
         cands: &[DevRef],
     ) -> Result<bool, Fatal> {
         self.step()?;
+        self.charge(req);
         if k == req.count {
             return self.solve(c, s + 1, 0, cands);
         }
@@ -1025,6 +1083,23 @@ pub fn allocate(input: &Input<'_>) -> Outcome {
 /// The step budget of the search (the scheduler's filter timeout, in steps).
 pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
+/// How long a search of one node may go on: a step budget, and optionally a
+/// time budget with the clock to read (the core reads no clock itself).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub steps: u64,
+    pub timeout: Option<(fn() -> std::time::Instant, std::time::Duration)>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: DEFAULT_BUDGET,
+            timeout: None,
+        }
+    }
+}
+
 /// Allocates the same claims on many nodes: plans (compiled selectors) and
 /// the pool index are built once.
 pub struct Allocator<'a> {
@@ -1033,6 +1108,7 @@ pub struct Allocator<'a> {
     plans: Result<Vec<ClaimPlan<'a>>, String>,
     index: pools::PoolIndex<'a>,
     shared: Shared<'a>,
+    limits: Limits,
 }
 
 /// What every node's run reads: node labels and claims with an allocation.
@@ -1089,7 +1165,14 @@ impl<'a> Allocator<'a> {
             plans: plan(objects, gates, claims).map_err(|Fatal(e)| e),
             index: pools::PoolIndex::new(objects),
             shared: Shared::new(objects),
+            limits: Limits::default(),
         }
+    }
+
+    /// The search budget of each node tried (steps, and optionally time).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// The outcome on each node, in the order given. Nodes are independent
@@ -1172,7 +1255,15 @@ impl<'a> Allocator<'a> {
         let outcome = if todo.is_empty() {
             Outcome::Allocated { claims: Vec::new() }
         } else {
-            match solve_node(&self.shared, self.gates, todo, &self.index, node, what_if) {
+            match solve_node(
+                &self.shared,
+                self.gates,
+                todo,
+                &self.index,
+                node,
+                what_if,
+                self.limits,
+            ) {
                 Ok(o) => o,
                 Err(Fatal(e)) => Outcome::Error { error: e },
             }
@@ -1199,6 +1290,7 @@ fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
         &index,
         input.node,
         WhatIf::default(),
+        Limits::default(),
     )
 }
 
@@ -1360,6 +1452,7 @@ fn solve_node<'a>(
     index: &pools::PoolIndex<'a>,
     node: &str,
     what_if: WhatIf<'a>,
+    limits: Limits,
 ) -> Result<Outcome, Fatal> {
     let node_labels = shared.labels.get(node).copied();
     let pools = pools::gather(index, node, node_labels, gates);
@@ -1452,8 +1545,11 @@ fn solve_node<'a>(
         groups: HashMap::new(),
         selectable: HashMap::new(),
         steps: 0,
-        budget: DEFAULT_BUDGET,
+        budget: limits.steps,
         what_if,
+        deadline: limits.timeout.map(|(now, timeout)| (now, now() + timeout)),
+        steps_by_request: Vec::new(),
+        deepest: 0,
     };
     // Seed compatibility groups with allocated devices.
     for r in search.allocated.clone() {
@@ -1974,4 +2070,80 @@ fn describe(f: &Funnel) -> String {
         s.push_str(&format!(" ({note})"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Allocator, Limits, Outcome};
+    use crate::gates::{FeatureGates, Version};
+    use crate::lint::{load_objects, SourceFile};
+
+    /// 64 devices that differ only in name and a claim for 8 with a
+    /// distinctAttribute that only 7 values can meet: the search must give up.
+    fn hopeless() -> Vec<crate::model::Object> {
+        let mut devices = String::new();
+        for i in 0..64 {
+            devices.push_str(&format!(
+                "  - name: d{i}\n    attributes:\n      slot: {{int: {}}}\n",
+                i % 7
+            ));
+        }
+        let text = format!(
+            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: x.example.com\n  nodeName: node-w\n  pool: {{name: node-w, generation: 1, resourceSliceCount: 1}}\n  devices:\n{devices}---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {{deviceClassName: c, count: 8}}\n    constraints:\n    - distinctAttribute: x.example.com/slot\n"
+        );
+        load_objects(
+            &[SourceFile {
+                name: "w.yaml".into(),
+                text,
+            }],
+            Default::default(),
+        )
+        .0
+    }
+
+    fn error_with(limits: Limits) -> String {
+        let objects = hopeless();
+        let gates = FeatureGates::defaults(Version::LATEST);
+        let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+        match Allocator::new(&objects, &gates, &claims)
+            .with_limits(limits)
+            .on_node("node-w")
+        {
+            Outcome::Error { error } => error,
+            other => panic!("expected the budget to run out: {other:?}"),
+        }
+    }
+
+    /// Either budget ends the search with the scheduler's words, the request
+    /// the steps went to, and how far the search got.
+    #[test]
+    fn budgets_name_the_costly_request_and_the_progress() {
+        let steps = error_with(Limits {
+            steps: 10_000,
+            timeout: None,
+        });
+        assert!(
+            steps.starts_with(
+                "timed out trying to allocate devices: the search budget of 10000 steps ran out"
+            ),
+            "{steps}"
+        );
+        assert!(
+            steps.contains("request \"r\" of claim default/w took"),
+            "{steps}"
+        );
+        assert!(
+            steps.contains("the best partial allocation had 7 of 8 devices"),
+            "{steps}"
+        );
+        // A time budget already spent stops the search at its first check.
+        let time = error_with(Limits {
+            steps: u64::MAX,
+            timeout: Some((std::time::Instant::now, std::time::Duration::ZERO)),
+        });
+        assert!(
+            time.starts_with("timed out trying to allocate devices: the time budget ran out"),
+            "{time}"
+        );
+    }
 }
