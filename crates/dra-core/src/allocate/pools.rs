@@ -121,7 +121,7 @@ impl PoolDevice<'_> {
     /// parsing amounts or allocating, as this runs for every device of every
     /// node tried. Counters are checked by name, whatever the amount, as the
     /// scheduler does (and without touching each amount's node).
-    fn check_consumption(&self, counter_sets: Option<&CounterSets>) -> (Option<String>, bool) {
+    fn check_consumption(&self, counter_sets: Option<&CounterSets<'_>>) -> (Option<String>, bool) {
         let mut unknown = None;
         let mut groups = false;
         for c in consumptions(self.node) {
@@ -146,7 +146,7 @@ impl PoolDevice<'_> {
                 )),
                 Some(cs) => counters
                     .iter()
-                    .find(|e| !cs.contains_key(e.key.as_str()))
+                    .find(|e| !cs.iter().any(|c| c.key == e.key))
                     .map(|e| {
                         format!(
                             "device {} consumes unknown counter {set}/{}",
@@ -223,8 +223,10 @@ struct Deferred {
     groups_incomplete: bool,
 }
 
-/// A pool's counter sets by name.
-pub type CounterSets = HashMap<String, BTreeMap<String, Quantity>>;
+/// A pool's counter sets by name: their `counters` entries, read where
+/// needed (validation reads names only; amounts are parsed for the few
+/// counters the search charges).
+pub type CounterSets<'a> = HashMap<&'a str, &'a [Entry]>;
 
 pub struct Pool<'a> {
     pub driver: &'a str,
@@ -235,7 +237,7 @@ pub struct Pool<'a> {
     /// accounting); `None` when those are exactly `devices` (the common
     /// node-local pool), which are then not built twice.
     all_devices: Option<Vec<PoolDevice<'a>>>,
-    pub counter_sets: CounterSets,
+    pub counter_sets: CounterSets<'a>,
     /// Consumption of allocated devices, per counter set and counter.
     charged: HashMap<String, HashMap<String, Quantity>>,
     /// All slices of the generation are there.
@@ -325,8 +327,8 @@ impl<'a> Pool<'a> {
         let total = self
             .counter_sets
             .get(set)
-            .and_then(|c| c.get(counter))
-            .copied()
+            .and_then(|c| c.iter().find(|e| e.key == counter))
+            .and_then(|e| q(e.value.get("value")))
             .unwrap_or_else(Quantity::zero);
         let used = self
             .charged
@@ -815,19 +817,12 @@ pub fn gather<'a>(
                     .and_then(Node::as_seq)
                     .unwrap_or_default()
                 {
-                    let set = cs
-                        .get("name")
-                        .and_then(Node::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
-                    let counters: BTreeMap<String, Quantity> = cs
+                    let set = cs.get("name").and_then(Node::as_str).unwrap_or_default();
+                    let counters = cs
                         .get("counters")
                         .and_then(Node::as_map)
-                        .unwrap_or_default()
-                        .iter()
-                        .filter_map(|e| Some((e.key.to_string(), q(e.value.get("value"))?)))
-                        .collect();
-                    if counter_sets.insert(set.clone(), counters).is_some() {
+                        .unwrap_or_default();
+                    if counter_sets.insert(set, counters).is_some() {
                         invalid = Some(format!("counter set {set} is defined twice"));
                     }
                 }
