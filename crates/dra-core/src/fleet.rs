@@ -78,6 +78,23 @@ pub fn generate(spec: FleetSpec) -> String {
     out
 }
 
+/// A constructed worst case for the allocator: 64 devices that differ only
+/// in name on node `node-w`, and claim `default/w` for 8 of them with a
+/// distinctAttribute that only 7 values can meet: the search must give up.
+pub fn hopeless_case() -> String {
+    let mut devices = String::new();
+    for i in 0..64 {
+        let _ = write!(
+            devices,
+            "  - name: d{i}\n    attributes:\n      slot: {{int: {}}}\n",
+            i % 7
+        );
+    }
+    format!(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: x.example.com\n  nodeName: node-w\n  pool: {{name: node-w, generation: 1, resourceSliceCount: 1}}\n  devices:\n{devices}---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {{deviceClassName: c, count: 8}}\n    constraints:\n    - distinctAttribute: x.example.com/slot\n"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2078,19 +2078,8 @@ mod tests {
     use crate::gates::{FeatureGates, Version};
     use crate::lint::{load_objects, SourceFile};
 
-    /// 64 devices that differ only in name and a claim for 8 with a
-    /// distinctAttribute that only 7 values can meet: the search must give up.
     fn hopeless() -> Vec<crate::model::Object> {
-        let mut devices = String::new();
-        for i in 0..64 {
-            devices.push_str(&format!(
-                "  - name: d{i}\n    attributes:\n      slot: {{int: {}}}\n",
-                i % 7
-            ));
-        }
-        let text = format!(
-            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: x.example.com\n  nodeName: node-w\n  pool: {{name: node-w, generation: 1, resourceSliceCount: 1}}\n  devices:\n{devices}---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {{deviceClassName: c, count: 8}}\n    constraints:\n    - distinctAttribute: x.example.com/slot\n"
-        );
+        let text = crate::fleet::hopeless_case();
         load_objects(
             &[SourceFile {
                 name: "w.yaml".into(),
