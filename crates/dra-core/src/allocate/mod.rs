@@ -26,9 +26,9 @@ pub use pools::{Consumption, DevRef, Pool, PoolDevice};
 
 /// The device whose counters were charged.
 type CounterUndo = DevRef;
-type GroupUndo = Vec<((usize, String), Option<Option<Vec<String>>>)>;
+type GroupUndo<'a> = Vec<((usize, &'a str), Option<Option<Vec<&'a str>>>)>;
 /// What to undo when a tentatively picked device is released.
-type Token = (Option<CounterUndo>, Option<GroupUndo>);
+type Token<'a> = (Option<CounterUndo>, Option<GroupUndo<'a>>);
 
 /// The claim limit of results (`AllocationResultsMaxSize`).
 const MAX_RESULTS: usize = 32;
@@ -355,10 +355,10 @@ struct Search<'a> {
     shared_used: HashMap<DevRef, BTreeMap<String, Quantity>>,
     picks: Vec<Pick>,
     in_use_cycle: HashSet<DevRef>,
-    counters: HashMap<usize, HashMap<String, HashMap<String, Quantity>>>,
+    counters: HashMap<usize, HashMap<&'a str, HashMap<&'a str, Quantity>>>,
     capacity_cycle: HashMap<DevRef, BTreeMap<String, Quantity>>,
     /// Compatibility-group state per (pool, counter set): None = only no-group devices.
-    groups: HashMap<(usize, String), Option<Vec<String>>>,
+    groups: HashMap<(usize, &'a str), Option<Vec<&'a str>>>,
     selectable: HashMap<(DevRef, usize), bool>,
     steps: u64,
     budget: u64,
@@ -396,7 +396,7 @@ impl<'a> Search<'a> {
         if !d.binding_conditions.is_empty() && !binding_on {
             ok = false;
         }
-        if ok && !d.consumes().is_empty() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
+        if ok && d.consumes_counters() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
             ok = false;
         }
         if ok {
@@ -507,17 +507,18 @@ impl<'a> Search<'a> {
             return None;
         }
         for (set, counters, _) in d.consumes() {
-            let sets = self.counters.entry(r.pool).or_default();
-            if !sets.contains_key(set.as_str()) {
-                sets.insert(set.clone(), HashMap::new());
-            }
-            let m = sets.get_mut(set.as_str()).expect("inserted above");
+            let m = self
+                .counters
+                .entry(r.pool)
+                .or_default()
+                .entry(*set)
+                .or_default();
             for (counter, q) in counters {
-                match m.get_mut(counter.as_str()) {
+                match m.get_mut(counter) {
                     Some(e) => *e = e.checked_sub(q).unwrap_or(*e),
                     None => {
                         let zero = Quantity::zero();
-                        m.insert(counter.clone(), zero.checked_sub(q).unwrap_or(zero));
+                        m.insert(*counter, zero.checked_sub(q).unwrap_or(zero));
                     }
                 }
             }
@@ -528,15 +529,11 @@ impl<'a> Search<'a> {
     fn undo_counters(&mut self, r: &CounterUndo) {
         let d = &self.pools[r.pool].devices[r.index];
         for (set, counters, _) in d.consumes() {
-            let Some(m) = self
-                .counters
-                .get_mut(&r.pool)
-                .and_then(|m| m.get_mut(set.as_str()))
-            else {
+            let Some(m) = self.counters.get_mut(&r.pool).and_then(|m| m.get_mut(set)) else {
                 continue;
             };
             for (counter, q) in counters {
-                if let Some(e) = m.get_mut(counter.as_str()) {
+                if let Some(e) = m.get_mut(counter) {
                     *e = e.checked_add(q).unwrap_or(*e);
                 }
             }
@@ -544,7 +541,7 @@ impl<'a> Search<'a> {
     }
 
     /// Compatibility groups (§10): returns the previous states to restore.
-    fn groups_fit(&mut self, r: DevRef) -> Option<GroupUndo> {
+    fn groups_fit(&mut self, r: DevRef) -> Option<GroupUndo<'a>> {
         let consumes = self.pools[r.pool].devices[r.index].consumes();
         // Gate off: a device with groups is never allocated, one without
         // has nothing to track.
@@ -556,28 +553,27 @@ impl<'a> Search<'a> {
         }
         let mut changes = Vec::new();
         for (set, _, groups) in consumes {
-            let key = (r.pool, set.clone());
+            let key = (r.pool, *set);
             let prev = self.groups.get(&key).cloned();
             let next = match (&prev, groups) {
                 (None, g) => g.clone(),
                 (Some(None), None) => None,
                 (Some(None), Some(_)) | (Some(Some(_)), None) => return None,
                 (Some(Some(run)), Some(g)) => {
-                    let inter: Vec<String> =
-                        run.iter().filter(|x| g.contains(x)).cloned().collect();
+                    let inter: Vec<&str> = run.iter().filter(|x| g.contains(x)).copied().collect();
                     if inter.is_empty() {
                         return None;
                     }
                     Some(inter)
                 }
             };
-            changes.push((key.clone(), prev));
+            changes.push((key, prev));
             self.groups.insert(key, next);
         }
         Some(changes)
     }
 
-    fn undo_groups(&mut self, changes: GroupUndo) {
+    fn undo_groups(&mut self, changes: GroupUndo<'a>) {
         for (key, prev) in changes.into_iter().rev() {
             match prev {
                 Some(p) => {
@@ -639,7 +635,7 @@ impl<'a> Search<'a> {
     }
 
     /// Tries `r` for `req`; on success the device is recorded and an undo token returned.
-    fn try_device(&mut self, r: DevRef, req: &Req<'a>) -> Result<Option<Token>, Fatal> {
+    fn try_device(&mut self, r: DevRef, req: &Req<'a>) -> Result<Option<Token<'a>>, Fatal> {
         // 0. the pool passes the scheduler's validation (checked on first touch)
         if !self.pools[r.pool].usable() {
             return Ok(None);
@@ -732,7 +728,7 @@ impl<'a> Search<'a> {
         Ok(Some((counters, groups)))
     }
 
-    fn release(&mut self, token: Token) {
+    fn release(&mut self, token: Token<'a>) {
         let Some(p) = self.picks.pop() else { return };
         if let Some(s) = &p.share {
             if let Some(e) = self.capacity_cycle.get_mut(&p.dev) {
@@ -1800,7 +1796,7 @@ fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Vec<String> {
         .holders
         .iter()
         .filter(|(r, _)| r.pool == pool)
-        .filter(|(r, _)| search.dev(**r).consumes().iter().any(|(s, _, _)| s == set))
+        .filter(|(r, _)| search.dev(**r).consumes().iter().any(|(s, _, _)| *s == set))
         .map(|(r, h)| (*r, h))
         .collect();
     held.sort_by_key(|(r, _)| r.index);
@@ -1822,7 +1818,7 @@ fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<(String, String)>
             let left = pool.available(set, counter);
             if left < *need {
                 return Some((
-                    set.clone(),
+                    set.to_string(),
                     format!(
                         "counter set {set}: {counter} needs {}, {} left (device {})",
                         need.human(),
@@ -1844,12 +1840,12 @@ fn group_conflict(search: &Search<'_>, r: DevRef) -> String {
             d.name
         );
     }
-    let show = |g: &Option<Vec<String>>| match g {
+    let show = |g: &Option<Vec<&str>>| match g {
         Some(v) => format!("[{}]", v.join(", ")),
         None => "no groups".to_owned(),
     };
     for (set, _, groups) in d.consumes() {
-        if let Some(held) = search.groups.get(&(r.pool, set.clone())) {
+        if let Some(held) = search.groups.get(&(r.pool, *set)) {
             let fits = match (held, groups) {
                 (None, None) => true,
                 (Some(h), Some(g)) => h.iter().any(|x| g.contains(x)),
@@ -1868,7 +1864,7 @@ fn group_conflict(search: &Search<'_>, r: DevRef) -> String {
     format!("device {}: compatibility groups conflict", d.name)
 }
 
-fn capacity_shortfall(search: &Search<'_>, r: DevRef, req: &Req<'_>) -> Option<String> {
+fn capacity_shortfall<'a>(search: &Search<'a>, r: DevRef, req: &Req<'a>) -> Option<String> {
     let d = search.dev(r);
     if !search.gates.enabled(Gate::DRAConsumableCapacity) {
         return (!req.capacity.is_empty())

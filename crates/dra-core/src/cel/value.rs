@@ -73,28 +73,32 @@ pub struct Device {
     pub allow_multiple_allocations: bool,
 }
 
-fn domains(pairs: Vec<(String, Vec<(String, Value)>)>) -> Value {
-    let entries = pairs
+/// Qualified names grouped by domain, each name's key already a CEL string:
+/// the view is built for every device a selector is evaluated on, so it is
+/// built without intermediate strings.
+type ByDomain = Vec<(Arc<str>, Vec<(Value, Value)>)>;
+
+fn domains(by_domain: ByDomain) -> Value {
+    let entries = by_domain
         .into_iter()
-        .map(|(d, attrs)| {
-            let inner = MapValue {
-                entries: attrs
-                    .into_iter()
-                    .map(|(k, v)| (Value::String(k.into()), v))
-                    .collect(),
-            };
-            (Value::String(d.into()), Value::Map(Arc::new(inner)))
-        })
+        .map(|(d, entries)| (Value::String(d), Value::Map(Arc::new(MapValue { entries }))))
         .collect();
     Value::Domains(Arc::new(MapValue { entries }))
 }
 
-fn insert(pairs: &mut Vec<(String, Vec<(String, Value)>)>, driver: &str, name: &str, value: Value) {
+fn insert(by_domain: &mut ByDomain, driver: &Arc<str>, name: &str, value: Value) {
     // A bare name falls under the driver's domain; the split is at the first '/'.
     let (domain, id) = name.split_once('/').unwrap_or((driver, name));
-    match pairs.iter_mut().find(|(d, _)| d == domain) {
-        Some((_, attrs)) => attrs.push((id.to_owned(), value)),
-        None => pairs.push((domain.to_owned(), vec![(id.to_owned(), value)])),
+    let key = Value::String(id.into());
+    match by_domain.iter_mut().find(|(d, _)| **d == *domain) {
+        Some((_, entries)) => entries.push((key, value)),
+        None => {
+            let domain = match domain == &**driver {
+                true => Arc::clone(driver),
+                false => domain.into(),
+            };
+            by_domain.push((domain, vec![(key, value)]));
+        }
     }
 }
 
@@ -142,6 +146,7 @@ fn attribute_value(n: &Node) -> Option<Value> {
 impl Device {
     /// Builds the CEL view of a ResourceSlice device entry of `driver`.
     pub fn from_node(driver: &str, device: &Node) -> Device {
+        let driver: Arc<str> = driver.into();
         let mut attrs = Vec::new();
         for e in device
             .get("attributes")
@@ -149,7 +154,7 @@ impl Device {
             .unwrap_or_default()
         {
             if let Some(v) = attribute_value(&e.value) {
-                insert(&mut attrs, driver, &e.key, v);
+                insert(&mut attrs, &driver, &e.key, v);
             }
         }
         let mut caps = Vec::new();
@@ -164,11 +169,11 @@ impl Device {
                 .and_then(Node::scalar_text)
                 .and_then(|t| Quantity::parse(&t).ok());
             if let Some(q) = q {
-                insert(&mut caps, driver, &e.key, Value::Quantity(q));
+                insert(&mut caps, &driver, &e.key, Value::Quantity(q));
             }
         }
         Device {
-            driver: Value::String(driver.into()),
+            driver: Value::String(driver),
             attributes: domains(attrs),
             capacity: domains(caps),
             allow_multiple_allocations: device

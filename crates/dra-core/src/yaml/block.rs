@@ -38,6 +38,8 @@ pub(super) fn load(text: &str, char_base: u32, limits: Limits) -> Option<(Vec<Do
         base: char_base,
         depth: 0,
         max_depth: limits.max_depth.min(MAX_DEPTH),
+        entries: Vec::new(),
+        items: Vec::new(),
     };
     p.advance();
     let mut docs = Vec::new();
@@ -93,6 +95,14 @@ struct Block<'a> {
     base: u32,
     depth: usize,
     max_depth: usize,
+    /// The entries and items of the collections being built, innermost
+    /// last: a collection takes its own off the top when it ends, in one
+    /// allocation of the exact size. Growing each collection's vector as it
+    /// went reallocated (and shrank) most of them, scattering the tree;
+    /// built this way, a collection's children lie before it in memory in
+    /// parse order, which is how the allocator and the rules walk them.
+    entries: Vec<Entry>,
+    items: Vec<Node>,
 }
 
 /// Characters that cannot start a plain scalar or key here.
@@ -197,11 +207,11 @@ impl Block<'_> {
     fn map(&mut self, mut p: usize, col: usize) -> Option<Node> {
         self.enter()?;
         let start = self.at(p);
-        let mut entries: Vec<Entry> = Vec::new();
+        let mark = self.entries.len();
         loop {
             let line = self.cur?;
             let (key, key_span, colon) = self.key(p, line.end)?;
-            if key == "<<" || entries.iter().any(|e| e.key == key) {
+            if key == "<<" || self.entries[mark..].iter().any(|e| e.key == key) {
                 return None;
             }
             let rest = self.skip_spaces(colon + 1, line.end);
@@ -225,7 +235,7 @@ impl Block<'_> {
                     _ => Node::new(Value::Null, Span::point(self.at(colon))),
                 }
             };
-            entries.push(Entry {
+            self.entries.push(Entry {
                 key,
                 key_span,
                 value,
@@ -242,7 +252,7 @@ impl Block<'_> {
             }
         }
         self.depth -= 1;
-        entries.shrink_to_fit();
+        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
         let end = self.collection_end(entries.last().map(|e| e.value.span.end));
         Some(Node::new(Value::Map(entries), Span::new(start, end)))
     }
@@ -252,12 +262,12 @@ impl Block<'_> {
     fn seq(&mut self, mut p: usize, col: usize, indentless: bool) -> Option<Node> {
         self.enter()?;
         let mut start = None;
-        let mut items: Vec<Node> = Vec::new();
+        let mark = self.items.len();
         loop {
             let line = self.cur?;
             let content = self.skip_spaces(p + 1, line.end);
             let item = if content == line.end || self.t[content] == b'#' {
-                if indentless && items.is_empty() {
+                if indentless && self.items.len() == mark {
                     return None;
                 }
                 self.advance();
@@ -284,7 +294,7 @@ impl Block<'_> {
                     self.at(p)
                 });
             }
-            items.push(item);
+            self.items.push(item);
             match self.cur {
                 Some(next) if !next.doc_start && next.indent == col => {
                     if self.is_dash(next.content, next.end) {
@@ -300,7 +310,7 @@ impl Block<'_> {
             }
         }
         self.depth -= 1;
-        items.shrink_to_fit();
+        let items: Vec<Node> = self.items.drain(mark..).collect();
         let end = self.collection_end(items.last().map(|n| n.span.end));
         let start = start.unwrap_or_else(|| self.at(p));
         Some(Node::new(Value::Seq(items), Span::new(start, end)))
