@@ -346,7 +346,9 @@ fn claim_ref(o: &Object) -> String {
 struct Search<'a> {
     gates: &'a FeatureGates,
     pools: Vec<Pool<'a>>,
-    plans: Vec<ClaimPlan<'a>>,
+    /// Shared with the allocator (a plan is copied only when a node's run
+    /// renumbers its claims).
+    plans: Vec<Arc<ClaimPlan<'a>>>,
     /// Devices exclusively allocated before this cycle.
     allocated: HashSet<DevRef>,
     /// Holders of allocated devices, for explanations.
@@ -835,11 +837,11 @@ impl<'a> Search<'a> {
         if s == self.plans[c].slots.len() {
             return self.solve(c + 1, 0, 0, cands);
         }
-        let reqs: Vec<Req<'a>> = match &self.plans[c].slots[s] {
-            Slot::Exact(r) => vec![r.clone()],
-            Slot::First(subs) => subs.clone(),
+        let plan = Arc::clone(&self.plans[c]);
+        let (reqs, first) = match &plan.slots[s] {
+            Slot::Exact(r) => (std::slice::from_ref(r), false),
+            Slot::First(subs) => (subs.as_slice(), true),
         };
-        let first = matches!(self.plans[c].slots[s], Slot::First(_));
         for req in reqs {
             if first && k == 0 {
                 // A later, smaller subrequest may fit the claim limit.
@@ -848,7 +850,7 @@ impl<'a> Search<'a> {
                 }
             }
             if req.all {
-                if self.solve_all(c, s, &req, cands)? {
+                if self.solve_all(c, s, req, cands)? {
                     return Ok(true);
                 }
                 continue;
@@ -862,18 +864,18 @@ impl<'a> Search<'a> {
             if self.claim_results(c) >= MAX_RESULTS {
                 continue;
             }
-            self.charge(&req);
+            self.charge(req);
             let mut failed: Vec<(usize, u64)> = Vec::new();
             for &r in cands {
                 // Hashing a device is only needed once a twin has failed.
                 if !failed.is_empty() && failed.contains(&(r.pool, self.dev(r).signature())) {
                     continue;
                 }
-                if let Some(token) = self.try_device(r, &req)? {
+                if let Some(token) = self.try_device(r, req)? {
                     let next = if k + 1 == req.count {
                         self.solve(c, s + 1, 0, cands)?
                     } else {
-                        self.solve_exact_from(c, s, &req, k + 1, cands)?
+                        self.solve_exact_from(c, s, req, k + 1, cands)?
                     };
                     if next {
                         return Ok(true);
@@ -1101,7 +1103,7 @@ impl Default for Limits {
 pub struct Allocator<'a> {
     objects: &'a [Object],
     gates: &'a FeatureGates,
-    plans: Result<Vec<ClaimPlan<'a>>, String>,
+    plans: Result<Vec<Arc<ClaimPlan<'a>>>, String>,
     index: pools::PoolIndex<'a>,
     shared: Shared<'a>,
     limits: Limits,
@@ -1158,7 +1160,9 @@ impl<'a> Allocator<'a> {
         Allocator {
             objects,
             gates,
-            plans: plan(objects, gates, claims).map_err(|Fatal(e)| e),
+            plans: plan(objects, gates, claims)
+                .map(|p| p.into_iter().map(Arc::new).collect())
+                .map_err(|Fatal(e)| e),
             index: pools::PoolIndex::new(objects),
             shared: Shared::new(objects),
             limits: Limits::default(),
@@ -1238,10 +1242,12 @@ impl<'a> Allocator<'a> {
                     // Requests name their claim by position among those allocated now.
                     let mut p = p;
                     let position = todo.len();
-                    for slot in &mut p.slots {
-                        match slot {
-                            Slot::Exact(r) => r.claim = position,
-                            Slot::First(rs) => rs.iter_mut().for_each(|r| r.claim = position),
+                    if position != i {
+                        for slot in &mut Arc::make_mut(&mut p).slots {
+                            match slot {
+                                Slot::Exact(r) => r.claim = position,
+                                Slot::First(rs) => rs.iter_mut().for_each(|r| r.claim = position),
+                            }
                         }
                     }
                     todo.push(p);
@@ -1277,7 +1283,10 @@ impl<'a> Allocator<'a> {
 }
 
 fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
-    let plans = plan(input.objects, input.gates, &input.claims)?;
+    let plans = plan(input.objects, input.gates, &input.claims)?
+        .into_iter()
+        .map(Arc::new)
+        .collect();
     let index = pools::PoolIndex::new(input.objects);
     solve_node(
         &Shared::new(input.objects),
@@ -1444,7 +1453,7 @@ fn plan<'a>(
 fn solve_node<'a>(
     shared: &Shared<'a>,
     gates: &'a FeatureGates,
-    plans: Vec<ClaimPlan<'a>>,
+    plans: Vec<Arc<ClaimPlan<'a>>>,
     index: &pools::PoolIndex<'a>,
     node: &str,
     what_if: WhatIf<'a>,
