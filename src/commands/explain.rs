@@ -397,30 +397,21 @@ fn funnel_text(f: &allocate::Funnel, node: &str) -> String {
         f.request, f.claim, f.needed
     );
     let steps = f.steps();
-    for (i, (label, count)) in steps.iter().enumerate() {
-        let dropped = i > 0 && *count < steps[i - 1].1;
+    for (i, step) in steps.iter().enumerate() {
+        let dropped = i > 0 && step.count < steps[i - 1].count;
         if i >= 5 && !dropped {
             continue;
         }
         let label = if i == 0 {
             format!("devices on {node}")
         } else {
-            (*label).to_owned()
+            step.label.to_owned()
         };
-        let note = match i {
-            4 if !f.held_by.is_empty() => format!("held by {}", f.held_by.join(", ")),
-            5 => f.shortfall.clone().unwrap_or_default(),
-            6 => f.group_conflict.clone().unwrap_or_default(),
-            7 => f.capacity_shortfall.clone().unwrap_or_default(),
-            8 => f.missing_attribute.clone().unwrap_or_default(),
+        let note = match &step.note {
+            Some(note) if dropped || step.note_always => format!("   ({note})"),
             _ => String::new(),
         };
-        let note = if note.is_empty() || !dropped && i != 4 {
-            String::new()
-        } else {
-            format!("   ({note})")
-        };
-        out.push_str(&format!("  {count:>6}  {label}{note}\n"));
+        out.push_str(&format!("  {:>6}  {label}{note}\n", step.count));
     }
     if f.constrained < f.needed {
         out.push_str(&format!("  {:>6}  < {} needed\n", f.constrained, f.needed));

@@ -327,7 +327,7 @@ pub fn check(case: &Case) -> Result<(), String> {
             }
             for f in funnels {
                 let steps = f.steps();
-                if steps.windows(2).any(|w| w[0].1 < w[1].1) {
+                if steps.windows(2).any(|w| w[0].count < w[1].count) {
                     return Err(format!("funnel not monotone: {f:?}"));
                 }
             }

@@ -195,19 +195,63 @@ pub struct Funnel {
     pub needed: usize,
 }
 
+/// One step of a [`Funnel`]: the devices left after it, and what it found
+/// about those it dropped. Every rendering of the funnel reads this table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunnelStep<'f> {
+    pub label: &'static str,
+    pub count: usize,
+    /// Who holds the devices in use, which counter set is short, ...
+    pub note: Option<std::borrow::Cow<'f, str>>,
+    /// The note is worth showing even when the step dropped nothing (who
+    /// holds matching devices explains a later shortfall too).
+    pub note_always: bool,
+}
+
 impl Funnel {
-    /// The steps as (label, count), in order.
-    pub fn steps(&self) -> [(&'static str, usize); 9] {
+    /// The steps, in order.
+    pub fn steps(&self) -> [FunnelStep<'_>; 9] {
+        use std::borrow::Cow;
+        fn step<'f>(label: &'static str, count: usize, note: Option<&'f String>) -> FunnelStep<'f> {
+            FunnelStep {
+                label,
+                count,
+                note: note.map(|n| Cow::Borrowed(n.as_str())),
+                note_always: false,
+            }
+        }
+        let held_by = FunnelStep {
+            note: (!self.held_by.is_empty())
+                .then(|| Cow::Owned(format!("held by {}", self.held_by.join(", ")))),
+            note_always: true,
+            ..step("not in use", self.free, None)
+        };
         [
-            ("devices", self.devices),
-            ("pass the class selectors", self.pass_class),
-            ("pass the request selectors", self.pass_request),
-            ("not tainted, or tolerated", self.untainted),
-            ("not in use", self.free),
-            ("with shared counters left", self.counters_left),
-            ("with compatible groups", self.compatible),
-            ("with capacity left", self.capacity_left),
-            ("with the constraints' attributes", self.constrained),
+            step("devices", self.devices, None),
+            step("pass the class selectors", self.pass_class, None),
+            step("pass the request selectors", self.pass_request, None),
+            step("not tainted, or tolerated", self.untainted, None),
+            held_by,
+            step(
+                "with shared counters left",
+                self.counters_left,
+                self.shortfall.as_ref(),
+            ),
+            step(
+                "with compatible groups",
+                self.compatible,
+                self.group_conflict.as_ref(),
+            ),
+            step(
+                "with capacity left",
+                self.capacity_left,
+                self.capacity_shortfall.as_ref(),
+            ),
+            step(
+                "with the constraints' attributes",
+                self.constrained,
+                self.missing_attribute.as_ref(),
+            ),
         ]
     }
 
@@ -2047,32 +2091,28 @@ fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<Constrain
     out
 }
 
+/// The funnel in one line: counts in order (notes shown always right after
+/// their count), the number needed, then the other steps' notes.
 fn describe(f: &Funnel) -> String {
     let steps = f.steps();
     let mut s = format!("claim {}, request {}: ", f.claim, f.request);
-    for (i, (label, n)) in steps.iter().enumerate() {
+    for (i, step) in steps.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
-        s.push_str(&format!("{n} {label}"));
+        s.push_str(&format!("{} {}", step.count, step.label));
         if i == 0 {
             s.push_str(" on the node");
         }
-        if *label == "not in use" && !f.held_by.is_empty() {
-            s.push_str(&format!(" (held by {})", f.held_by.join(", ")));
+        if let (true, Some(note)) = (step.note_always, &step.note) {
+            s.push_str(&format!(" ({note})"));
         }
     }
     s.push_str(&format!("; {} needed", f.needed));
-    for note in [
-        &f.shortfall,
-        &f.group_conflict,
-        &f.capacity_shortfall,
-        &f.missing_attribute,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        s.push_str(&format!(" ({note})"));
+    for step in steps.iter().filter(|step| !step.note_always) {
+        if let Some(note) = &step.note {
+            s.push_str(&format!(" ({note})"));
+        }
     }
     s
 }
