@@ -306,9 +306,6 @@ impl<'a> Pool<'a> {
             let mut groups_incomplete = false;
             let same_pass = self.groups_gate_off && self.all_devices.is_none();
             let counter_sets = self.partitionable.then_some(&self.counter_sets);
-            if counter_sets.is_some() {
-                read_ahead_consumption(&self.devices);
-            }
             for d in &self.devices {
                 if !seen.insert(d.name) {
                     invalid.get_or_insert(format!("duplicate device name {}", d.name));
@@ -539,39 +536,6 @@ fn warm_fields(devices: &[Node]) {
     let mut sum = 0usize;
     for d in devices {
         for e in d.as_map().unwrap_or_default() {
-            sum = sum.wrapping_add(e.key.len());
-        }
-    }
-    std::hint::black_box(sum);
-}
-
-/// Reads each device's consumption a level at a time before the checks
-/// walk them device by device. A consumption is three pointer hops from the
-/// device (the list, its first entry's fields, the counters): walking device
-/// after device waits for each hop in turn, while one hop of every device
-/// in a row are independent loads whose cache misses the CPU overlaps.
-fn read_ahead_consumption(devices: &[PoolDevice<'_>]) {
-    let entries: Vec<&[Entry]> = devices
-        .iter()
-        .map(|d| {
-            d.consumption
-                .first()
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-        })
-        .collect();
-    let counters: Vec<&[Entry]> = entries
-        .iter()
-        .map(|m| {
-            m.iter()
-                .find(|e| e.key == "counters")
-                .and_then(|e| e.value.as_map())
-                .unwrap_or_default()
-        })
-        .collect();
-    let mut sum = 0usize;
-    for c in &counters {
-        for e in *c {
             sum = sum.wrapping_add(e.key.len());
         }
     }
