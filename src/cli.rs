@@ -147,7 +147,9 @@ pub enum MatchOutput {
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The CEL expression, as in a selector's `cel.expression`.
+    /// The CEL expression, as in a selector's `cel.expression` (may start
+    /// with `-`, as `-1 < x` does).
+    #[arg(allow_hyphen_values = true)]
     pub expression: String,
 
     /// Files or directories with ResourceSlices (and DeviceClasses for --class), or a snapshot; `-` reads stdin. Without -f, the live cluster.

@@ -96,7 +96,7 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
 
 #[test]
 fn lint_conformance() {
-    support::run_suite("lint", 62, judge_case);
+    support::run_suite("lint", 90, judge_case);
 }
 
 /// The harness must be able to fail: a case with a changed verdict disagrees.

@@ -154,7 +154,11 @@ pub fn run_suite(
     expected: usize,
     judge_case: fn(&serde_json::Value, &Path, &str) -> Result<(), String>,
 ) {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-{suite}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "kubectl-dra-{}-{}",
+        suite.replace('/', "-"),
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let cases = cases(suite);
     assert!(

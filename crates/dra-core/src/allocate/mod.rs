@@ -333,6 +333,13 @@ struct Req<'a> {
     capacity: Vec<(String, Quantity)>,
 }
 
+impl Req<'_> {
+    /// The name upstream's messages give the request: a subrequest's own.
+    fn shown(&self) -> &str {
+        self.name.rsplit('/').next().unwrap_or(&self.name)
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Toleration {
     key: String,
@@ -400,7 +407,13 @@ struct Search<'a> {
     /// Capacity consumed on shared devices before this cycle.
     shared_used: HashMap<DevRef, BTreeMap<String, Quantity>>,
     picks: Vec<Pick>,
-    in_use_cycle: HashSet<DevRef>,
+    /// Devices picked in this cycle, with the claims they were picked for
+    /// (upstream's `allocatingDevices`; admin-access picks included).
+    in_use_cycle: HashMap<DevRef, Vec<usize>>,
+    /// The devices of each allocationMode All request (by `Req::key`),
+    /// found by the up-front validation.
+    all_lists: HashMap<usize, Vec<DevRef>>,
+    variant: Variant,
     counters: HashMap<usize, HashMap<&'a str, HashMap<&'a str, Quantity>>>,
     capacity_cycle: HashMap<DevRef, BTreeMap<String, Quantity>>,
     /// Compatibility-group state per (pool, counter set): None = only no-group devices.
@@ -440,9 +453,6 @@ impl<'a> Search<'a> {
         let binding_on = self.gates.enabled(Gate::DRADeviceBindingConditions)
             && self.gates.enabled(Gate::DRAResourceClaimDeviceStatus);
         if !d.binding_conditions.is_empty() && !binding_on {
-            ok = false;
-        }
-        if ok && d.consumes_counters() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
             ok = false;
         }
         if ok {
@@ -680,53 +690,86 @@ impl<'a> Search<'a> {
         self.picks.iter().filter(|p| p.claim == claim).count()
     }
 
-    /// Tries `r` for `req`; on success the device is recorded and an undo token returned.
-    fn try_device(&mut self, r: DevRef, req: &Req<'a>) -> Result<Option<Token<'a>>, Fatal> {
-        // 0. the pool passes the scheduler's validation (checked on first touch)
-        if !self.pools[r.pool].usable() {
-            return Ok(None);
-        }
-        let shared = self.dev(r).allow_multiple && self.gates.enabled(Gate::DRAConsumableCapacity);
-        // 1. in use
-        if req.admin {
-            if self
-                .picks
-                .iter()
-                .any(|p| p.dev == r && p.claim == req.claim)
-            {
-                return Ok(None);
-            }
-        } else if !shared && (self.allocated.contains(&r) || self.in_use_cycle.contains(&r)) {
-            return Ok(None);
-        }
-        // 2. selectable
+    /// Whether the device is in use: allocated before this cycle, or picked
+    /// in it (for any claim; admin-access picks count too), as upstream's
+    /// `deviceInUse`.
+    fn in_use(&self, r: DevRef) -> bool {
+        self.allocated.contains(&r) || self.in_use_cycle.get(&r).is_some_and(|c| !c.is_empty())
+    }
+
+    /// Whether the device was picked in this cycle for the claim
+    /// (`allocatingDeviceForClaim`).
+    fn picked_for_claim(&self, r: DevRef, claim: usize) -> bool {
+        self.in_use_cycle
+            .get(&r)
+            .is_some_and(|c| c.contains(&claim))
+    }
+
+    /// Upstream's `isSelectable`: the binding-conditions gate, the class's
+    /// and the request's selectors (a CEL error is fatal), and only then the
+    /// device's own node selection.
+    fn is_selectable(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
         if !self.selectable(r, req)? {
+            return Ok(false);
+        }
+        Ok(self.pools[r.pool].device_on_node(r.index))
+    }
+
+    /// Upstream's `CmpRequestOverCapacity` (DRAConsumableCapacity on): the
+    /// device can serve the request's capacity with what is left.
+    fn capacity_serves(&self, r: DevRef, req: &Req<'a>) -> bool {
+        let shared = self.dev(r).allow_multiple;
+        if !shared && req.capacity.is_empty() {
+            return true;
+        }
+        match self.consumption(r, req) {
+            Some(want) => !shared || self.capacity_fits(r, &want),
+            None => false,
+        }
+    }
+
+    /// The checks of upstream's `allocateOne` loop before `allocateDevice`:
+    /// in use, selectable, capacity.
+    fn candidate(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
+        if req.admin && self.picked_for_claim(r, req.claim) {
+            return Ok(false);
+        }
+        if !req.admin && self.in_use(r) {
+            return Ok(false);
+        }
+        if !self.is_selectable(r, req)? {
+            return Ok(false);
+        }
+        if self.gates.enabled(Gate::DRAConsumableCapacity) && !self.capacity_serves(r, req) {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Upstream's `allocateDevice`: availability, the partitionable-devices
+    /// gate, counters, compatibility groups, taints, then constraints (with
+    /// `must`, as for allocationMode All, a failed constraint is an error).
+    /// On success the device is recorded and an undo token returned.
+    fn allocate_device(
+        &mut self,
+        r: DevRef,
+        req: &Req<'a>,
+        must: bool,
+    ) -> Result<Option<Token<'a>>, Fatal> {
+        let shared = self.dev(r).allow_multiple && self.gates.enabled(Gate::DRAConsumableCapacity);
+        if !shared && req.admin && self.picked_for_claim(r, req.claim) {
             return Ok(None);
         }
-        if !self.pools[r.pool].device_on_node(r.index) {
+        if !req.admin && self.in_use(r) {
             return Ok(None);
         }
-        // 3. capacity (an exclusive device asked for no amount serves its
-        // whole capacity: nothing to compute)
-        let mut share = None;
-        let consumable = self.gates.enabled(Gate::DRAConsumableCapacity) && !req.admin;
-        if consumable && (shared || !req.capacity.is_empty()) {
-            let Some(want) = self.consumption(r, req) else {
-                return Ok(None);
-            };
-            if !self.capacity_fits(r, &want) {
-                return Ok(None);
-            }
-            if shared {
-                share = Some(want);
-            }
-        } else if !consumable && !req.capacity.is_empty() {
+        if self.dev(r).consumes_counters() && !self.gates.enabled(Gate::DRAPartitionableDevices) {
             return Ok(None);
         }
-        // 4. counters (a shared device already in use was charged on first use)
+        // A shared device already in use was charged on first use.
         let already_charged =
             shared && (self.shared_used.contains_key(&r) || self.capacity_cycle.contains_key(&r));
-        let counters = if req.admin || already_charged {
+        let counters = if already_charged || !self.dev(r).consumes_counters() {
             None
         } else {
             match self.counters_fit(r) {
@@ -734,25 +777,46 @@ impl<'a> Search<'a> {
                 None => return Ok(None),
             }
         };
-        // 5. compatibility groups
+        let undo = |s: &mut Self, counters: &Option<CounterUndo>, groups: Option<GroupUndo<'a>>| {
+            if let Some(c) = counters {
+                s.undo_counters(c);
+            }
+            if let Some(g) = groups {
+                s.undo_groups(g);
+            }
+        };
         let groups = match self.groups_fit(r) {
-            Some(g) => Some(g),
+            Some(g) => g,
             None => {
-                if let Some(c) = &counters {
-                    self.undo_counters(c);
-                }
+                undo(self, &counters, None);
                 return Ok(None);
             }
         };
-        // 6. taints, 7. constraints
-        if !self.tolerated(r, req) || !self.constraints_ok(req.claim, req, r) {
-            if let Some(c) = &counters {
-                self.undo_counters(c);
-            }
-            if let Some(g) = groups {
-                self.undo_groups(g);
+        if !self.tolerated(r, req) {
+            undo(self, &counters, Some(groups));
+            return Ok(None);
+        }
+        if !self.constraints_ok(req.claim, req, r) {
+            undo(self, &counters, Some(groups));
+            if must {
+                let claim = claim_ref(self.plans[req.claim].obj);
+                return Err(Fatal(format!(
+                    "claim {claim}, request {}: cannot add device {} because a claim constraint would not be satisfied",
+                    req.shown(),
+                    self.device_id(r)
+                )));
             }
             return Ok(None);
+        }
+        let mut share = None;
+        if self.gates.enabled(Gate::DRAConsumableCapacity) {
+            if !self.capacity_serves(r, req) {
+                undo(self, &counters, Some(groups));
+                return Ok(None);
+            }
+            if shared {
+                share = Some(self.consumption(r, req).unwrap_or_default());
+            }
         }
         if let Some(s) = &share {
             let e = self.capacity_cycle.entry(r).or_default();
@@ -760,8 +824,8 @@ impl<'a> Search<'a> {
                 let cur = e.get(k).copied().unwrap_or_else(Quantity::zero);
                 e.insert(k.clone(), cur.checked_add(q).unwrap_or(cur));
             }
-        } else if !req.admin {
-            self.in_use_cycle.insert(r);
+        } else {
+            self.in_use_cycle.entry(r).or_default().push(req.claim);
         }
         self.picks.push(Pick {
             claim: req.claim,
@@ -771,7 +835,7 @@ impl<'a> Search<'a> {
             tolerations: req.tolerations_json.clone(),
             share,
         });
-        Ok(Some((counters, groups)))
+        Ok(Some((counters, Some(groups))))
     }
 
     fn release(&mut self, token: Token<'a>) {
@@ -783,12 +847,18 @@ impl<'a> Search<'a> {
                         *cur = cur.checked_sub(q).unwrap_or(*cur);
                     }
                 }
-                if e.values().all(Quantity::is_zero) {
+                let earlier_share = self.picks.iter().any(|o| o.dev == p.dev && o.share.is_some());
+                if !earlier_share {
                     self.capacity_cycle.remove(&p.dev);
                 }
             }
-        } else if !p.admin {
-            self.in_use_cycle.remove(&p.dev);
+        } else if let Some(claims) = self.in_use_cycle.get_mut(&p.dev) {
+            if let Some(i) = claims.iter().rposition(|c| *c == p.claim) {
+                claims.remove(i);
+            }
+            if claims.is_empty() {
+                self.in_use_cycle.remove(&p.dev);
+            }
         }
         if let Some(c) = token.0 {
             self.undo_counters(&c);
@@ -798,6 +868,21 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The devices the search walks, in pool, slice and device order: every
+    /// device of the slices that target the node in pools it may allocate
+    /// from (a device's own node selection is checked after its selectors).
+    fn search_candidates(&self) -> Vec<DevRef> {
+        let mut out = Vec::new();
+        for (pi, p) in self.pools.iter().enumerate() {
+            if !p.usable_eager() {
+                continue;
+            }
+            out.extend((0..p.devices.len()).map(|i| DevRef { pool: pi, index: i }));
+        }
+        out
+    }
+
+    /// The on-node devices of usable pools, for the explanation's funnel.
     fn candidates(&self) -> Vec<DevRef> {
         let mut out = Vec::new();
         for (pi, p) in self.pools.iter().enumerate() {
@@ -872,173 +957,244 @@ impl<'a> Search<'a> {
         self.deepest = self.deepest.max(self.picks.len());
     }
 
-    /// Allocates claim `c`, slot `s`, device `k` of that slot, then the rest.
-    fn solve(&mut self, c: usize, s: usize, k: usize, cands: &[DevRef]) -> Result<bool, Fatal> {
-        self.step()?;
-        if c == self.plans.len() {
-            return Ok(true);
+    /// How many devices the request takes: its count, or for allocationMode
+    /// All the devices found when the request was validated.
+    fn num_devices(&self, req: &Req<'a>) -> usize {
+        match req.all {
+            true => self.all_lists.get(&req.key).map_or(0, Vec::len),
+            false => req.count,
         }
-        if s == self.plans[c].slots.len() {
-            return self.solve(c + 1, 0, 0, cands);
-        }
-        let plan = Arc::clone(&self.plans[c]);
-        let (reqs, first) = match &plan.slots[s] {
-            Slot::Exact(r) => (std::slice::from_ref(r), false),
-            Slot::First(subs) => (subs.as_slice(), true),
-        };
-        for req in reqs {
-            if first && k == 0 {
-                // A later, smaller subrequest may fit the claim limit.
-                if self.claim_results(c) + req.count.max(1) > MAX_RESULTS && !req.all {
-                    continue;
-                }
-            }
-            if req.all {
-                if self.solve_all(c, s, req, cands)? {
-                    return Ok(true);
-                }
-                continue;
-            }
-            if k == req.count {
-                if self.solve(c, s + 1, 0, cands)? {
-                    return Ok(true);
-                }
-                continue;
-            }
-            if self.claim_results(c) >= MAX_RESULTS {
-                continue;
-            }
-            self.charge(req);
-            let mut failed: Vec<(usize, u64)> = Vec::new();
-            for &r in cands {
-                // Hashing a device is only needed once a twin has failed.
-                if !failed.is_empty() && failed.contains(&(r.pool, self.dev(r).signature())) {
-                    continue;
-                }
-                if let Some(token) = self.try_device(r, req)? {
-                    let next = if k + 1 == req.count {
-                        self.solve(c, s + 1, 0, cands)?
-                    } else {
-                        self.solve_exact_from(c, s, req, k + 1, cands)?
-                    };
-                    if next {
-                        return Ok(true);
-                    }
-                    self.release(token);
-                    failed.push((r.pool, self.dev(r).signature()));
-                }
-            }
-            if !first {
-                return Ok(false);
-            }
-        }
-        Ok(false)
     }
 
-    fn solve_exact_from(
-        &mut self,
-        c: usize,
-        s: usize,
-        req: &Req<'a>,
-        k: usize,
-        cands: &[DevRef],
-    ) -> Result<bool, Fatal> {
+    /// Upstream's `allocateOne`: claim `at.claim`, slot `at.slot` (for a
+    /// firstAvailable slot, subrequest `at.sub` once chosen), device
+    /// `at.device` of it, then the rest. Within one request the next device
+    /// is looked for after the previous one (`start`): combinations, never
+    /// permutations.
+    fn allocate_one(&mut self, at: At, start: usize, cands: &[DevRef]) -> Result<bool, Halt> {
         self.step()?;
-        self.charge(req);
-        if k == req.count {
-            return self.solve(c, s + 1, 0, cands);
+        if at.claim == self.plans.len() {
+            return Ok(true);
         }
-        if self.claim_results(c) >= MAX_RESULTS {
+        let plan = Arc::clone(&self.plans[at.claim]);
+        if at.slot == plan.slots.len() {
+            return match self.allocate_one(At::claim(at.claim + 1), 0, cands) {
+                // Another choice in an earlier claim may make room.
+                Err(Halt::MaxSize) => Ok(false),
+                other => other,
+            };
+        }
+        let req = match (&plan.slots[at.slot], at.sub) {
+            (Slot::Exact(r), _) => r,
+            (Slot::First(subs), Some(i)) => &subs[i],
+            (Slot::First(subs), None) => {
+                let mut all_too_many = true;
+                for i in 0..subs.len() {
+                    match self.allocate_one(At { sub: Some(i), ..at }, 0, cands) {
+                        Err(Halt::MaxSize) => continue,
+                        Err(e) => return Err(e),
+                        Ok(true) => return Ok(true),
+                        Ok(false) => all_too_many = false,
+                    }
+                }
+                return match all_too_many {
+                    true => Err(Halt::MaxSize),
+                    false => Ok(false),
+                };
+            }
+        };
+        let needed = self.num_devices(req);
+        if req.all && needed == 0 {
             return Ok(false);
         }
+        if at.device >= needed {
+            return self.allocate_one(At::slot(at.claim, at.slot + 1), 0, cands);
+        }
+        if self.claim_results(at.claim) + needed - at.device > MAX_RESULTS {
+            return Err(Halt::MaxSize);
+        }
+        self.charge(req);
+        let next = At {
+            device: at.device + 1,
+            ..at
+        };
+        if req.all {
+            let r = self.all_lists[&req.key][at.device];
+            let Some(token) = self.allocate_device(r, req, true)? else {
+                return Ok(false);
+            };
+            let done = self.allocate_one(next, 0, cands);
+            if !matches!(done, Ok(true)) {
+                self.release(token);
+            }
+            return done;
+        }
+        // Devices identical but for their name give the same answer: once
+        // one has failed in this slot, its twins are skipped (not for shared
+        // devices, whose remaining capacity differs).
         let mut failed: Vec<(usize, u64)> = Vec::new();
-        for &r in cands {
-            // Hashing a device is only needed once a twin has failed.
-            if !failed.is_empty() && failed.contains(&(r.pool, self.dev(r).signature())) {
+        for (i, &r) in cands.iter().enumerate().skip(start) {
+            let twin = !failed.is_empty()
+                && !self.dev(r).allow_multiple
+                && failed.contains(&(r.pool, self.dev(r).signature()));
+            if twin || !self.candidate(r, req)? {
                 continue;
             }
-            if let Some(token) = self.try_device(r, req)? {
-                if self.solve_exact_from(c, s, req, k + 1, cands)? {
-                    return Ok(true);
-                }
-                self.release(token);
+            let Some(token) = self.allocate_device(r, req, false)? else {
+                continue;
+            };
+            let done = self.allocate_one(next, i + 1, cands);
+            if let Ok(true) = done {
+                return Ok(true);
+            }
+            self.release(token);
+            done?;
+            if !self.dev(r).allow_multiple {
                 failed.push((r.pool, self.dev(r).signature()));
             }
         }
         Ok(false)
     }
 
-    fn solve_all(
-        &mut self,
-        c: usize,
-        s: usize,
-        req: &Req<'a>,
-        cands: &[DevRef],
-    ) -> Result<bool, Fatal> {
-        let claim = claim_ref(self.plans[c].obj);
-        for p in &self.pools {
-            if p.devices.iter().any(|d| d.on_node) || p.targets_node {
-                if !p.complete() {
-                    return Err(Fatal(format!(
-                        "claim {claim}, request {}: asks for all devices, but resource pool {}/{} is currently being updated",
-                        req.name, p.driver, p.name
-                    )));
+    /// Upstream's up-front validation (`Allocate` before the search): every
+    /// request and subrequest of every claim, in order. An All request over
+    /// an incomplete or invalid pool is an error; its devices are selected
+    /// now (a CEL error aborts); each claim's minimum device count is held
+    /// to the result limit; the stable allocator knows no distinctAttribute.
+    fn validate(&mut self) -> Result<(), Fatal> {
+        for c in 0..self.plans.len() {
+            let plan = Arc::clone(&self.plans[c]);
+            let mut min_devices = 0usize;
+            for slot in &plan.slots {
+                match slot {
+                    Slot::Exact(r) => min_devices += self.validate_request(r)?,
+                    Slot::First(subs) => {
+                        let mut least = usize::MAX;
+                        for r in subs {
+                            least = least.min(self.validate_request(r)?);
+                        }
+                        min_devices += least.min(MAX_RESULTS + 1);
+                    }
                 }
-                if let Some(why) = p.invalid() {
+            }
+            let claim = claim_ref(plan.obj);
+            if min_devices > MAX_RESULTS {
+                return Err(Fatal(format!("claim {claim}: number of requested devices {min_devices} exceeds the claim limit of {MAX_RESULTS}")));
+            }
+            if self.variant == Variant::Stable {
+                if let Some(i) = plan.constraints.iter().position(|k| k.distinct) {
                     return Err(Fatal(format!(
-                        "claim {claim}, request {}: asks for all devices, but resource pool {}/{} is currently invalid: {why}",
-                        req.name, p.driver, p.name
+                        "claim {claim}, constraint #{i}: empty constraint (unsupported constraint type?)"
                     )));
                 }
             }
         }
+        Ok(())
+    }
+
+    fn validate_request(&mut self, req: &Req<'a>) -> Result<usize, Fatal> {
+        if !req.all {
+            return Ok(req.count);
+        }
+        let claim = claim_ref(self.plans[req.claim].obj);
         let mut list = Vec::new();
-        for &r in cands {
-            if !self.pools[r.pool].device_on_node(r.index) || !self.selectable(r, req)? {
-                continue;
-            }
-            if self.gates.enabled(Gate::DRAConsumableCapacity) && self.consumption(r, req).is_none()
-            {
-                continue;
-            }
-            list.push(r);
-        }
-        if list.is_empty() {
-            return Ok(false);
-        }
-        let mut tokens = Vec::new();
-        let mut ok = true;
-        for &r in &list {
-            if !req.admin {
-                let shared =
-                    self.dev(r).allow_multiple && self.gates.enabled(Gate::DRAConsumableCapacity);
-                if !shared && (self.allocated.contains(&r) || self.in_use_cycle.contains(&r)) {
-                    ok = false;
-                    break;
-                }
-            }
-            if !self.constraints_ok(c, req, r) {
+        for pi in 0..self.pools.len() {
+            let p = &self.pools[pi];
+            let state = if !p.complete() {
+                Some("is currently being updated")
+            } else if p.invalid().is_some() {
+                Some("is currently invalid")
+            } else {
+                None
+            };
+            if let Some(state) = state {
                 return Err(Fatal(format!(
-                    "claim {claim}, request {}: cannot add device {} because a claim constraint would not be satisfied",
-                    req.name,
-                    self.device_id(r)
+                    "claim {claim}, request {}: asks for all devices, but resource pool {}/{} {state}",
+                    req.shown(),
+                    p.driver,
+                    p.name
                 )));
             }
-            match self.try_device(r, req)? {
-                Some(t) => tokens.push(t),
-                None => {
-                    ok = false;
-                    break;
+            for i in 0..p.devices.len() {
+                let r = DevRef { pool: pi, index: i };
+                if !self.is_selectable(r, req)? {
+                    continue;
                 }
+                if self.gates.enabled(Gate::DRAConsumableCapacity) && !self.capacity_serves(r, req) {
+                    continue;
+                }
+                list.push(r);
             }
         }
-        if ok && self.claim_results(c) <= MAX_RESULTS && self.solve(c, s + 1, 0, cands)? {
-            return Ok(true);
+        let n = list.len();
+        self.all_lists.insert(req.key, list);
+        Ok(n)
+    }
+}
+
+/// Where the search stands: claim, request slot, chosen subrequest (for a
+/// firstAvailable slot) and device of that request.
+#[derive(Clone, Copy)]
+struct At {
+    claim: usize,
+    slot: usize,
+    sub: Option<usize>,
+    device: usize,
+}
+
+impl At {
+    fn claim(claim: usize) -> At {
+        At::slot(claim, 0)
+    }
+    fn slot(claim: usize, slot: usize) -> At {
+        At {
+            claim,
+            slot,
+            sub: None,
+            device: 0,
         }
-        for t in tokens.into_iter().rev() {
-            self.release(t);
+    }
+}
+
+/// Why the search stops: a fatal error, or upstream's
+/// `errAllocationResultMaxSizeExceeded` (more results than a claim may
+/// hold: back up further, try a smaller subrequest).
+enum Halt {
+    Fatal(Fatal),
+    MaxSize,
+}
+
+impl From<Fatal> for Halt {
+    fn from(f: Fatal) -> Halt {
+        Halt::Fatal(f)
+    }
+}
+
+/// Which upstream allocator implementation kube-scheduler picks
+/// (`structured.NewAllocator`): the first whose supported features cover
+/// the enabled ones. See docs/allocator-variants.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Admin access, prioritized list, partitionable devices, device taints.
+    Stable,
+    /// Also consumable capacity, binding conditions and device status.
+    Incubating,
+    /// Also list-type attributes.
+    Experimental,
+}
+
+impl Variant {
+    pub fn for_gates(gates: &FeatureGates) -> Variant {
+        if gates.enabled(Gate::DRAListTypeAttributes) {
+            Variant::Experimental
+        } else if gates.enabled(Gate::DRAConsumableCapacity)
+            || (gates.enabled(Gate::DRADeviceBindingConditions)
+                && gates.enabled(Gate::DRAResourceClaimDeviceStatus))
+        {
+            Variant::Incubating
+        } else {
+            Variant::Stable
         }
-        Ok(false)
     }
 }
 
@@ -1108,9 +1264,27 @@ fn tolerations_of(n: &Node) -> (Vec<Toleration>, Option<serde_json::Value>) {
             effect: str_of(t, "effect").unwrap_or_default().to_owned(),
         })
         .collect();
-    let json = (!list.is_empty())
-        .then(|| n.get("tolerations").map(Node::to_json))
-        .flatten();
+    // The result holds the request's tolerations as stored: defaulted, so
+    // an unset operator reads `Equal` (SetDefaults_DeviceToleration).
+    let json = (!list.is_empty()).then(|| {
+        serde_json::Value::Array(
+            list.iter()
+                .map(|t| {
+                    let mut v = t.to_json();
+                    if let Some(m) = v.as_object_mut() {
+                        let unset = m
+                            .get("operator")
+                            .and_then(serde_json::Value::as_str)
+                            .is_none_or(str::is_empty);
+                        if unset {
+                            m.insert("operator".into(), "Equal".into());
+                        }
+                    }
+                    v
+                })
+                .collect(),
+        )
+    });
     (t, json)
 }
 
@@ -1364,7 +1538,6 @@ fn plan<'a>(
         let cref = claim_ref(claim);
         let devices = claim.spec().and_then(|s| s.get("devices"));
         let mut slots = Vec::new();
-        let mut min_total = 0usize;
         for r in devices
             .and_then(|d| d.get("requests"))
             .and_then(Node::as_seq)
@@ -1432,7 +1605,6 @@ fn plan<'a>(
             if let Some(ex) = r.get("exactly") {
                 let mut req = make(ex, name.clone())?;
                 req.parent = name.clone();
-                min_total += if req.all { 1 } else { req.count };
                 slots.push(Slot::Exact(req));
             } else if let Some(subs) = r.get("firstAvailable").and_then(Node::as_seq) {
                 if !gates.enabled(Gate::DRAPrioritizedList) {
@@ -1445,16 +1617,8 @@ fn plan<'a>(
                     req.parent = name.clone();
                     list.push(req);
                 }
-                min_total += list
-                    .iter()
-                    .map(|r| if r.all { 1 } else { r.count })
-                    .min()
-                    .unwrap_or(0);
                 slots.push(Slot::First(list));
             }
-        }
-        if min_total > MAX_RESULTS {
-            return Err(Fatal(format!("claim {cref}: number of requested devices {min_total} exceeds the claim limit of {MAX_RESULTS}")));
         }
         let constraints = devices
             .and_then(|d| d.get("constraints"))
@@ -1588,7 +1752,9 @@ fn solve_node<'a>(
         holders,
         shared_used,
         picks: Vec::new(),
-        in_use_cycle: HashSet::new(),
+        in_use_cycle: HashMap::new(),
+        all_lists: HashMap::new(),
+        variant: Variant::for_gates(gates),
         counters: HashMap::new(),
         capacity_cycle: HashMap::new(),
         groups: HashMap::new(),
@@ -1616,8 +1782,14 @@ fn solve_node<'a>(
             search.groups.insert(key, next);
         }
     }
+    search.validate()?;
     let cands = search.candidates();
-    if search.solve(0, 0, 0, &cands)? {
+    let found = match search.allocate_one(At::claim(0), 0, &search.search_candidates()) {
+        Ok(found) => found,
+        Err(Halt::MaxSize) => false,
+        Err(Halt::Fatal(f)) => return Err(f),
+    };
+    if found {
         let mut claims = Vec::new();
         for (ci, plan) in search.plans.iter().enumerate() {
             let mut results = Vec::new();
