@@ -64,7 +64,36 @@ pub fn load_yaml(path: &Path) -> serde_json::Value {
         loaded.errors
     );
     let root: &Node = &loaded.documents[0].root;
-    root.to_json()
+    case_json(root, &text)
+}
+
+/// A case file as its authors mean it (FORMAT.md, "Reading the cases"):
+/// every string a string. YAML 1.1 reads a plain `y`, `on` or `no` as a
+/// boolean (as Kubernetes does, and so kubectl-dra's loader); here only
+/// `true` and `false` are, so that writing the objects back out as JSON
+/// hands the CLI the strings the case holds.
+fn case_json(node: &Node, text: &str) -> serde_json::Value {
+    use dra_core::tree::Value;
+    use serde_json::Value as J;
+    match &node.value {
+        Value::Bool(_) => {
+            let src = text
+                .get(node.span.start as usize..node.span.end as usize)
+                .unwrap_or_default();
+            match src.to_ascii_lowercase().as_str() {
+                "true" | "false" => node.to_json(),
+                _ => J::String(src.to_owned()),
+            }
+        }
+        Value::Seq(items) => J::Array(items.iter().map(|i| case_json(i, text)).collect()),
+        Value::Map(entries) => J::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.to_string(), case_json(&e.value, text)))
+                .collect(),
+        ),
+        _ => node.to_json(),
+    }
 }
 
 /// Writes objects as a multi-document YAML file (JSON documents are YAML).

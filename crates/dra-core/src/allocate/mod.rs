@@ -492,9 +492,16 @@ impl<'a> Search<'a> {
     /// device cannot serve the request.
     fn consumption(&self, r: DevRef, req: &Req<'a>) -> Option<BTreeMap<String, Quantity>> {
         let d = self.dev(r);
+        let driver = self.pools[r.pool].driver;
+        // A name without a domain means the driver's (resolveCapacityName).
+        let same = |requested: &str, published: &str| {
+            requested == published
+                || requested.strip_prefix(driver).and_then(|s| s.strip_prefix('/')) == Some(published)
+                || published.strip_prefix(driver).and_then(|s| s.strip_prefix('/')) == Some(requested)
+        };
         let mut out = BTreeMap::new();
         for (name, _) in &req.capacity {
-            if !d.capacity().iter().any(|c| c.name == *name) {
+            if !d.capacity().iter().any(|c| same(name, &c.name)) {
                 return None;
             }
         }
@@ -502,7 +509,7 @@ impl<'a> Search<'a> {
             let requested = req
                 .capacity
                 .iter()
-                .find(|(n, _)| *n == c.name)
+                .find(|(n, _)| same(n, &c.name))
                 .map(|(_, q)| *q);
             let amount = match requested {
                 Some(q) => c.round_up(q),
@@ -723,7 +730,7 @@ impl<'a> Search<'a> {
             return true;
         }
         match self.consumption(r, req) {
-            Some(want) => !shared || self.capacity_fits(r, &want),
+            Some(want) => self.capacity_fits(r, &want),
             None => false,
         }
     }
@@ -731,6 +738,10 @@ impl<'a> Search<'a> {
     /// The checks of upstream's `allocateOne` loop before `allocateDevice`:
     /// in use, selectable, capacity.
     fn candidate(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
+        // The pool passes the scheduler's validation (checked on first touch).
+        if !self.pools[r.pool].usable() {
+            return Ok(false);
+        }
         if req.admin && self.picked_for_claim(r, req.claim) {
             return Ok(false);
         }
