@@ -18,6 +18,7 @@ fn device() -> Arc<Device> {
 fn env() -> Env {
     Env {
         allow_multiple_allocations: true,
+        list_type_attributes: true,
     }
 }
 

@@ -496,8 +496,14 @@ impl<'a> Search<'a> {
         // A name without a domain means the driver's (resolveCapacityName).
         let same = |requested: &str, published: &str| {
             requested == published
-                || requested.strip_prefix(driver).and_then(|s| s.strip_prefix('/')) == Some(published)
-                || published.strip_prefix(driver).and_then(|s| s.strip_prefix('/')) == Some(requested)
+                || requested
+                    .strip_prefix(driver)
+                    .and_then(|s| s.strip_prefix('/'))
+                    == Some(published)
+                || published
+                    .strip_prefix(driver)
+                    .and_then(|s| s.strip_prefix('/'))
+                    == Some(requested)
         };
         let mut out = BTreeMap::new();
         for (name, _) in &req.capacity {
@@ -858,7 +864,10 @@ impl<'a> Search<'a> {
                         *cur = cur.checked_sub(q).unwrap_or(*cur);
                     }
                 }
-                let earlier_share = self.picks.iter().any(|o| o.dev == p.dev && o.share.is_some());
+                let earlier_share = self
+                    .picks
+                    .iter()
+                    .any(|o| o.dev == p.dev && o.share.is_some());
                 if !earlier_share {
                     self.capacity_cycle.remove(&p.dev);
                 }
@@ -1131,7 +1140,8 @@ impl<'a> Search<'a> {
                 if !self.is_selectable(r, req)? {
                     continue;
                 }
-                if self.gates.enabled(Gate::DRAConsumableCapacity) && !self.capacity_serves(r, req) {
+                if self.gates.enabled(Gate::DRAConsumableCapacity) && !self.capacity_serves(r, req)
+                {
                     continue;
                 }
                 list.push(r);
@@ -1536,6 +1546,7 @@ fn plan<'a>(
     let env = Env {
         // The scheduler evaluates with every field declared (stored expressions).
         allow_multiple_allocations: true,
+        list_type_attributes: true,
     };
     let classes: HashMap<&str, &Object> = objects
         .iter()

@@ -12,6 +12,10 @@ use super::Env;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
     Dyn,
+    /// `any`: what Kubernetes declares an attribute value as (the DRA
+    /// environment's `map(string, any)`); checked as `dyn`, named `any` in
+    /// messages.
+    Any,
     Null,
     Bool,
     Int,
@@ -38,6 +42,7 @@ impl Type {
     pub fn name(&self) -> String {
         match self {
             Type::Dyn => "dyn".into(),
+            Type::Any => "any".into(),
             Type::Null => "null_type".into(),
             Type::Bool => "bool".into(),
             Type::Int => "int".into(),
@@ -61,7 +66,15 @@ impl Type {
         }
     }
     fn is_dyn(&self) -> bool {
-        matches!(self, Type::Dyn)
+        matches!(self, Type::Dyn | Type::Any)
+    }
+
+    /// `any` reads as `dyn` everywhere but in messages.
+    pub(crate) fn as_dyn(&self) -> &Type {
+        match self {
+            Type::Any => &Type::Dyn,
+            t => t,
+        }
     }
     fn is_num(&self) -> bool {
         matches!(self, Type::Int | Type::Uint | Type::Double)
@@ -146,7 +159,7 @@ impl<'a> Checker<'a> {
     /// Checks the whole expression, including its result type.
     pub fn check_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
         let r = self.check(e)?;
-        if !matches!(r.ty, Type::Bool | Type::Dyn) {
+        if !matches!(r.ty, Type::Bool | Type::Dyn | Type::Any) {
             return Err(self.err(
                 e,
                 CompileErrorKind::Type,
@@ -166,7 +179,7 @@ impl<'a> Checker<'a> {
         let scalar = |t: &Type| {
             matches!(
                 t,
-                Type::Bool | Type::Int | Type::String | Type::Semver | Type::Dyn
+                Type::Bool | Type::Int | Type::String | Type::Semver | Type::Dyn | Type::Any
             )
         };
         let ok = scalar(&r.ty) || matches!(&r.ty, Type::List(inner) if scalar(inner));
@@ -286,7 +299,7 @@ impl<'a> Checker<'a> {
                         }
                     }
                     Type::Map(k, v) => ((**k).clone(), (**v).clone()),
-                    Type::Dyn => (Type::Dyn, Type::Dyn),
+                    Type::Dyn | Type::Any => (Type::Dyn, Type::Dyn),
                     other => {
                         return Err(self.err(
                             &comp.iter_range,
@@ -316,7 +329,7 @@ impl<'a> Checker<'a> {
                 let (cond, step) = (cond?, step?);
                 // The accumulator takes the step's type (a list built by map/filter).
                 if let Some(last) = self.scopes.last_mut() {
-                    if step.ty != Type::Dyn {
+                    if !step.ty.is_dyn() {
                         last.1.ty = step.ty.clone();
                     }
                 }
@@ -361,7 +374,7 @@ impl<'a> Checker<'a> {
                 "attributes" => Ok(c(
                     Type::Map(
                         Box::new(Type::String),
-                        Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Dyn))),
+                        Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Any))),
                     ),
                     0.0,
                     MAX_ATTRS,
@@ -395,7 +408,7 @@ impl<'a> Checker<'a> {
                 };
                 Ok(c((**v).clone(), 0.0, size))
             }
-            Type::Dyn => Ok(c(Type::Dyn, 0.0, MAX_STRING_ATTR)),
+            Type::Dyn | Type::Any => Ok(c(Type::Dyn, 0.0, MAX_STRING_ATTR)),
             other => Err(self.err(
                 e,
                 CompileErrorKind::Type,
@@ -444,7 +457,8 @@ impl<'a> Checker<'a> {
                     return Err(self.err(
                         &call.args[0],
                         CompileErrorKind::Type,
-                        format!("invalid regular expression {:?}: {err}", re.inner()),
+                        // cel-go's regex literal validator (cel/validator.go).
+                        format!("invalid {name} argument: error parsing regexp: {err}"),
                     ));
                 }
             }
@@ -466,16 +480,47 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        if matches!(name, op::LOGICAL_AND | op::LOGICAL_OR) && call.args.len() == 2 {
+            return self.logical(call);
+        }
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
             args.push(self.check(a)?);
+        }
+        // A literal format string over a literal list is checked now, as
+        // cel-go's format validator does.
+        if name == "format" {
+            if let (
+                Some(IdedExpr {
+                    expr: Expr::Literal(LiteralValue::String(fmt)),
+                    ..
+                }),
+                Some(IdedExpr {
+                    expr: Expr::List(l),
+                    ..
+                }),
+            ) = (call.target.as_deref(), call.args.first())
+            {
+                let mut dyn_args = Vec::new();
+                for item in &l.elements {
+                    dyn_args.push(self.check(item)?.ty.is_dyn());
+                }
+                if let Err(m) = super::strings_format::static_check(fmt.inner(), &dyn_args) {
+                    return Err(self.err(e, CompileErrorKind::Type, m));
+                }
+            }
         }
         let base: f64 =
             target.as_ref().map_or(0.0, |t| t.cost) + args.iter().map(|a| a.cost).sum::<f64>();
         let arg_types: Vec<&Type> = args.iter().map(|a| &a.ty).collect();
         let size_of = |i: usize| args.get(i).map_or(0.0, |a| a.size);
-        let r =
-            super::functions::signature(name, target.as_ref().map(|t| &t.ty), &arg_types, self.env);
+        let plain_args: Vec<&Type> = arg_types.iter().map(|t| t.as_dyn()).collect();
+        let r = super::functions::signature(
+            name,
+            target.as_ref().map(|t| t.ty.as_dyn()),
+            &plain_args,
+            self.env,
+        );
         match r {
             super::functions::Sig::Ok(ty, extra_kind) => {
                 let extra = match extra_kind {
@@ -543,13 +588,66 @@ impl<'a> Checker<'a> {
                 };
                 Err(self.no_overload(e, &shown, &all))
             }
-            super::functions::Sig::Undeclared => Err(self.err(
-                e,
-                CompileErrorKind::Type,
-                format!("undeclared reference to '{name}' (in container '')"),
-            )),
+            super::functions::Sig::Undeclared => {
+                // `math.greatest(...)` without the library: cel-go reports
+                // the receiver first, then the function (every error).
+                let receiver = match call.target.as_deref() {
+                    Some(IdedExpr {
+                        expr: Expr::Ident(n),
+                        ..
+                    }) if self.lookup(n).is_none() => {
+                        format!("undeclared reference to '{n}' (in container '')\n")
+                    }
+                    _ => String::new(),
+                };
+                Err(self.err(
+                    e,
+                    CompileErrorKind::Type,
+                    format!("{receiver}undeclared reference to '{name}' (in container '')"),
+                ))
+            }
             super::functions::Sig::Gated(why) => Err(self.err(e, CompileErrorKind::Gated, why)),
         }
+    }
+
+    /// `a && b`, `a || b`: both operands are checked and each that is not
+    /// a bool is a type mismatch, reported in order after the operands' own
+    /// errors, as cel-go's checker reports them all (checker.go, checkCall
+    /// on logical operators; errors.go typeMismatch).
+    fn logical(&mut self, call: &CallExpr) -> Result<Checked, CompileError> {
+        let mut errors: Vec<CompileError> = Vec::new();
+        let mut checked = Vec::new();
+        for a in &call.args {
+            match self.check(a) {
+                Ok(k) => checked.push(Some(k)),
+                Err(e) => {
+                    errors.push(e);
+                    checked.push(None);
+                }
+            }
+        }
+        for (a, k) in call.args.iter().zip(&checked) {
+            if let Some(k) = k {
+                if !matches!(k.ty, Type::Bool | Type::Dyn | Type::Any) {
+                    errors.push(self.err(
+                        a,
+                        CompileErrorKind::Type,
+                        format!("expected type 'bool' but found '{}'", k.ty.name()),
+                    ));
+                }
+            }
+        }
+        if let Some(first) = errors.first() {
+            let mut all = first.clone();
+            all.message = errors
+                .iter()
+                .map(|e| e.message.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            return Err(all);
+        }
+        let cost = checked.iter().flatten().map(|k| k.cost).sum();
+        Ok(c(Type::Bool, cost, 1.0))
     }
 
     /// `cel.bind(x, init, body)`, `list.all(i, v, p)` and friends, `opt.optMap(x, e)`.

@@ -266,10 +266,10 @@ impl<'a> Eval<'a> {
                 .get_str(field)
                 .cloned()
                 .unwrap_or_else(|| Value::Map(Arc::new(MapValue::default())))),
-            other => Err(format!(
-                "type '{}' does not support field selection",
-                other.type_name()
-            )),
+            // cel-go qualifies a dyn value by the field name as a key
+            // (interpreter/attributes.go refQualify).
+            Value::List(_) => Err("unsupported index type 'string' in list".to_owned()),
+            _ => Err(format!("no such key: {field}")),
         }
     }
 
@@ -286,16 +286,20 @@ impl<'a> Eval<'a> {
                     _ => {}
                 }
                 let right = self.eval(&call.args[1]);
+                // cel-go's evalAnd/evalOr: a deciding right operand wins;
+                // otherwise the left error, then a non-bool left operand
+                // (no such overload), then the right one.
                 return match (left, right) {
                     (_, Ok(Value::Bool(b))) if b != is_and => Ok(short),
                     (Ok(Value::Bool(_)), Ok(Value::Bool(b))) => Ok(Value::Bool(b)),
                     (Err(e), _) => Err(e),
+                    (Ok(l), _) if !matches!(l, Value::Bool(_)) => {
+                        Err(format!("no such overload: {name}({}, ...)", l.type_name()))
+                    }
                     (_, Err(e)) => Err(e),
-                    (Ok(l), Ok(r)) => Err(format!(
-                        "no such overload: {name}({}, {})",
-                        l.type_name(),
-                        r.type_name()
-                    )),
+                    (Ok(_), Ok(r)) => {
+                        Err(format!("no such overload: {name}(bool, {})", r.type_name()))
+                    }
                 };
             }
             op::CONDITIONAL => {

@@ -280,7 +280,9 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         ("indexOf" | "lastIndexOf", Some(T::List(_) | T::Dyn)) if n == 1 => ok(T::Int),
         ("slice", Some(T::List(e))) if n == 2 => ok(T::List(e.clone())),
         ("flatten", Some(T::List(_) | T::Dyn)) if n <= 1 => ok(T::List(Box::new(T::Dyn))),
-        ("distinct" | "sort", Some(T::List(e))) if n == 0 => ok(T::List(e.clone())),
+        ("distinct" | "sort" | "reverse", Some(T::List(e))) if n == 0 => ok(T::List(e.clone())),
+        ("reverse", Some(T::String)) if n == 0 => ok(T::String),
+        ("reverse", Some(T::Dyn)) if n == 0 => ok(T::Dyn),
         ("first" | "last", Some(T::List(e))) if n == 0 => ok(T::Optional(e.clone())),
         ("range", Some(T::Dyn)) if n == 1 => ok(T::List(Box::new(T::Int))),
         // ext Sets.
@@ -299,7 +301,9 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         ("add" | "sub", Some(T::Quantity)) if n == 1 => {
             typed(matches!(a(0), T::Quantity | T::Int | T::Dyn), T::Quantity)
         }
-        ("asInteger" | "sign", Some(T::Quantity)) if n == 0 => ok(T::Int),
+        ("asInteger", Some(T::Quantity)) if n == 0 => ok(T::Int),
+        // sign is a global function of the quantity library, not a method.
+        ("sign", None) if n == 1 => typed(is(a(0), &T::Quantity), T::Int),
         ("isInteger", Some(T::Quantity)) if n == 0 => ok(T::Bool),
         ("asApproximateFloat", Some(T::Quantity)) if n == 0 => ok(T::Double),
         // Kubernetes semver.
@@ -317,7 +321,7 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         ("isGreaterThan" | "isLessThan", Some(T::Dyn)) if n == 1 => ok(T::Bool),
         ("compareTo", Some(T::Dyn)) if n == 1 => ok(T::Int),
         ("add" | "sub", Some(T::Dyn)) if n == 1 => ok(T::Dyn),
-        ("asInteger" | "sign" | "major" | "minor" | "patch", Some(T::Dyn)) if n == 0 => ok(T::Int),
+        ("asInteger" | "major" | "minor" | "patch", Some(T::Dyn)) if n == 0 => ok(T::Int),
         ("isInteger", Some(T::Dyn)) if n == 0 => ok(T::Bool),
         ("asApproximateFloat", Some(T::Dyn)) if n == 0 => ok(T::Double),
         // Kubernetes IP and CIDR.
@@ -380,6 +384,9 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         }
         ("value" | "orValue", Some(T::Dyn)) => ok(T::Dyn),
         ("or", Some(T::Optional(t))) if n == 1 => ok(T::Optional(t.clone())),
+        // List-type attributes (DRAListTypeAttributes): a list attribute, or
+        // a scalar one read as a one-element list, includes a value.
+        ("includes", Some(_)) if n == 1 && env.list_type_attributes => ok(T::Bool),
         ("includes", _) => {
             Sig::Gated("undeclared reference to 'includes' (in container '')".into())
         }
@@ -461,6 +468,7 @@ const DECLARED: &[&str] = &[
     "slice",
     "flatten",
     "distinct",
+    "reverse",
     "sort",
     "first",
     "last",
@@ -580,7 +588,9 @@ fn regex(pattern: &str) -> Result<regex::Regex, String> {
         return Ok(re);
     }
     let re = regex::Regex::new(pattern)
-        .map_err(|e| format!("invalid regular expression {pattern:?}: {e}"))?;
+        // Go's regexp text: "error parsing regexp: ..." (the reason is the Rust
+        // engine's wording).
+        .map_err(|e| format!("error parsing regexp: {e} in {pattern:?}"))?;
     REGEXES.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() > 256 {
@@ -664,6 +674,16 @@ pub(crate) fn call(
                 && q.value() >= i128::from(i64::MIN),
         )),
         ("asApproximateFloat", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Double(q.to_f64())),
+        ("sign", None) if n == 1 => match a(0) {
+            Value::Quantity(q) => Ok(Value::Int(if q.is_zero() {
+                0
+            } else if q.is_negative() {
+                -1
+            } else {
+                1
+            })),
+            _ => Err(err()),
+        },
         ("sign", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Int(if q.is_zero() {
             0
         } else if q.is_negative() {
@@ -963,6 +983,18 @@ pub(crate) fn call(
             out.sort_by(|x, y| compare(x, y).unwrap_or(std::cmp::Ordering::Equal));
             Ok(list(out))
         }
+        ("reverse", Some(Value::List(l))) if n == 0 => Ok(list(l.iter().rev().cloned().collect())),
+        ("reverse", Some(Value::String(s))) if n == 0 => {
+            Ok(Value::string(&s.chars().rev().collect::<String>()))
+        }
+        ("includes", Some(Value::List(l))) if n == 1 => {
+            Ok(Value::Bool(l.iter().any(|v| equals(v, a(0)) == Some(true))))
+        }
+        ("includes", Some(v)) if n == 1 => Ok(Value::Bool(equals(v, a(0)) == Some(true))),
+        ("format", Some(Value::String(s))) if n == 1 => match a(0) {
+            Value::List(args) => super::strings_format::format(s, args).map(|t| Value::string(&t)),
+            _ => Err(err()),
+        },
         ("first" | "last", Some(Value::List(l))) if n == 0 => {
             let v = if name == "first" { l.first() } else { l.last() };
             Ok(Value::Optional(v.map(|v| Box::new(v.clone()))))
@@ -1170,7 +1202,9 @@ fn parse_cidr(s: &str) -> Result<(std::net::IpAddr, u8), String> {
     let (ip, p) = s
         .split_once('/')
         .ok_or_else(|| format!("network address parse error during conversion from string: {s}"))?;
-    let ip = parse_ip(ip)?;
+    // k8s cidr(): any failure of netip.ParsePrefix is a network address error.
+    let ip = parse_ip(ip)
+        .map_err(|_| format!("network address parse error during conversion from string: {s}"))?;
     let p: u8 = p
         .parse()
         .map_err(|_| format!("network address parse error during conversion from string: {s}"))?;
@@ -1190,30 +1224,21 @@ fn link_local(ip: &std::net::IpAddr) -> bool {
     }
 }
 
-fn bits(ip: std::net::IpAddr) -> (u128, u8) {
-    match ip {
-        std::net::IpAddr::V4(v) => (u128::from(u32::from(v)) << 96, 32),
-        std::net::IpAddr::V6(v) => (u128::from(v), 128),
-    }
-}
-
 fn in_prefix(net: std::net::IpAddr, p: u8, ip: std::net::IpAddr) -> bool {
-    if net.is_ipv4() != ip.is_ipv4() {
-        return false;
+    use std::net::IpAddr::{V4, V6};
+    match (net, ip) {
+        (V4(n), V4(i)) => {
+            let m = u32::MAX.checked_shl(32 - u32::from(p.min(32))).unwrap_or(0);
+            u32::from(n) & m == u32::from(i) & m
+        }
+        (V6(n), V6(i)) => {
+            let m = u128::MAX
+                .checked_shl(128 - u32::from(p.min(128)))
+                .unwrap_or(0);
+            u128::from(n) & m == u128::from(i) & m
+        }
+        _ => false,
     }
-    let (a, _) = bits(net);
-    let (b, _) = bits(ip);
-    let m = if p == 0 {
-        0
-    } else {
-        u128::MAX << (128 - u32::from(p) - if net.is_ipv4() { 96 } else { 0 })
-    };
-    let m = if net.is_ipv4() {
-        m & (u128::MAX << 96)
-    } else {
-        m
-    };
-    a & m == b & m
 }
 
 fn mask(ip: std::net::IpAddr, p: u8) -> std::net::IpAddr {
@@ -1268,15 +1293,16 @@ pub(crate) fn arith(name: &str, a: &Value, b: &Value) -> R {
         (op::ADD, Int(x), Int(y)) => Int(x.checked_add(*y).ok_or_else(overflow)?),
         (op::SUBSTRACT, Int(x), Int(y)) => Int(x.checked_sub(*y).ok_or_else(overflow)?),
         (op::MULTIPLY, Int(x), Int(y)) => Int(x.checked_mul(*y).ok_or_else(overflow)?),
-        (op::DIVIDE, Int(_), Int(0)) | (op::MODULO, Int(_), Int(0)) => {
-            return Err("division by zero".into())
-        }
+        // cel-go's texts (common/types/int.go, uint.go).
+        (op::DIVIDE, Int(_), Int(0)) => return Err("division by zero".into()),
+        (op::MODULO, Int(_), Int(0)) => return Err("modulus by zero".into()),
         (op::DIVIDE, Int(x), Int(y)) => Int(x.checked_div(*y).ok_or_else(overflow)?),
         (op::MODULO, Int(x), Int(y)) => Int(x.checked_rem(*y).ok_or_else(overflow)?),
         (op::ADD, Uint(x), Uint(y)) => Uint(x.checked_add(*y).ok_or_else(overflow)?),
         (op::SUBSTRACT, Uint(x), Uint(y)) => Uint(x.checked_sub(*y).ok_or_else(overflow)?),
         (op::MULTIPLY, Uint(x), Uint(y)) => Uint(x.checked_mul(*y).ok_or_else(overflow)?),
-        (op::DIVIDE | op::MODULO, Uint(_), Uint(0)) => return Err("division by zero".into()),
+        (op::DIVIDE, Uint(_), Uint(0)) => return Err("division by zero".into()),
+        (op::MODULO, Uint(_), Uint(0)) => return Err("modulus by zero".into()),
         (op::DIVIDE, Uint(x), Uint(y)) => Uint(x / y),
         (op::MODULO, Uint(x), Uint(y)) => Uint(x % y),
         (op::ADD, Double(x), Double(y)) => Double(x + y),

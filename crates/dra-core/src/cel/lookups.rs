@@ -172,6 +172,7 @@ mod tests {
     fn lookups(expr: &str) -> Vec<(String, bool)> {
         let env = Env {
             allow_multiple_allocations: true,
+            list_type_attributes: true,
         };
         Program::compile(expr, &env)
             .unwrap()
@@ -185,6 +186,7 @@ mod tests {
     fn driver_comparisons_are_found_anywhere() {
         let env = Env {
             allow_multiple_allocations: true,
+            list_type_attributes: true,
         };
         let p = Program::compile(r#"[device.driver == "a.example.com"].all(x, x)"#, &env).unwrap();
         assert_eq!(p.driver_literals(), vec!["a.example.com".to_owned()]);

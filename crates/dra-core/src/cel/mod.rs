@@ -12,6 +12,7 @@ pub(crate) mod functions;
 pub mod lookups;
 pub mod parse;
 pub mod semver;
+mod strings_format;
 pub mod time;
 pub mod value;
 
@@ -36,12 +37,15 @@ pub const MAX_EXPRESSION_LEN: usize = 10 * 1024;
 pub struct Env {
     /// `device.allowMultipleAllocations` (DRAConsumableCapacity).
     pub allow_multiple_allocations: bool,
+    /// `includes()` on list-type attributes (DRAListTypeAttributes).
+    pub list_type_attributes: bool,
 }
 
 impl Env {
     pub fn new(gates: &FeatureGates) -> Self {
         Env {
             allow_multiple_allocations: gates.enabled(Gate::DRAConsumableCapacity),
+            list_type_attributes: gates.enabled(Gate::DRAListTypeAttributes),
         }
     }
 }
@@ -302,6 +306,7 @@ mod cost_tests {
     fn estimated_costs_follow_the_reference() {
         let env = Env {
             allow_multiple_allocations: true,
+            list_type_attributes: true,
         };
         let cost = |e: &str| Program::compile(e, &env).unwrap().estimated_cost;
         let cases = [
