@@ -149,9 +149,15 @@ impl<'r> Sink<'r> {
         span: Span,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
+        // A linter-only finding (type Warning) is never an apiserver
+        // rejection, whatever the rule's usual severity.
+        let severity = match error_type {
+            ErrorType::Warning => crate::diag::Severity::Warning,
+            _ => self.rule.severity,
+        };
         self.out.push(Diagnostic {
             rule: self.rule.id,
-            severity: self.rule.severity,
+            severity,
             error_type,
             field: path.into(),
             message: message.into(),

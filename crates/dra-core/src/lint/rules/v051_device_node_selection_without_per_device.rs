@@ -4,7 +4,7 @@ use super::prelude::*;
 declare_rule! {
     id: "DRA-V051", name: "device-node-selection-not-enabled", severity: Error, origin: Apiserver,
     summary: "A device sets nodeName, nodeSelector or allNodes while spec.perDeviceNodeSelection is not true",
-    docs: "Device-level node selection is only allowed in slices with `perDeviceNodeSelection: true`.",
+    docs: "Device-level node selection is only allowed in slices with `perDeviceNodeSelection: true`. Reported once per device, at the device, as validateDevice does.",
     example: "spec:\n  nodeName: node-1\n  devices:\n  - {name: gpu-0, nodeName: node-1}\n",
     check: Check::Object(SLICES, check),
 }
@@ -14,17 +14,20 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if get(spec, "perDeviceNodeSelection").and_then(Node::as_bool) == Some(true) {
         return;
     }
+    // validateDevice reports this once per device, at the device
+    // (field.Invalid(fldPath, nil, ...)); the first such field is shown.
     for (i, d) in devices(cx.gates.version, obj) {
-        for k in ["nodeName", "nodeSelector", "allNodes"] {
-            if let Some(e) = entry(d, k) {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("spec.devices[{i}].{k}"),
-                    e.key_span,
-                    "may only be set when spec.perDeviceNodeSelection is true",
-                );
-            }
+        let first = ["nodeName", "nodeSelector", "allNodes"]
+            .into_iter()
+            .find_map(|k| entry(d, k));
+        if let Some(e) = first {
+            out.report(
+                obj,
+                Invalid,
+                format!("spec.devices[{i}]"),
+                e.key_span,
+                "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec",
+            );
         }
     }
 }
