@@ -151,9 +151,9 @@ impl<'r> Sink<'r> {
     ) -> &mut Diagnostic {
         // A linter-only finding (type Warning) is never an apiserver
         // rejection, whatever the rule's usual severity.
-        let severity = match error_type {
-            ErrorType::Warning => crate::diag::Severity::Warning,
-            _ => self.rule.severity,
+        let severity = match (error_type, self.rule.severity) {
+            (ErrorType::Warning, crate::diag::Severity::Error) => crate::diag::Severity::Warning,
+            (_, severity) => severity,
         };
         self.out.push(Diagnostic {
             rule: self.rule.id,
