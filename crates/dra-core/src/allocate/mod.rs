@@ -2317,6 +2317,42 @@ mod tests {
     use crate::gates::{FeatureGates, Version};
     use crate::lint::{load_objects, SourceFile};
 
+    /// structured.NewAllocator (allocator.go): the first implementation
+    /// whose supported features cover the enabled ones.
+    #[test]
+    fn the_variant_is_the_one_new_allocator_picks() {
+        use super::Variant;
+        let v: Version = "1.37".parse().unwrap();
+        let with = |on: &[&str], off: &[&str]| {
+            let mut g = FeatureGates::defaults(v);
+            for n in on {
+                g.set(n, true).unwrap();
+            }
+            for n in off {
+                g.set(n, false).unwrap();
+            }
+            Variant::for_gates(&g)
+        };
+        let all_off = [
+            "DRAConsumableCapacity",
+            "DRADeviceBindingConditions",
+            "DRAListTypeAttributes",
+        ];
+        assert_eq!(with(&[], &all_off), Variant::Stable);
+        assert_eq!(
+            with(&["DRAConsumableCapacity"], &all_off[1..]),
+            Variant::Incubating
+        );
+        assert_eq!(
+            with(
+                &["DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus"],
+                &["DRAConsumableCapacity", "DRAListTypeAttributes"]
+            ),
+            Variant::Incubating
+        );
+        assert_eq!(with(&["DRAListTypeAttributes"], &[]), Variant::Experimental);
+    }
+
     fn hopeless() -> Vec<crate::model::Object> {
         let text = crate::fleet::hopeless_case();
         load_objects(
