@@ -257,3 +257,22 @@ fn completions_man_page_and_kubectl_completion_protocol() {
     let (c, _) = stdout(&["__complete", "lint", "--feature"]);
     assert_eq!(c, "--feature-gates\n:4\n");
 }
+
+/// A selector may start with `-` (`-1 < x`): `match` takes it as the
+/// expression, not as a flag.
+#[test]
+fn match_takes_an_expression_starting_with_a_minus() {
+    let (out, code) = stdout(&[
+        "match",
+        "-1 < 0",
+        "-o",
+        "json",
+        "-f",
+        "examples/gpu-partitionable.yaml",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let devices = v["devices"].as_array().unwrap();
+    assert!(!devices.is_empty());
+    assert!(devices.iter().all(|d| d["matches"] == true), "{out}");
+}
