@@ -1,6 +1,7 @@
 //! Whole-command tests of `kubectl-dra lint`: rendered output pinned by
 //! snapshots, the SARIF checked against its schema, exit codes, selection,
-//! suppression, stdin, and the README's generated rule list.
+//! suppression, stdin, and the README's generated rule list; and `match`'s
+//! argument parsing.
 
 mod support;
 

@@ -28,7 +28,7 @@ pub use pools::{Consumption, DevRef, Pool, PoolDevice};
 type CounterUndo = DevRef;
 type GroupUndo<'a> = Vec<((usize, &'a str), Option<Option<Vec<&'a str>>>)>;
 /// What to undo when a tentatively picked device is released.
-type Token<'a> = (Option<CounterUndo>, Option<GroupUndo<'a>>);
+type Token<'a> = (Option<CounterUndo>, GroupUndo<'a>);
 
 /// The claim limit of results (`AllocationResultsMaxSize`).
 const MAX_RESULTS: usize = 32;
@@ -728,17 +728,16 @@ impl<'a> Search<'a> {
         Ok(self.pools[r.pool].device_on_node(r.index))
     }
 
-    /// Upstream's `CmpRequestOverCapacity` (DRAConsumableCapacity on): the
-    /// device can serve the request's capacity with what is left.
-    fn capacity_serves(&self, r: DevRef, req: &Req<'a>) -> bool {
-        let shared = self.dev(r).allow_multiple;
-        if !shared && req.capacity.is_empty() {
-            return true;
+    /// Upstream's `CmpRequestOverCapacity` (DRAConsumableCapacity on): what
+    /// the request consumes on the device, when what is left can serve it.
+    /// An exclusive device asked for no amount serves its whole capacity:
+    /// nothing to compute (this runs for every device tried).
+    fn capacity_left(&self, r: DevRef, req: &Req<'a>) -> Option<BTreeMap<String, Quantity>> {
+        if !self.dev(r).allow_multiple && req.capacity.is_empty() {
+            return Some(BTreeMap::new());
         }
-        match self.consumption(r, req) {
-            Some(want) => self.capacity_fits(r, &want),
-            None => false,
-        }
+        self.consumption(r, req)
+            .filter(|want| self.capacity_fits(r, want))
     }
 
     /// The checks of upstream's `allocateOne` loop before `allocateDevice`:
@@ -757,7 +756,7 @@ impl<'a> Search<'a> {
         if !self.is_selectable(r, req)? {
             return Ok(false);
         }
-        if self.gates.enabled(Gate::DRAConsumableCapacity) && !self.capacity_serves(r, req) {
+        if self.gates.enabled(Gate::DRAConsumableCapacity) && self.capacity_left(r, req).is_none() {
             return Ok(false);
         }
         Ok(true)
@@ -794,27 +793,21 @@ impl<'a> Search<'a> {
                 None => return Ok(None),
             }
         };
-        let undo = |s: &mut Self, counters: &Option<CounterUndo>, groups: Option<GroupUndo<'a>>| {
-            if let Some(c) = counters {
-                s.undo_counters(c);
-            }
-            if let Some(g) = groups {
-                s.undo_groups(g);
-            }
-        };
         let groups = match self.groups_fit(r) {
             Some(g) => g,
             None => {
-                undo(self, &counters, None);
+                if let Some(c) = &counters {
+                    self.undo_counters(c);
+                }
                 return Ok(None);
             }
         };
         if !self.tolerated(r, req) {
-            undo(self, &counters, Some(groups));
+            self.release_charges((counters, groups));
             return Ok(None);
         }
         if !self.constraints_ok(req.claim, req, r) {
-            undo(self, &counters, Some(groups));
+            self.release_charges((counters, groups));
             if must {
                 let claim = claim_ref(self.plans[req.claim].obj);
                 return Err(Fatal(format!(
@@ -827,12 +820,12 @@ impl<'a> Search<'a> {
         }
         let mut share = None;
         if self.gates.enabled(Gate::DRAConsumableCapacity) {
-            if !self.capacity_serves(r, req) {
-                undo(self, &counters, Some(groups));
+            let Some(want) = self.capacity_left(r, req) else {
+                self.release_charges((counters, groups));
                 return Ok(None);
-            }
+            };
             if shared {
-                share = Some(self.consumption(r, req).unwrap_or_default());
+                share = Some(want);
             }
         }
         if let Some(s) = &share {
@@ -852,7 +845,7 @@ impl<'a> Search<'a> {
             tolerations: req.tolerations_json.clone(),
             share,
         });
-        Ok(Some((counters, Some(groups))))
+        Ok(Some((counters, groups)))
     }
 
     fn release(&mut self, token: Token<'a>) {
@@ -880,12 +873,15 @@ impl<'a> Search<'a> {
                 self.in_use_cycle.remove(&p.dev);
             }
         }
-        if let Some(c) = token.0 {
+        self.release_charges(token);
+    }
+
+    /// Gives back the counters and compatibility-group state a device took.
+    fn release_charges(&mut self, (counters, groups): Token<'a>) {
+        if let Some(c) = counters {
             self.undo_counters(&c);
         }
-        if let Some(g) = token.1 {
-            self.undo_groups(g);
-        }
+        self.undo_groups(groups);
     }
 
     /// The devices the search walks, in pool, slice and device order: every
@@ -1087,13 +1083,15 @@ impl<'a> Search<'a> {
             let mut min_devices = 0usize;
             for slot in &plan.slots {
                 match slot {
-                    Slot::Exact(r) => min_devices += self.validate_request(r)?,
+                    Slot::Exact(r) => {
+                        min_devices = min_devices.saturating_add(self.validate_request(r)?)
+                    }
                     Slot::First(subs) => {
                         let mut least = usize::MAX;
                         for r in subs {
                             least = least.min(self.validate_request(r)?);
                         }
-                        min_devices += least.min(MAX_RESULTS + 1);
+                        min_devices = min_devices.saturating_add(least);
                     }
                 }
             }
@@ -1140,7 +1138,8 @@ impl<'a> Search<'a> {
                 if !self.is_selectable(r, req)? {
                     continue;
                 }
-                if self.gates.enabled(Gate::DRAConsumableCapacity) && !self.capacity_serves(r, req)
+                if self.gates.enabled(Gate::DRAConsumableCapacity)
+                    && self.capacity_left(r, req).is_none()
                 {
                     continue;
                 }

@@ -159,7 +159,7 @@ impl<'a> Checker<'a> {
     /// Checks the whole expression, including its result type.
     pub fn check_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
         let r = self.check(e)?;
-        if !matches!(r.ty, Type::Bool | Type::Dyn | Type::Any) {
+        if r.ty != Type::Bool && !r.ty.is_dyn() {
             return Err(self.err(
                 e,
                 CompileErrorKind::Type,
@@ -628,7 +628,7 @@ impl<'a> Checker<'a> {
         }
         for (a, k) in call.args.iter().zip(&checked) {
             if let Some(k) = k {
-                if !matches!(k.ty, Type::Bool | Type::Dyn | Type::Any) {
+                if k.ty != Type::Bool && !k.ty.is_dyn() {
                     errors.push(self.err(
                         a,
                         CompileErrorKind::Type,

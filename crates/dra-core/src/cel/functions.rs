@@ -684,13 +684,6 @@ pub(crate) fn call(
             })),
             _ => Err(err()),
         },
-        ("sign", Some(Value::Quantity(q))) if n == 0 => Ok(Value::Int(if q.is_zero() {
-            0
-        } else if q.is_negative() {
-            -1
-        } else {
-            1
-        })),
         // Semver.
         ("semver", None) if (1..=2).contains(&n) => {
             let s = str_arg(a(0), name)?;
@@ -1224,21 +1217,9 @@ fn link_local(ip: &std::net::IpAddr) -> bool {
     }
 }
 
+/// Whether `ip` lies in `net/p`: same family, same masked address.
 fn in_prefix(net: std::net::IpAddr, p: u8, ip: std::net::IpAddr) -> bool {
-    use std::net::IpAddr::{V4, V6};
-    match (net, ip) {
-        (V4(n), V4(i)) => {
-            let m = u32::MAX.checked_shl(32 - u32::from(p.min(32))).unwrap_or(0);
-            u32::from(n) & m == u32::from(i) & m
-        }
-        (V6(n), V6(i)) => {
-            let m = u128::MAX
-                .checked_shl(128 - u32::from(p.min(128)))
-                .unwrap_or(0);
-            u128::from(n) & m == u128::from(i) & m
-        }
-        _ => false,
-    }
+    net.is_ipv4() == ip.is_ipv4() && mask(net, p) == mask(ip, p)
 }
 
 fn mask(ip: std::net::IpAddr, p: u8) -> std::net::IpAddr {

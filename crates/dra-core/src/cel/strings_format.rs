@@ -4,22 +4,29 @@
 
 use super::value::Value;
 
-/// Formats `text` with `args`, as cel-go's `format` does at run time.
-pub(crate) fn format(text: &str, args: &[Value]) -> Result<String, String> {
-    let mut out = String::new();
-    let mut next = 0usize;
+/// A piece of a format string: literal text, or a clause with its
+/// optional precision.
+enum Piece {
+    Text(String),
+    Clause(char, Option<usize>),
+}
+
+/// Splits a format string into text and clauses (`%%` is a literal `%`).
+fn pieces(text: &str) -> Result<Vec<Piece>, String> {
+    let mut out = Vec::new();
+    let mut lit = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '%' {
-            out.push(c);
+            lit.push(c);
             continue;
         }
         if chars.peek() == Some(&'%') {
             chars.next();
-            out.push('%');
+            lit.push('%');
             continue;
         }
-        let mut precision: Option<usize> = None;
+        let mut precision = None;
         if chars.peek() == Some(&'.') {
             chars.next();
             let mut digits = String::new();
@@ -35,11 +42,28 @@ pub(crate) fn format(text: &str, args: &[Value]) -> Result<String, String> {
         let verb = chars
             .next()
             .ok_or("error during formatting: unexpected end of string")?;
-        let arg = args
-            .get(next)
-            .ok_or_else(|| format!("error during formatting: index {next} out of range"))?;
-        next += 1;
-        out.push_str(&clause(verb, precision, arg)?);
+        out.push(Piece::Text(std::mem::take(&mut lit)));
+        out.push(Piece::Clause(verb, precision));
+    }
+    out.push(Piece::Text(lit));
+    Ok(out)
+}
+
+/// Formats `text` with `args`, as cel-go's `format` does at run time.
+pub(crate) fn format(text: &str, args: &[Value]) -> Result<String, String> {
+    let mut out = String::new();
+    let mut next = 0usize;
+    for piece in pieces(text)? {
+        match piece {
+            Piece::Text(t) => out.push_str(&t),
+            Piece::Clause(verb, precision) => {
+                let arg = args
+                    .get(next)
+                    .ok_or_else(|| format!("error during formatting: index {next} out of range"))?;
+                next += 1;
+                out.push_str(&clause(verb, precision, arg)?);
+            }
+        }
     }
     Ok(out)
 }
@@ -149,27 +173,18 @@ fn string_of(v: &Value) -> Option<String> {
 /// (cel-go's format validator): a `%s` clause given a value of unknown
 /// type (`dyn`) is refused.
 pub(crate) fn static_check(text: &str, arg_is_dyn: &[bool]) -> Result<(), String> {
-    let mut next = 0usize;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            continue;
-        }
-        if chars.peek() == Some(&'%') {
-            chars.next();
-            continue;
-        }
-        if chars.peek() == Some(&'.') {
-            chars.next();
-            while chars.peek().is_some_and(char::is_ascii_digit) {
-                chars.next();
-            }
-        }
-        let verb = chars.next();
-        if verb == Some('s') && arg_is_dyn.get(next) == Some(&true) {
+    // A format the run-time parse refuses is reported when it runs.
+    let Ok(pieces) = pieces(text) else {
+        return Ok(());
+    };
+    let verbs = pieces.iter().filter_map(|p| match p {
+        Piece::Clause(verb, _) => Some(*verb),
+        Piece::Text(_) => None,
+    });
+    for (verb, is_dyn) in verbs.zip(arg_is_dyn) {
+        if verb == 's' && *is_dyn {
             return Err("error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given dyn".to_owned());
         }
-        next += 1;
     }
     Ok(())
 }
