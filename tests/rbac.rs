@@ -63,3 +63,75 @@ fn rbac_findings_render_with_the_grant_to_add() {
     let gh = support::run(&["lint", "-o", "github", file]);
     insta::assert_snapshot!("rbac_r001_github", String::from_utf8(gh.stdout).unwrap());
 }
+
+/// The grant a DRA-R001 error suggests, added to the role it names, makes
+/// the status writes pass: the suggestion and the check use one resolver.
+#[test]
+fn the_suggested_grant_fixes_the_status_write() {
+    let mut tried = 0;
+    for entry in std::fs::read_dir("testdata/fixtures/rbac").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("r001-fail") || name.contains("before") || name.contains("gate-off") {
+            continue;
+        }
+        let file = path.to_string_lossy().into_owned();
+        let o = support::run(&["lint", "-o", "json", &file]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let mut fixed = 0;
+        for d in v["diagnostics"].as_array().unwrap() {
+            if d["rule"] != "DRA-R001" || d["severity"] != "error" {
+                continue;
+            }
+            let role = d["object"]["name"].as_str().unwrap();
+            let note = d["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|n| n.as_str())
+                .find(|n| n.starts_with("add to "))
+                .unwrap_or_else(|| panic!("{name}: no grant to add in {d}"));
+            let grant: String = note
+                .lines()
+                .skip(1)
+                .map(|l| format!("{}\n", l.strip_prefix("  ").unwrap_or(l)))
+                .collect::<String>()
+                .replace("<your driver's name>", "gpu.example.com");
+            let docs: Vec<String> = text
+                .split("\n---\n")
+                .map(|doc| {
+                    let names_role = [",", "}", "\n"]
+                        .iter()
+                        .any(|end| doc.contains(&format!("name: {role}{end}")));
+                    let is_role =
+                        doc.contains("kind: ClusterRole\n") || doc.contains("kind: Role\n");
+                    if names_role && is_role {
+                        doc.replacen("\nrules:\n", &format!("\nrules:\n{grant}"), 1)
+                    } else {
+                        doc.to_owned()
+                    }
+                })
+                .collect();
+            text = docs.join("\n---\n");
+            fixed += 1;
+        }
+        if fixed == 0 {
+            continue; // a warning-only fixture
+        }
+        let o = support::run_with_stdin(&["lint", "-o", "json", "-"], Some(text.as_bytes()));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let left: Vec<&serde_json::Value> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "DRA-R001" && d["severity"] == "error")
+            .collect();
+        assert!(
+            left.is_empty(),
+            "{name} after the suggested grant:\n{text}\n{left:?}"
+        );
+        tried += 1;
+    }
+    assert!(tried >= 5, "only {tried} fixtures tried");
+}

@@ -161,7 +161,7 @@ pub(crate) fn compiled_selectors<'o>(
         .collect()
 }
 
-pub(crate) use crate::rbac::{Account, Model as RbacModel, PolicyRule, GROUP};
+pub(crate) use crate::rbac::{Model as RbacModel, PolicyRule, Principal, GROUP};
 
 /// The RBAC picture of the input; `None` when it holds no Role or ClusterRole.
 pub(crate) fn rbac_model<'a>(cx: &Ctx<'a>) -> Option<RbacModel<'a>> {
@@ -194,9 +194,9 @@ pub(crate) fn published_drivers(cx: &Ctx<'_>) -> Vec<String> {
     out
 }
 
-/// The names of the accounts, for a message: "ServiceAccount a/b and 2 more".
-pub(crate) fn account_names(accounts: &[&Account<'_>]) -> String {
-    match accounts {
+/// The names of the subjects, for a message: "ServiceAccount a/b and 2 more".
+pub(crate) fn principal_names(principals: &[&Principal<'_>]) -> String {
+    match principals {
         [] => "a service account bound to this role".to_owned(),
         [a] => a.display(),
         [a, rest @ ..] => format!("{} and {} more", a.display(), rest.len()),

@@ -14,7 +14,7 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     let Some(m) = rbac_model(cx) else { return };
     let mut seen: Vec<crate::tree::Span> = Vec::new();
     for a in m
-        .accounts
+        .principals
         .iter()
         .filter(|a| a.runs.node_local && !a.runs.control_plane)
     {

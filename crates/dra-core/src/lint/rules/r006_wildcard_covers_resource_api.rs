@@ -9,34 +9,60 @@ declare_rule! {
     check: Check::Run(check),
 }
 
+/// The resources and subresources resource.k8s.io serves (any release).
+const RESOURCES: &[&str] = &[
+    "deviceclasses",
+    "resourceclaims",
+    "resourceclaims/status",
+    "resourceclaims/binding",
+    "resourceclaims/driver",
+    "resourceclaimtemplates",
+    "resourceslices",
+    "devicetaintrules",
+    "devicetaintrules/status",
+];
+
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     let Some(m) = rbac_model(cx) else { return };
     for rule in m.account_rules() {
-        if !rule.matches_group(GROUP) {
+        // What the rule reaches in resource.k8s.io, matched as RBAC does:
+        // `apiGroups: ["*"]` with `resources: ["pods"]` reaches nothing there.
+        let reached: Vec<&str> = RESOURCES
+            .iter()
+            .copied()
+            .filter(|r| rule.matches_resource(r))
+            .collect();
+        if !rule.matches_group(GROUP) || reached.is_empty() {
             continue;
         }
+        let literal_group = rule.list("apiGroups").iter().any(|(g, _)| *g == GROUP);
         let wild = ["apiGroups", "resources", "verbs"]
             .into_iter()
+            .filter(|k| *k != "apiGroups" || !literal_group)
             .find_map(|k| {
                 rule.list(k)
                     .into_iter()
-                    .position(|(s, _)| s == "*")
-                    .map(|i| (k, i, rule.list(k)[i].1))
+                    .enumerate()
+                    .find(|(_, (s, _))| *s == "*")
+                    .map(|(i, (_, span))| (k, i, span))
             });
         let Some((key, i, span)) = wild else { continue };
         let holders = m.holders(&rule);
         let what = match key {
-            "apiGroups" => "every API group, resource.k8s.io included",
-            "resources" => "every resource.k8s.io resource and subresource",
-            _ => "every verb, node-aware ones included",
+            "apiGroups" => format!("resource.k8s.io's {}", reached.join(", ")),
+            "resources" => "every resource.k8s.io resource and subresource".to_owned(),
+            _ => format!(
+                "every verb on {}, node-aware ones included",
+                reached.join(", ")
+            ),
         };
         out.report(
             rule.role,
             Warning,
             format!("{}.{key}[{i}]", rule.field()),
             span,
-            format!("`*` grants {what} to {}", account_names(&holders)),
+            format!("`*` grants {what} to {}", principal_names(&holders)),
         )
-        .note("this includes resourceclaims/binding and arbitrary-node: on resourceclaims/driver for every driver; `kubectl dra rbac --for driver` prints what a driver needs");
+        .note("a wildcard also grants every future resource, subresource and verb, such as resourceclaims/binding and arbitrary-node: on resourceclaims/driver; `kubectl dra rbac --for driver` prints what a driver needs");
     }
 }

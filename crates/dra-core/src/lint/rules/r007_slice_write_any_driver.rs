@@ -50,7 +50,7 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
             rule.resource_span("resourceslices"),
             format!(
                 "{} may {} ResourceSlices of every driver and node: the apiserver cannot tell which are its own",
-                account_names(&holders),
+                principal_names(&holders),
                 writes.join("/")
             ),
         )

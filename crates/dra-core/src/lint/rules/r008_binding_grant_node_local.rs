@@ -1,6 +1,6 @@
 //! DRA-R008: `resourceclaims/binding` for a node-local driver.
 use super::prelude::*;
-use crate::rbac::STATUS_VERBS;
+use crate::rbac::{Request, STATUS_VERBS};
 
 declare_rule! {
     id: "DRA-R008", name: "binding-grant-node-local", severity: Warning, origin: Linter,
@@ -13,16 +13,17 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     let Some(m) = rbac_model(cx) else { return };
     let mut seen: Vec<*const Node> = Vec::new();
-    for a in m.accounts.iter().filter(|a| a.runs.node_local) {
+    for a in m.principals.iter().filter(|a| a.runs.node_local) {
         for g in &a.grants {
             let names_binding = g
                 .rule
                 .list("resources")
                 .iter()
                 .any(|(r, _)| *r == "resourceclaims/binding" || *r == "*/binding");
-            let grants = STATUS_VERBS
-                .iter()
-                .any(|v| g.rule.covers(GROUP, "resourceclaims/binding", v, Some("")));
+            let grants = STATUS_VERBS.iter().any(|v| {
+                g.rule
+                    .allows(&Request::new(GROUP, "resourceclaims/binding", v).named(""))
+            });
             if !names_binding || !grants || seen.contains(&(g.rule.node as *const Node)) {
                 continue;
             }

@@ -27,7 +27,7 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
             format!("{} is a namespaced Role", rule.role.reference)
         } else {
             let grants: Vec<_> = m
-                .accounts
+                .principals
                 .iter()
                 .flat_map(|a| a.grants.iter())
                 .filter(|g| std::ptr::eq(g.rule.node, rule.node))
