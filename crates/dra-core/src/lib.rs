@@ -26,6 +26,7 @@ pub mod model;
 pub mod quantity;
 pub mod rbac;
 pub mod schema;
+pub mod served;
 pub mod stored;
 pub mod suggest;
 pub mod tree;

@@ -28,6 +28,9 @@ pub enum ObjectKind {
     AdmissionPolicy,
     /// The header of a `kubectl dra snapshot`: the cluster's version and gates.
     ClusterSnapshot,
+    /// Another resource.k8s.io kind (classic DRA's ResourceClass,
+    /// PodSchedulingContext, ...): only its API version is judged.
+    OtherResource,
 }
 
 impl ObjectKind {
@@ -183,6 +186,7 @@ fn classify(
             ApiVersion::Other,
             &["spec", "jobTemplate", "spec", "template", "spec"],
         )),
+        ("resource.k8s.io", _) => other(ObjectKind::OtherResource),
         _ => None,
     }
 }

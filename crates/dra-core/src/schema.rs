@@ -44,6 +44,8 @@ pub struct Field {
     pub needs: Needs,
     /// First Kubernetes minor version whose v1 API has the field.
     pub since: u8,
+    /// First minor version that no longer has it (255: still there).
+    pub until: u8,
 }
 
 const fn f(name: &'static str, ty: Ty) -> Field {
@@ -52,6 +54,7 @@ const fn f(name: &'static str, ty: Ty) -> Field {
         ty,
         needs: Needs::Always,
         since: 34,
+        until: NOW,
     }
 }
 const fn g(name: &'static str, ty: Ty, gate: Gate) -> Field {
@@ -60,6 +63,7 @@ const fn g(name: &'static str, ty: Ty, gate: Gate) -> Field {
         ty,
         needs: Needs::Gate(gate),
         since: 34,
+        until: NOW,
     }
 }
 const fn gs(name: &'static str, ty: Ty, gate: Gate, since: u8) -> Field {
@@ -68,8 +72,18 @@ const fn gs(name: &'static str, ty: Ty, gate: Gate, since: u8) -> Field {
         ty,
         needs: Needs::Gate(gate),
         since,
+        until: NOW,
     }
 }
+/// A field that a later release removed or renamed: `[since, until)`.
+const fn between(field: Field, since: u8, until: u8) -> Field {
+    Field {
+        since,
+        until,
+        ..field
+    }
+}
+const NOW: u8 = u8::MAX;
 
 use Ty::*;
 
@@ -174,23 +188,37 @@ const DEVICE: &[Field] = &[
         ty: Bool,
         needs: Needs::AllOf(BINDING_GATES),
         since: 34,
+        until: NOW,
     },
     Field {
         name: "bindingConditions",
         ty: STRINGS,
         needs: Needs::AllOf(BINDING_GATES),
         since: 34,
+        until: NOW,
     },
     Field {
         name: "bindingFailureConditions",
         ty: STRINGS,
         needs: Needs::AllOf(BINDING_GATES),
         since: 34,
+        until: NOW,
     },
     g(
         "allowMultipleAllocations",
         Bool,
         Gate::DRAConsumableCapacity,
+    ),
+    // 1.36 (KEP-5517 alpha) named it nodeAllocatableResourceMappings, a map
+    // of {capacityKey, allocationMultiplier}; 1.37 reshaped and renamed it.
+    between(
+        g(
+            "nodeAllocatableResourceMappings",
+            Map(&Any),
+            Gate::DRANodeAllocatableResources,
+        ),
+        36,
+        37,
     ),
     gs(
         "nodeAllocatableResources",
@@ -321,6 +349,21 @@ const DEVICE_CLAIM: &[Field] = &[
 const CLAIM_SPEC: &[Field] = &[f("devices", Obj(DEVICE_CLAIM))];
 const TEMPLATE_SPEC: &[Field] = &[f("metadata", Obj(OBJECT_META)), f("spec", Obj(CLAIM_SPEC))];
 
+// DeviceTaintRule (served as v1alpha3 from 1.33, v1beta2 from 1.36, v1 from
+// 1.37; see served.rs). 1.34's selector also had deviceClassName and CEL
+// selectors, removed in 1.35; 1.35 added the status.
+const DEVICE_TAINT_SELECTOR: &[Field] = &[
+    between(f("deviceClassName", Str), 34, 35),
+    f("driver", Str),
+    f("pool", Str),
+    f("device", Str),
+    between(f("selectors", List(&Obj(DEVICE_SELECTOR))), 34, 35),
+];
+const DEVICE_TAINT_RULE_SPEC: &[Field] = &[
+    f("deviceSelector", Obj(DEVICE_TAINT_SELECTOR)),
+    f("taint", Obj(DEVICE_TAINT)),
+];
+
 const fn top(spec: Ty) -> [Field; 4] {
     [
         f("apiVersion", Str),
@@ -340,15 +383,20 @@ static CLAIM: [Field; 5] = {
     [a, k, m, s, f("status", Any)]
 };
 static TEMPLATE: [Field; 4] = top(Obj(TEMPLATE_SPEC));
+static TAINT_RULE: [Field; 5] = {
+    let [a, k, m, s] = top(Obj(DEVICE_TAINT_RULE_SPEC));
+    [a, k, m, s, between(f("status", Any), 35, NOW)]
+};
 
 /// The top-level fields of a kind, or `None` when kubectl-dra does not check
-/// its shape (pods, namespaces, DeviceTaintRules).
+/// its shape (pods, namespaces).
 pub fn fields_of(kind: ObjectKind) -> Option<&'static [Field]> {
     match kind {
         ObjectKind::ResourceSlice => Some(&SLICE),
         ObjectKind::DeviceClass => Some(&CLASS),
         ObjectKind::ResourceClaim => Some(&CLAIM),
         ObjectKind::ResourceClaimTemplate => Some(&TEMPLATE),
+        ObjectKind::DeviceTaintRule => Some(&TAINT_RULE),
         _ => None,
     }
 }
@@ -470,7 +518,7 @@ fn walk_obj(
         let field = fields.iter().find(|fd| fd.name == e.key);
         let field_path = Path::Field(path, &e.key);
         match field {
-            Some(fd) if fd.since <= version.0 => {
+            Some(fd) if fd.since <= version.0 && version.0 < fd.until => {
                 if e.value.is_null() {
                     continue;
                 }
@@ -481,22 +529,38 @@ fn walk_obj(
                         gate,
                     });
                     drop_keys.push(e.key.clone());
+                    // Strict decoding runs before the strategy drops the
+                    // field: what is unknown or mistyped under it is still
+                    // reported, but nothing under it is dropped twice.
+                    let mut inner = Vec::new();
+                    walk_ty(&fd.ty, &mut e.value, &field_path, gates, &mut inner);
+                    out.extend(
+                        inner
+                            .into_iter()
+                            .filter(|f| !matches!(f, ShapeFinding::Dropped { .. })),
+                    );
                     continue;
                 }
                 walk_ty(&fd.ty, &mut e.value, &field_path, gates, out);
             }
-            Some(fd) => out.push(ShapeFinding::UnknownField {
+            Some(fd) if fd.since > version.0 => out.push(ShapeFinding::UnknownField {
                 path: field_path.render(),
                 span: e.key_span,
                 suggestion: None,
                 since: Some(Version(fd.since)),
+            }),
+            Some(_) => out.push(ShapeFinding::UnknownField {
+                path: field_path.render(),
+                span: e.key_span,
+                suggestion: None,
+                since: None,
             }),
             None => {
                 let suggestion = did_you_mean(
                     &e.key,
                     fields
                         .iter()
-                        .filter(|fd| fd.since <= version.0)
+                        .filter(|fd| fd.since <= version.0 && version.0 < fd.until)
                         .map(|fd| fd.name),
                 );
                 out.push(ShapeFinding::UnknownField {

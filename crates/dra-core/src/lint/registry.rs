@@ -8,6 +8,7 @@ use super::Rule;
 /// Every rule, in id order.
 pub static RULES: &[&Rule] = &[
     &rules::a001_beta_api_version::RULE,
+    &rules::a002_api_version_not_served::RULE,
     &rules::c001_unguarded_attribute::RULE,
     &rules::c002_class_domain_mismatch::RULE,
     &rules::c003_selector_against_inventory::RULE,
@@ -162,6 +163,8 @@ pub static RULES: &[&Rule] = &[
     &rules::v181_pod_claim_source::RULE,
     &rules::v182_container_claim_reference::RULE,
     &rules::v183_pod_claim_not_found::RULE,
+    &rules::v190_taint_rule_name::RULE,
+    &rules::v191_taint_rule_selector::RULE,
     &rules::v200_unknown_counter_set::RULE,
     &rules::v201_unknown_counter::RULE,
     &rules::v202_consumption_exceeds_counter::RULE,

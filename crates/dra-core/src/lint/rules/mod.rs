@@ -23,6 +23,7 @@ macro_rules! declare_rule {
 }
 
 pub mod a001_beta_api_version;
+pub mod a002_api_version_not_served;
 pub mod c001_unguarded_attribute;
 pub mod c002_class_domain_mismatch;
 pub mod c003_selector_against_inventory;
@@ -177,6 +178,8 @@ pub mod v180_pod_claim_name;
 pub mod v181_pod_claim_source;
 pub mod v182_container_claim_reference;
 pub mod v183_pod_claim_not_found;
+pub mod v190_taint_rule_name;
+pub mod v191_taint_rule_selector;
 pub mod v200_unknown_counter_set;
 pub mod v201_unknown_counter;
 pub mod v202_consumption_exceeds_counter;

@@ -112,6 +112,47 @@ pub(crate) fn check_dns_label(
     }
 }
 
+/// `validatePoolName`: required, at most 253 characters, DNS subdomains
+/// separated by '/'.
+pub(crate) fn check_pool_name(
+    obj: &Object,
+    parent: &Node,
+    key: &str,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
+    let Some(n) = get(parent, key) else {
+        out.report(
+            obj,
+            Required,
+            path,
+            missing_span(parent),
+            "a pool name is required",
+        );
+        return;
+    };
+    let Some(name) = n.as_str() else { return };
+    if name.is_empty() {
+        out.report(obj, Required, path, n.span, "a pool name is required");
+    } else if name.len() > 253 {
+        out.report(
+            obj,
+            TooLong,
+            path,
+            n.span,
+            "pool name is longer than 253 characters",
+        );
+    } else if !name.split('/').all(is_dns_subdomain) {
+        out.report(
+            obj,
+            Invalid,
+            path,
+            n.span,
+            format!("{name:?} is not one or more DNS subdomains separated by '/'"),
+        );
+    }
+}
+
 /// Reports a list longer than `max` as TooMany at the list.
 pub(crate) fn check_too_many(
     obj: &Object,

@@ -21,43 +21,5 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         );
         return;
     };
-    match get(pool, "name") {
-        None => {
-            out.report(
-                obj,
-                Required,
-                "spec.pool.name",
-                missing_span(pool),
-                "a pool name is required",
-            );
-        }
-        Some(n) => {
-            let Some(name) = n.as_str() else { return };
-            if name.is_empty() {
-                out.report(
-                    obj,
-                    Required,
-                    "spec.pool.name",
-                    n.span,
-                    "a pool name is required",
-                );
-            } else if name.len() > 253 {
-                out.report(
-                    obj,
-                    TooLong,
-                    "spec.pool.name",
-                    n.span,
-                    "pool name is longer than 253 characters",
-                );
-            } else if !name.split('/').all(is_dns_subdomain) {
-                out.report(
-                    obj,
-                    Invalid,
-                    "spec.pool.name",
-                    n.span,
-                    format!("{name:?} is not one or more DNS subdomains separated by '/'"),
-                );
-            }
-        }
-    }
+    check_pool_name(obj, pool, "name", "spec.pool.name", out);
 }

@@ -33,3 +33,39 @@ pub(crate) fn taints<'a>(cx: &Ctx<'_>, d: &'a Node) -> &'a [Node] {
         t
     }
 }
+
+/// A taint that `validateDeviceTaint` checks: each device taint of a
+/// ResourceSlice, and the one taint of a DeviceTaintRule (`spec.taint`,
+/// a struct: when it is missing its fields are empty).
+pub(crate) struct TaintAt<'a> {
+    pub path: String,
+    pub node: Option<&'a Node>,
+    /// Where to point when a field is missing.
+    pub span: crate::tree::Span,
+}
+
+pub(crate) const TAINTED: &[ObjectKind] = &[ResourceSlice, DeviceTaintRule];
+
+pub(crate) fn all_taints<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<TaintAt<'a>> {
+    if obj.kind == DeviceTaintRule {
+        let spec = obj.spec();
+        let node = spec.and_then(|s| get(s, "taint"));
+        let span = node.or(spec).map_or(obj.root.span, |n| n.span);
+        return vec![TaintAt {
+            path: "spec.taint".into(),
+            node,
+            span,
+        }];
+    }
+    let mut out = Vec::new();
+    for (i, d) in devices(cx.gates.version, obj) {
+        for (j, t) in taints(cx, d).iter().enumerate() {
+            out.push(TaintAt {
+                path: format!("spec.devices[{i}].taints[{j}]"),
+                node: Some(t),
+                span: t.span,
+            });
+        }
+    }
+    out
+}

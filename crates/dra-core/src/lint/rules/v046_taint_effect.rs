@@ -1,28 +1,48 @@
 //! DRA-V046: taint effect missing or unsupported.
 use super::prelude::*;
-use super::v043_too_many_taints::taints;
+use super::v043_too_many_taints::{all_taints, TAINTED};
 
 declare_rule! {
     id: "DRA-V046", name: "invalid-taint-effect", severity: Error, origin: Apiserver,
-    summary: "A device taint has no effect, or one other than NoSchedule, NoExecute, None",
-    docs: "Device taints support `NoSchedule`, `NoExecute` and `None`; unlike node taints, `PreferNoSchedule` is not allowed.",
+    summary: "A device taint (in a ResourceSlice or a DeviceTaintRule) has no effect, or one the release does not support",
+    docs: "Device taints support `NoSchedule` and `NoExecute`, and from Kubernetes 1.35 also `None` (informational); unlike node taints, `PreferNoSchedule` is not allowed. A missing effect is Required (`validateDeviceTaint`).",
     example: "taints:\n- {key: example.com/degraded, effect: PreferNoSchedule}\n",
-    check: Check::Object(SLICES, check),
+    check: Check::Object(TAINTED, check),
+}
+
+/// `validDeviceTaintEffects` of the release, sorted as `sets.List` prints them.
+pub(crate) fn taint_effects(v: Version) -> &'static [&'static str] {
+    if v < Version::V1_35 {
+        &["NoExecute", "NoSchedule"]
+    } else {
+        &["NoExecute", "NoSchedule", "None"]
+    }
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (i, d) in devices(cx.gates.version, obj) {
-        for (j, t) in taints(cx, d).iter().enumerate() {
-            let path = format!("spec.devices[{i}].taints[{j}].effect");
-            match get(t, "effect").map(|e| (e, e.as_str())) {
-                None | Some((_, Some(""))) => {
-                    out.report(obj, Required, path, t.span, "a taint effect is required");
-                }
-                Some((e, Some(s))) if !matches!(s, "NoSchedule" | "NoExecute" | "None") => {
-                    out.report(obj, NotSupported, path, e.span, format!("unsupported value {s:?}: supported values: \"NoExecute\", \"NoSchedule\", \"None\""));
-                }
-                _ => {}
+    let effects = taint_effects(cx.gates.version);
+    for t in all_taints(cx, obj) {
+        let path = format!("{}.effect", t.path);
+        let effect = t.node.and_then(|n| get(n, "effect"));
+        match effect.map(|e| (e, e.as_str())) {
+            None | Some((_, Some(""))) => {
+                let span = effect.map_or(t.span, |e| e.span);
+                out.report(obj, Required, path, span, "a taint effect is required");
             }
+            Some((e, Some(s))) if !effects.contains(&s) => {
+                let list: Vec<String> = effects.iter().map(|x| format!("{x:?}")).collect();
+                out.report(
+                    obj,
+                    NotSupported,
+                    path,
+                    e.span,
+                    format!(
+                        "unsupported value {s:?}: supported values: {}",
+                        list.join(", ")
+                    ),
+                );
+            }
+            _ => {}
         }
     }
 }
