@@ -29,7 +29,10 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
                 if spec.get("nodeName").is_some_and(|n| n.as_str() == Some("")) {
                     spec.remove("nodeName");
                 }
-                if spec.get("allNodes").is_some_and(|n| n.as_bool() == Some(false)) {
+                if spec
+                    .get("allNodes")
+                    .is_some_and(|n| n.as_bool() == Some(false))
+                {
                     spec.remove("allNodes");
                 }
             }

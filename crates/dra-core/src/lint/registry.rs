@@ -87,6 +87,8 @@ pub static RULES: &[&Rule] = &[
     &rules::v070_consumed_counters::RULE,
     &rules::v071_too_many_compat_groups::RULE,
     &rules::v072_duplicate_compat_group::RULE,
+    &rules::v073_counter_set_not_in_slice::RULE,
+    &rules::v074_too_many_device_counters::RULE,
     &rules::v080_request_policy_without_multiple_allocations::RULE,
     &rules::v081_request_policy_both::RULE,
     &rules::v082_request_policy_default_missing::RULE,

@@ -25,11 +25,12 @@ pub const MAX_STRING_ATTR: usize = 64;
 pub const CEL_MAX_LEN: usize = 10240;
 pub const OPAQUE_MAX_LEN: usize = 10240;
 
+/// Counter sets per slice; 1.34 has no such limit (it limits the counters).
 pub fn max_counter_sets(v: Version) -> usize {
     if v >= Version::V1_35 {
         8
     } else {
-        32
+        usize::MAX
     }
 }
 

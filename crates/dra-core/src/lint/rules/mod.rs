@@ -102,6 +102,8 @@ pub mod v069_consumed_counter_set_name;
 pub mod v070_consumed_counters;
 pub mod v071_too_many_compat_groups;
 pub mod v072_duplicate_compat_group;
+pub mod v073_counter_set_not_in_slice;
+pub mod v074_too_many_device_counters;
 pub mod v080_request_policy_without_multiple_allocations;
 pub mod v081_request_policy_both;
 pub mod v082_request_policy_default_missing;

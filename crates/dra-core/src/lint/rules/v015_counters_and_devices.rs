@@ -3,21 +3,24 @@ use super::prelude::*;
 
 declare_rule! {
     id: "DRA-V015", name: "counters-and-devices-in-one-slice", severity: Error, origin: Apiserver,
-    summary: "A ResourceSlice sets both sharedCounters and devices",
-    docs: "Counter sets must be published in a slice of their own, separate from the devices that consume them; both slices belong to the same pool and count towards its resourceSliceCount.",
+    summary: "A ResourceSlice sets both sharedCounters and devices (1.35+)",
+    docs: "From Kubernetes 1.35, counter sets must be published in a slice of their own, separate from the devices that consume them; both slices belong to the same pool and count towards its resourceSliceCount. In 1.34 a slice holds both, and its devices may consume only the counter sets of that slice (DRA-V073).",
     example: "spec:\n  sharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]\n  devices: [{name: gpu-0}]\n",
     check: Check::Object(SLICES, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    if cx.gates.version < Version::V1_35 {
+        return;
+    }
     let Some(spec) = obj.spec() else { return };
     let (Some(counters), Some(devs)) = (entry(spec, "sharedCounters"), entry(spec, "devices"))
     else {
         return;
     };
-    if counters.value.as_seq().is_some_and(|s| !s.is_empty())
-        && devs.value.as_seq().is_some_and(|s| !s.is_empty())
-    {
+    // `spec.SharedCounters != nil && spec.Devices != nil`: an explicit empty
+    // list is not nil once decoded.
+    if !counters.value.is_null() && !devs.value.is_null() {
         let pool = get(spec, "pool")
             .and_then(|p| get_str(p, "name"))
             .unwrap_or("the pool");

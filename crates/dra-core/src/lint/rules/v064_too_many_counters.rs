@@ -5,12 +5,15 @@ use super::v060_too_many_counter_sets::counter_sets;
 declare_rule! {
     id: "DRA-V064", name: "too-many-counters", severity: Error, origin: Apiserver,
     summary: "A counter set has more than 32 counters",
-    docs: "Each counter set holds at most 32 counters.",
+    docs: "From 1.35 each counter set holds at most 32 counters. (1.34 limits the total over the slice's counter sets instead: DRA-V060.)",
     example: "sharedCounters:\n- name: gpu-0\n  counters: {... 33 counters ...}\n",
     check: Check::Object(SLICES, check),
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    if cx.gates.version < Version::V1_35 {
+        return;
+    }
     for (i, s) in counter_sets(cx, obj).iter().enumerate() {
         let n = entries(s, "counters").len();
         if n > MAX_COUNTERS {

@@ -10,6 +10,10 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    // 1.34 has no such limit (only one on the counters a device consumes).
+    if cx.gates.version < Version::V1_35 {
+        return;
+    }
     for (i, d) in devices(cx.gates.version, obj) {
         check_too_many(
             obj,
@@ -24,9 +28,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
 }
 
 /// A device's consumesCounters entries, unless over the limit.
-pub(crate) fn consumptions(d: &Node) -> &[Node] {
+pub(crate) fn consumptions(v: Version, d: &Node) -> &[Node] {
     let c = items(d, "consumesCounters");
-    if c.len() > MAX_CONSUMES_COUNTERS {
+    if v >= Version::V1_35 && c.len() > MAX_CONSUMES_COUNTERS {
         &[]
     } else {
         c

@@ -12,7 +12,7 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
-        let c = consumptions(d);
+        let c = consumptions(cx.gates.version, d);
         for (j, name) in duplicates(
             c.iter()
                 .enumerate()

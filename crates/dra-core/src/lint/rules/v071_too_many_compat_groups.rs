@@ -12,7 +12,7 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
-        for (j, c) in consumptions(d).iter().enumerate() {
+        for (j, c) in consumptions(cx.gates.version, d).iter().enumerate() {
             let Some(e) = entry(c, "compatibilityGroups") else {
                 continue;
             };

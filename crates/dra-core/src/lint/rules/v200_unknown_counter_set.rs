@@ -84,6 +84,10 @@ pub(crate) fn pools<'a>(cx: &Ctx<'a>) -> Vec<Pool<'a>> {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
+    // In 1.34 the apiserver itself refuses these, per slice (DRA-V073).
+    if cx.gates.version < Version::V1_35 {
+        return;
+    }
     for pool in pools(cx) {
         let sets: Vec<&str> = pool.counter_sets().into_iter().map(|(n, ..)| n).collect();
         for (slice, i, d) in pool.devices() {

@@ -11,6 +11,10 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
+    // In 1.34 the apiserver itself refuses these, per slice (DRA-V073).
+    if cx.gates.version < Version::V1_35 {
+        return;
+    }
     for pool in pools(cx) {
         let sets = pool.counter_sets();
         for (slice, i, d) in pool.devices() {
