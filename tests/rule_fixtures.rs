@@ -15,3 +15,70 @@ fn rule_fixtures_find_exactly_what_they_mark() {
         ],
     );
 }
+
+/// The field errors (path, type) of linting `yaml` as the given release.
+fn errors(yaml: &str, args: &[&str]) -> Vec<(String, String)> {
+    let mut argv = vec!["lint", "-o", "json", "-"];
+    argv.extend_from_slice(args);
+    let o = support::run_with_stdin(&argv, Some(yaml.as_bytes()));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut out: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| {
+            (
+                d["field"].as_str().unwrap().to_owned(),
+                d["type"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// validateResourcePool on a missing pool (a zero ResourcePool): the name is
+/// Required and the count Invalid.
+#[test]
+fn a_missing_pool_fails_every_check_of_the_pool() {
+    let yaml = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n  devices: [{name: gpu-0}]\n";
+    assert_eq!(
+        errors(yaml, &[]),
+        [
+            ("spec.pool.name".to_owned(), "Required".to_owned()),
+            (
+                "spec.pool.resourceSliceCount".to_owned(),
+                "Invalid".to_owned()
+            ),
+        ]
+    );
+}
+
+/// validateDeviceTaintRuleSpec with no taint: DeviceTaintRuleSpec.Taint is a
+/// struct, so its empty key is Invalid (ValidateLabelName) and its effect
+/// Required.
+#[test]
+fn a_taint_rule_without_a_taint() {
+    let yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\nspec:\n  deviceSelector: {driver: gpu.example.com}\n";
+    assert_eq!(
+        errors(yaml, &[]),
+        [
+            ("spec.taint.effect".to_owned(), "Required".to_owned()),
+            ("spec.taint.key".to_owned(), "Invalid".to_owned()),
+        ]
+    );
+}
+
+/// AuthorizedForAdmin stops at the first request with adminAccess.
+#[test]
+fn admin_access_is_refused_once() {
+    let yaml = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: team}\nspec:\n  devices:\n    requests:\n    - {name: a, exactly: {deviceClassName: gpu, adminAccess: true}}\n    - {name: b, exactly: {deviceClassName: gpu, adminAccess: true}}\n";
+    assert_eq!(
+        errors(yaml, &[]),
+        [(
+            "spec.devices.requests[0].adminAccess".to_owned(),
+            "Forbidden".to_owned()
+        )]
+    );
+}

@@ -165,6 +165,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v181_pod_claim_source::RULE,
     &rules::v182_container_claim_reference::RULE,
     &rules::v183_pod_claim_not_found::RULE,
+    &rules::v184_resource_version_on_create::RULE,
     &rules::v190_taint_rule_name::RULE,
     &rules::v191_taint_rule_selector::RULE,
     &rules::v200_unknown_counter_set::RULE,

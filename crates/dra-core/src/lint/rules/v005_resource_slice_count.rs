@@ -10,7 +10,17 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(pool) = obj.spec().and_then(|s| get(s, "pool")) else {
+    let Some(spec) = obj.spec() else { return };
+    // A missing pool is a zero ResourcePool: validateResourcePool fails its
+    // count as well as its name.
+    let Some(pool) = get(spec, "pool") else {
+        out.report(
+            obj,
+            Invalid,
+            "spec.pool.resourceSliceCount",
+            missing_span(spec),
+            "must be greater than zero (spec.pool is unset)",
+        );
         return;
     };
     match get(pool, "resourceSliceCount") {

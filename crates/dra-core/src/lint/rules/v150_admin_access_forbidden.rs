@@ -37,6 +37,8 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if n.as_bool() == Some(true) {
             out.report(obj, Forbidden, format!("spec.devices.requests[{i}].adminAccess"), n.span, format!("admin access to devices requires the `{LABEL}: \"true\"` label on namespace {ns_name}"))
                 .secondary(ns.root.get("metadata").map_or(ns.root.span, |m| m.span), "this Namespace lacks the label");
+            // AuthorizedForAdmin stops at the first admin request.
+            return;
         }
     }
 }
