@@ -8,15 +8,16 @@ use crate::Outcome;
 /// The Markdown rule table embedded in the README (a test keeps it current).
 pub fn markdown_table() -> String {
     let mut s = String::from(
-        "| Rule | Name | Severity | Origin | What it finds |\n| --- | --- | --- | --- | --- |\n",
+        "| Rule | Name | Severity | Origin | Releases | What it finds |\n| --- | --- | --- | --- | --- | --- |\n",
     );
     for r in RULES {
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} |\n",
+            "| {} | `{}` | {} | {} | {} | {} |\n",
             r.id,
             r.name,
             r.severity,
             r.origin.describe(),
+            r.releases,
             r.summary.replace('|', "\\|")
         ));
     }
@@ -52,11 +53,12 @@ pub fn run(args: &RulesArgs) -> Result<Outcome, String> {
     })?;
     let example: String = r.example.lines().map(|l| format!("    {l}\n")).collect();
     let s = format!(
-        "{} {} ({}, {})\n\n{}\n\n{}\n\nExample:\n{}",
+        "{} {} ({}, {}; Kubernetes {})\n\n{}\n\n{}\n\nExample:\n{}",
         r.id,
         r.name,
         r.severity,
         r.origin.describe(),
+        r.releases,
         r.summary,
         r.docs,
         example

@@ -61,6 +61,10 @@ pub struct Rule {
     pub name: &'static str,
     pub severity: Severity,
     pub origin: Origin,
+    /// The Kubernetes releases the rule applies to, as checked against each
+    /// release's validation code: "1.34+", "1.35+", "1.34" (one release), or
+    /// "1.34+" with the limit or values differing by release (its docs say how).
+    pub releases: &'static str,
     /// One line: what is wrong.
     pub summary: &'static str,
     /// Why it matters and what to do, in a few sentences.

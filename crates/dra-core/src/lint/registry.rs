@@ -216,6 +216,20 @@ mod tests {
         }
     }
 
+    /// Each rule names the releases it applies to in one of the forms the
+    /// README explains.
+    #[test]
+    fn every_rule_names_its_releases() {
+        for r in RULES {
+            let head = r.releases.split(' ').next().unwrap_or("");
+            let minor = head.trim_end_matches('+').strip_prefix("1.");
+            let ok = minor
+                .and_then(|m| m.parse::<u8>().ok())
+                .is_some_and(|m| (34..=37).contains(&m));
+            assert!(ok, "{}: releases {:?}", r.id, r.releases);
+        }
+    }
+
     #[test]
     fn every_rule_file_is_registered() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lint/rules");

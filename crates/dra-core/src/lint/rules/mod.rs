@@ -9,11 +9,19 @@ pub(crate) mod prelude;
 macro_rules! declare_rule {
     (id: $id:literal, name: $name:literal, severity: $sev:ident, origin: $origin:ident,
      summary: $summary:literal, docs: $docs:literal, example: $example:literal, check: $check:expr $(,)?) => {
+        declare_rule! {
+            id: $id, name: $name, severity: $sev, origin: $origin, releases: "1.34+",
+            summary: $summary, docs: $docs, example: $example, check: $check,
+        }
+    };
+    (id: $id:literal, name: $name:literal, severity: $sev:ident, origin: $origin:ident, releases: $rel:literal,
+     summary: $summary:literal, docs: $docs:literal, example: $example:literal, check: $check:expr $(,)?) => {
         pub static RULE: $crate::lint::Rule = $crate::lint::Rule {
             id: $id,
             name: $name,
             severity: $crate::diag::Severity::$sev,
             origin: $crate::lint::Origin::$origin,
+            releases: $rel,
             summary: $summary,
             docs: $docs,
             example: $example,

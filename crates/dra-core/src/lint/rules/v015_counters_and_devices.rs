@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V015", name: "counters-and-devices-in-one-slice", severity: Error, origin: Apiserver,
+    id: "DRA-V015", name: "counters-and-devices-in-one-slice", severity: Error, origin: Apiserver, releases: "1.35+",
     summary: "A ResourceSlice sets both sharedCounters and devices (1.35+)",
     docs: "From Kubernetes 1.35, counter sets must be published in a slice of their own, separate from the devices that consume them; both slices belong to the same pool and count towards its resourceSliceCount. In 1.34 a slice holds both, and its devices may consume only the counter sets of that slice (DRA-V073).",
     example: "spec:\n  sharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]\n  devices: [{name: gpu-0}]\n",

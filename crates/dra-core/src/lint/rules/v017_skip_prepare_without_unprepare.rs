@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V017", name: "skip-prepare-without-unprepare", severity: Error, origin: Apiserver,
+    id: "DRA-V017", name: "skip-prepare-without-unprepare", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "skipNodeOperations has NodePrepareResources without NodeUnprepareResources or '*'",
     docs: "A driver that skips NodePrepareResources must also skip NodeUnprepareResources (or list '*'): the kubelet would otherwise unprepare what it never prepared. Alpha in 1.37 (DRAOptionalNodeOperations).",
     example: "spec:\n  skipNodeOperations: [NodePrepareResources]\n",

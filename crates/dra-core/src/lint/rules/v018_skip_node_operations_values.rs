@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V018", name: "invalid-skip-node-operation", severity: Error, origin: Apiserver,
+    id: "DRA-V018", name: "invalid-skip-node-operation", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "skipNodeOperations has a value other than NodePrepareResources, NodeUnprepareResources, '*', or a duplicate",
     docs: "Only the kubelet's two node operations, or '*' for both, can be skipped. Alpha in 1.37 (DRAOptionalNodeOperations).",
     example: "spec:\n  skipNodeOperations: [Prepare]\n",

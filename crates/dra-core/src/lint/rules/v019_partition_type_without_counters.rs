@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V019", name: "partition-type-without-partitions", severity: Error, origin: Apiserver,
+    id: "DRA-V019", name: "partition-type-without-partitions", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "partitionTypeAttribute is set on a slice where no device consumes counters",
     docs: "The partition type attribute describes partitions of a shared device; it only makes sense in a slice whose devices consume counters. Alpha in 1.37 (DRAPartitionableDevicesType).",
     example: "spec:\n  partitionTypeAttribute: gpu.example.com/profile\n  devices: [{name: gpu-0}]\n",

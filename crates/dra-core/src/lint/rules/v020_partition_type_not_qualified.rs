@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V020", name: "partition-type-not-qualified", severity: Error, origin: Apiserver,
+    id: "DRA-V020", name: "partition-type-not-qualified", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "partitionTypeAttribute is not a fully qualified attribute name (domain/name)",
     docs: "The attribute must be named with its domain, e.g. `gpu.example.com/profile`.",
     example: "spec:\n  partitionTypeAttribute: profile\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V021", name: "partition-type-attribute-missing", severity: Error, origin: Apiserver,
+    id: "DRA-V021", name: "partition-type-attribute-missing", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A device that consumes counters lacks the string attribute named by partitionTypeAttribute",
     docs: "Every partition (device with consumesCounters) must publish the partition-type attribute as a string; the bare name in the driver's domain is accepted too.",
     example: "spec:\n  partitionTypeAttribute: gpu.example.com/profile\n  devices:\n  - name: mig-0\n    consumesCounters: [...]\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V030", name: "too-many-devices", severity: Error, origin: Apiserver,
+    id: "DRA-V030", name: "too-many-devices", severity: Error, origin: Apiserver, releases: "1.34+ (limit differs by release)",
     summary: "A slice has more than 128 devices, or more than 64 when a device uses taints, consumesCounters or list attributes (1.35+)",
     docs: "Drivers split large pools over several slices (and set resourceSliceCount). From 1.35 the limit is 64 when any device in the slice has taints or consumes counters (and, from 1.36, list-type attributes). Over the limit, the apiserver reports only this and does not validate the devices.",
     example: "spec:\n  devices: [... 129 devices ...]\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V034", name: "too-many-attribute-values", severity: Error, origin: Apiserver,
+    id: "DRA-V034", name: "too-many-attribute-values", severity: Error, origin: Apiserver, releases: "1.36+",
     summary: "A device's attributes hold more than 48 values in total (each list item counts)",
     docs: "From 1.36, with list-type attributes, a device may carry at most 48 attribute values: each scalar attribute counts one, each item of a list attribute counts one.",
     example: "attributes:\n  numaNodes: {ints: [0, 1, ... 60]}\n",

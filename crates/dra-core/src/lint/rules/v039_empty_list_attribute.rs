@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V039", name: "empty-list-attribute", severity: Error, origin: Apiserver,
+    id: "DRA-V039", name: "empty-list-attribute", severity: Error, origin: Apiserver, releases: "1.36+",
     summary: "A list attribute (ints, bools, strings, versions) is present but empty",
     docs: "List-type attributes (DRAListTypeAttributes, alpha in 1.36) must hold at least one value.",
     example: "attributes:\n  numaNodes: {ints: []}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V040", name: "invalid-list-attribute-item", severity: Error, origin: Apiserver,
+    id: "DRA-V040", name: "invalid-list-attribute-item", severity: Error, origin: Apiserver, releases: "1.36+",
     summary: "An item of a strings or versions attribute is too long or not semver",
     docs: "Items of list attributes follow the scalar rules: strings at most 64 characters, versions strict semver.",
     example: "attributes:\n  firmware: {versions: [\"1.0\"]}\n",

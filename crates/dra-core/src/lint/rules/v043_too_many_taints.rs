@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V043", name: "too-many-taints", severity: Error, origin: Apiserver,
+    id: "DRA-V043", name: "too-many-taints", severity: Error, origin: Apiserver, releases: "1.34+ (limit differs in 1.34)",
     summary: "A device has more than 16 taints (4 before 1.35)",
     docs: "Device taints (DRADeviceTaints) are limited per device.",
     example: "taints: [... 17 taints ...]\n",

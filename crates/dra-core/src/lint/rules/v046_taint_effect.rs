@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v043_too_many_taints::{all_taints, TAINTED};
 
 declare_rule! {
-    id: "DRA-V046", name: "invalid-taint-effect", severity: Error, origin: Apiserver,
+    id: "DRA-V046", name: "invalid-taint-effect", severity: Error, origin: Apiserver, releases: "1.34+ (None from 1.35)",
     summary: "A device taint (in a ResourceSlice or a DeviceTaintRule) has no effect, or one the release does not support",
     docs: "Device taints support `NoSchedule` and `NoExecute`, and from Kubernetes 1.35 also `None` (informational); unlike node taints, `PreferNoSchedule` is not allowed. A missing effect is Required (`validateDeviceTaint`).",
     example: "taints:\n- {key: example.com/degraded, effect: PreferNoSchedule}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V060", name: "too-many-counter-sets", severity: Error, origin: Apiserver,
+    id: "DRA-V060", name: "too-many-counter-sets", severity: Error, origin: Apiserver, releases: "1.34+ (limit differs in 1.34)",
     summary: "A slice has more than 8 counter sets (1.35+), or more than 32 counters across its counter sets (1.34)",
     docs: "Shared counter sets (DRAPartitionableDevices) are limited per slice; spread them over several slices of the pool. From 1.35 a slice holds at most 8 counter sets (TooMany at spec.sharedCounters). 1.34 limits instead the total number of counters across all counter sets of the slice to 32 (ResourceSliceMaxSharedCounters: Invalid at spec.sharedCounters) and not the number of sets.",
     example: "sharedCounters: [... 9 counter sets ...]\n",

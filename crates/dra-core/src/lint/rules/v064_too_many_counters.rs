@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v060_too_many_counter_sets::counter_sets;
 
 declare_rule! {
-    id: "DRA-V064", name: "too-many-counters", severity: Error, origin: Apiserver,
+    id: "DRA-V064", name: "too-many-counters", severity: Error, origin: Apiserver, releases: "1.35+",
     summary: "A counter set has more than 32 counters",
     docs: "From 1.35 each counter set holds at most 32 counters. (1.34 limits the total over the slice's counter sets instead: DRA-V060.)",
     example: "sharedCounters:\n- name: gpu-0\n  counters: {... 33 counters ...}\n",

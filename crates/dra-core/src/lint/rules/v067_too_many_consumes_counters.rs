@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V067", name: "too-many-counter-consumptions", severity: Error, origin: Apiserver,
+    id: "DRA-V067", name: "too-many-counter-consumptions", severity: Error, origin: Apiserver, releases: "1.35+",
     summary: "A device has more than 2 consumesCounters entries (1.35+)",
     docs: "From 1.35 a device may consume from at most two counter sets.",
     example: "consumesCounters:\n- counterSet: a\n- counterSet: b\n- counterSet: c\n",

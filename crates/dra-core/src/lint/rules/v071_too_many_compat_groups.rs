@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v067_too_many_consumes_counters::consumptions;
 
 declare_rule! {
-    id: "DRA-V071", name: "too-many-compatibility-groups", severity: Error, origin: Apiserver,
+    id: "DRA-V071", name: "too-many-compatibility-groups", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A consumesCounters entry lists more than 2 compatibility groups",
     docs: "Compatibility groups (DRADeviceCompatibilityGroups, alpha in 1.37) say which partitions of a shared device may be allocated together, e.g. MIG vs vGPU. Each counter consumption may name at most 2 unique groups.",
     example: "consumesCounters:\n- counterSet: gpu-0-memory\n  compatibilityGroups: [mig, vgpu, mps]\n",

@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v067_too_many_consumes_counters::consumptions;
 
 declare_rule! {
-    id: "DRA-V072", name: "duplicate-compatibility-group", severity: Error, origin: Apiserver,
+    id: "DRA-V072", name: "duplicate-compatibility-group", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A consumesCounters entry names the same compatibility group twice",
     docs: "Compatibility group names must be unique within a counter consumption.",
     example: "compatibilityGroups: [mig, mig]\n",

@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v067_too_many_consumes_counters::consumptions;
 
 declare_rule! {
-    id: "DRA-V073", name: "counter-not-in-slice", severity: Error, origin: Apiserver,
+    id: "DRA-V073", name: "counter-not-in-slice", severity: Error, origin: Apiserver, releases: "1.34",
     summary: "Kubernetes 1.34: a device consumes a counter set, or a counter, that its own slice's sharedCounters do not define",
     docs: "In Kubernetes 1.34 a slice publishes its counter sets and the devices that consume them together, and the apiserver checks each consumesCounters entry against that slice: a counterSet that is not one of its sharedCounters is Invalid at `counterSet` (\"must reference a counterSet defined in the ResourceSlice sharedCounters\"), also when it is empty; a counter the set does not define is Invalid at `counters` (\"must reference a counter defined in the ResourceSlice sharedCounters\"). From 1.35 counter sets live in slices of their own and are looked up in the pool (DRA-V200, DRA-V201).",
     example: "# --kubernetes-version 1.34\nsharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]\ndevices:\n- name: mig-1\n  consumesCounters: [{counterSet: gpu-1, counters: {memory: {value: 10Gi}}}]\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V074", name: "too-many-consumed-counters", severity: Error, origin: Apiserver,
+    id: "DRA-V074", name: "too-many-consumed-counters", severity: Error, origin: Apiserver, releases: "1.34",
     summary: "Kubernetes 1.34: a device consumes more than 32 counters, or a slice's devices more than 1024",
     docs: "Kubernetes 1.34 limits the counters a device names across all its consumesCounters entries to 32 (ResourceSliceMaxCountersPerDevice: Invalid at the device) and the counters named by all devices of a slice to 1024 (ResourceSliceMaxDeviceCountersPerSlice: Invalid at spec.devices). 1.35 replaced both with per-entry limits (DRA-V067, DRA-V070).",
     example: "# --kubernetes-version 1.34\nconsumesCounters: [... 33 counters over its entries ...]\n",

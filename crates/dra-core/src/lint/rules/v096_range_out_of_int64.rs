@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
 
 declare_rule! {
-    id: "DRA-V096", name: "range-value-out-of-bounds", severity: Error, origin: Apiserver,
+    id: "DRA-V096", name: "range-value-out-of-bounds", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A validRange value (or default) is negative or above 2^63-1 in whole units (1.37)",
     docs: "From 1.37 the apiserver does the step arithmetic in int64 whole units and rejects values it cannot represent; the multiple-of-step checks are skipped then.",
     example: "validRange: {min: -1, step: 1}\n",

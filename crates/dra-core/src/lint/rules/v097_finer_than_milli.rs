@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
 
 declare_rule! {
-    id: "DRA-V097", name: "range-value-finer-than-milli", severity: Error, origin: Apiserver,
+    id: "DRA-V097", name: "range-value-finer-than-milli", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "With DRAFractionalCapacityRange, a fractional validRange value has digits below a milli-unit",
     docs: "Fractional ranges (1.37, DRAFractionalCapacityRange) are computed in milli-units; `0.0001` cannot be represented.",
     example: "validRange: {min: 0.0001, step: 0.5}\n",

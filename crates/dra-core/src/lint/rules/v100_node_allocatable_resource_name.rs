@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V100", name: "invalid-node-allocatable-resource-name", severity: Error, origin: Apiserver,
+    id: "DRA-V100", name: "invalid-node-allocatable-resource-name", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A `nodeAllocatableResources` key is not a node-allocatable resource (cpu, memory, ephemeral-storage, hugepages-*)",
     docs: "With DRANodeAllocatableResources (alpha, 1.36+) a device declares how it maps to the node's allocatable cpu, memory, ephemeral-storage or hugepages, so that the scheduler counts them with pod requests. Extended resources and other names are rejected.",
     example: "nodeAllocatableResources:\n  example.com/gpu: {overhead: {perPod: \"1\"}}\n",

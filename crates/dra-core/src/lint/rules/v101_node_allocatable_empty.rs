@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V101", name: "node-allocatable-without-mapping-or-overhead", severity: Error, origin: Apiserver,
+    id: "DRA-V101", name: "node-allocatable-without-mapping-or-overhead", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A `nodeAllocatableResources` entry has neither `mapping` nor `overhead`",
     docs: "Each entry says how allocating the device consumes the node resource: through a `mapping` (from the device or one of its capacities) or a fixed `overhead`, or both. An empty entry is rejected.",
     example: "nodeAllocatableResources:\n  memory: {}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V102", name: "node-allocatable-unknown-capacity-key", severity: Error, origin: Apiserver,
+    id: "DRA-V102", name: "node-allocatable-unknown-capacity-key", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "`mapping.capacityKey` of a `nodeAllocatableResources` entry is empty or names no capacity of the device",
     docs: "A mapping from a capacity multiplies what a claim consumes of that capacity; the key must be one of the device's own `capacity` names.",
     example: "capacity: {cores: {value: \"8\"}}\nnodeAllocatableResources:\n  cpu: {mapping: {capacityKey: threads, capacityMultiplier: \"1\"}}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V103", name: "node-allocatable-mapping-half", severity: Error, origin: Apiserver,
+    id: "DRA-V103", name: "node-allocatable-mapping-half", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "`mapping.capacityKey` and `mapping.capacityMultiplier` of a `nodeAllocatableResources` entry: one is set without the other",
     docs: "A capacity-based mapping needs both the capacity it reads and the factor it applies.",
     example: "nodeAllocatableResources:\n  memory: {mapping: {capacityKey: memory}}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V104", name: "node-allocatable-multiplier-not-positive", severity: Error, origin: Apiserver,
+    id: "DRA-V104", name: "node-allocatable-multiplier-not-positive", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "`mapping.capacityMultiplier` or `mapping.deviceMultiplier` of a `nodeAllocatableResources` entry is zero or negative",
     docs: "Multipliers scale what a claim takes into node resources; zero or a negative factor is rejected.",
     example: "nodeAllocatableResources:\n  cpu: {mapping: {deviceMultiplier: \"0\"}}\n",

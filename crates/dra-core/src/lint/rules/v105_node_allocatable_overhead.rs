@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V105", name: "node-allocatable-overhead-invalid", severity: Error, origin: Apiserver,
+    id: "DRA-V105", name: "node-allocatable-overhead-invalid", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "`overhead` of a `nodeAllocatableResources` entry has neither `perPod` nor `perContainer`, or a negative amount",
     docs: "A fixed overhead is charged once per pod (`perPod`) or per container (`perContainer`) that uses the device; at least one amount is needed and none may be negative.",
     example: "nodeAllocatableResources:\n  memory: {overhead: {}}\n",

@@ -4,7 +4,7 @@ use super::v046_taint_effect::taint_effects;
 use super::v146_toleration_key::tolerations;
 
 declare_rule! {
-    id: "DRA-V149", name: "invalid-toleration-effect", severity: Error, origin: Apiserver,
+    id: "DRA-V149", name: "invalid-toleration-effect", severity: Error, origin: Apiserver, releases: "1.34+ (None from 1.35)",
     summary: "A toleration effect is set and not one the release supports (NoSchedule, NoExecute, and from 1.35 None)",
     docs: "Leave the effect empty to tolerate all effects of the key. `validateDeviceToleration` accepts the same effects as device taints: `NoSchedule` and `NoExecute`, and from Kubernetes 1.35 `None`.",
     example: "tolerations:\n- {key: a, operator: Exists, effect: PreferNoSchedule}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V151", name: "duplicate-derived-attribute", severity: Error, origin: Apiserver,
+    id: "DRA-V151", name: "duplicate-derived-attribute", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "Two `derivedAttributes` of one request have the same name",
     docs: "Derived attributes (DRADerivedAttributes, alpha 1.37) are a map keyed by name: a name may appear once per request.",
     example: "derivedAttributes:\n- {name: slot, expression: device.attributes[\"x.example.com\"].slot}\n- {name: slot, expression: \"1\"}\n",

@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V152", name: "derived-attribute-not-referenced", severity: Error, origin: Apiserver,
+    id: "DRA-V152", name: "derived-attribute-not-referenced", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A derived attribute is not referenced by a `matchAttribute` or `distinctAttribute` constraint that applies to its request",
     docs: "Derived attributes exist to be compared by constraints. The apiserver rejects one that no constraint applying to the request (a constraint without `requests`, one naming the request, or for a subrequest its parent) reads.",
     example: "requests:\n- name: gpu\n  exactly:\n    deviceClassName: gpu\n    derivedAttributes: [{name: slot, expression: \"1\"}]\n# no constraint with matchAttribute: slot\n",

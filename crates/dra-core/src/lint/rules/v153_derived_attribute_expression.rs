@@ -2,7 +2,7 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-V153", name: "invalid-derived-attribute-expression", severity: Error, origin: Apiserver,
+    id: "DRA-V153", name: "invalid-derived-attribute-expression", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A derived attribute's expression is too long, does not compile, does not give a string, int, bool, version or list of them, or is too expensive",
     docs: "Derived attribute expressions run in the DRA device CEL environment, like selectors, but give the attribute's value instead of a bool. The apiserver applies the selector limits: 10,240 characters and the cost limit.",
     example: "derivedAttributes:\n- {name: mem, expression: device.capacity[\"x.example.com\"].memory}   # a quantity\n",

@@ -3,7 +3,7 @@ use super::prelude::*;
 use std::collections::BTreeMap;
 
 declare_rule! {
-    id: "DRA-V200", name: "unknown-counter-set", severity: Warning, origin: Linter,
+    id: "DRA-V200", name: "unknown-counter-set", severity: Warning, origin: Linter, releases: "1.35+",
     summary: "A device consumes a counter set that no slice of its pool defines",
     docs: "Counter sets are looked up only within the device's own pool (same driver and pool name, newest generation). The apiserver accepts the slice, but the scheduler can never allocate the device. kubectl-dra treats the slices in the input as the whole pool.",
     example: "# pool node-1 defines gpu-0-counters, the device consumes gpu-9-counters\nconsumesCounters:\n- counterSet: gpu-9-counters\n",

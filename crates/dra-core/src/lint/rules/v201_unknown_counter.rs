@@ -3,7 +3,7 @@ use super::prelude::*;
 use super::v200_unknown_counter_set::pools;
 
 declare_rule! {
-    id: "DRA-V201", name: "unknown-counter", severity: Warning, origin: Linter,
+    id: "DRA-V201", name: "unknown-counter", severity: Warning, origin: Linter, releases: "1.35+",
     summary: "A device consumes a counter that its counter set does not have",
     docs: "Each counter named in consumesCounters must exist in the named counter set of the pool; otherwise the device can never be allocated.",
     example: "sharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]\n# device:\nconsumesCounters: [{counterSet: gpu-0, counters: {mem: {value: 10Gi}}}]\n",
