@@ -98,7 +98,7 @@ fn worst() {
     let label = match &outcome {
         Outcome::Allocated { .. } => "allocated".to_owned(),
         Outcome::Unsatisfiable { .. } => "unsatisfiable".to_owned(),
-        Outcome::Error { error } => format!("error: {error}"),
+        Outcome::Error { error, .. } => format!("error: {error}"),
     };
     println!(
         "worst case (count 8, distinctAttribute, 64 identical devices): {:.2} s, {label}",

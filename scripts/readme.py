@@ -4,7 +4,7 @@ rules = subprocess.run(['./target/debug/kubectl-dra','rules','--markdown'],captu
 t = open('scripts/README.tmpl').read()
 m = subprocess.run(['./target/debug/kubectl-dra','match','device.attributes["gpu.example.com"].profile == "1g.10gb"','-f','examples/gpu-partitionable.yaml'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@MATCH@@', m)
-e = subprocess.run(['./target/debug/kubectl-dra','explain','claim','team-a/train-0','-f','testdata/fixtures/explain'],capture_output=True,text=True).stdout.rstrip()
+e = subprocess.run(['./target/debug/kubectl-dra','explain','pod','team-a/trainer','-f','testdata/fixtures/explain-fleet/fleet.yaml'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@EXPLAIN@@', e)
 rb = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','driver','--driver','gpu.example.com'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@RBAC@@', rb)

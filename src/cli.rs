@@ -122,6 +122,10 @@ pub struct ExplainCommon {
     #[arg(short = 'o', long = "output", value_enum, default_value_t = MatchOutput::Text)]
     pub output: MatchOutput,
 
+    /// Show the per-node detail of every node tried, not only the closest few.
+    #[arg(long = "all-nodes", short = 'v', alias = "verbose")]
+    pub all_nodes: bool,
+
     #[command(flatten)]
     pub target: Target,
 

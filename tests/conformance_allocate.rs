@@ -69,7 +69,19 @@ fn result_matches(want: &Value, got: &Value) -> Result<(), String> {
 }
 
 fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), String> {
-    let objects = case["objects"].as_array().cloned().unwrap_or_default();
+    let mut objects = case["objects"].as_array().cloned().unwrap_or_default();
+    // The case's node exists in the cluster it describes; `explain --node`
+    // refuses a node it cannot see, so declare it when the case does not
+    // (a Node without labels: what the allocator assumes for a missing one).
+    let node = case["allocate"]["node"].as_str().unwrap_or_default();
+    if !objects
+        .iter()
+        .any(|o| o["kind"] == "Node" && o["metadata"]["name"] == node)
+    {
+        objects.push(
+            serde_json::json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": node}}),
+        );
+    }
     let file = dir.join(format!("{name}.yaml"));
     support::write_objects(&objects, &file);
     let alloc = &case["allocate"];

@@ -417,3 +417,107 @@ fn advice_is_verified() {
         ])
     );
 }
+
+/// A pod on a realistic fleet (testdata/fixtures/explain-fleet): the verdict
+/// first (where it fits), then one line per cause with a node count and an
+/// example, the scheduler's node filters (nodeSelector, node taints)
+/// included, the DeviceTaintRule named; no advice, as it already fits.
+#[test]
+fn fleet_pod_summary_first() {
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/trainer",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("explain_fleet_pod", text);
+    let (json, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/trainer",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["schedulable"], true);
+    assert_eq!(
+        v["verdict"]["allocatedOn"],
+        serde_json::json!(["node-b", "node-c"])
+    );
+    let excluded: Vec<&str> = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["result"] == "excluded")
+        .map(|n| n["node"].as_str().unwrap())
+        .collect();
+    assert_eq!(excluded, ["node-e", "node-f"]);
+    let d = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node"] == "node-d")
+        .unwrap();
+    let t = &d["claims"][0]["explanation"]["requests"][0]["taintSources"][0];
+    assert_eq!(t["deviceTaintRule"], "node-d-maintenance");
+    assert_eq!(t["key"], "example.com/maintenance");
+    assert_eq!(t["value"], "firmware");
+    assert!(v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|n| n["advice"].as_array().is_none_or(Vec::is_empty)));
+}
+
+/// A CEL runtime error on one node stops the attempt on every node: the
+/// verdict says so first, names the device and the guard, and exits 1 even
+/// though node-b would fit.
+#[test]
+fn fleet_runtime_error_is_fatal_everywhere() {
+    let args = [
+        "explain",
+        "claim",
+        "team-a/nvlink-pair",
+        "-f",
+        "testdata/fixtures/explain-fleet",
+    ];
+    let (text, code) = out(&args);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_fleet_fatal", text);
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let (json, code) = out(&json_args);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let f = &v["verdict"]["fatalError"];
+    assert_eq!(f["node"], "node-c");
+    assert_eq!(f["device"], "gpu.example.com/node-c/gpu-0");
+    assert!(f["fix"]
+        .as_str()
+        .unwrap()
+        .contains("has(device.attributes[\"gpu.example.com\"].nvlink)"));
+    assert_eq!(v["verdict"]["schedulable"], false);
+}
+
+/// An unknown --node is a usage error naming the nodes the inventory has.
+#[test]
+fn unknown_node_names_the_known_ones() {
+    let o = support::run(&[
+        "explain",
+        "claim",
+        "team-a/nvlink-pair",
+        "--node",
+        "node-z",
+        "-f",
+        "testdata/fixtures/explain-fleet",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("node \"node-z\" is unknown"), "{err}");
+    assert!(err.contains("node-a, node-b, node-c"), "{err}");
+}

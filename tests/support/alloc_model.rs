@@ -335,7 +335,7 @@ pub fn check(case: &Case) -> Result<(), String> {
                 return Err("unsatisfiable without a reason".into());
             }
         }
-        Outcome::Error { error } => {
+        Outcome::Error { error, .. } => {
             // Only the search budget may end a search of these small cases,
             // but for `All`, which the scheduler fails with an error when a
             // constraint rules out one of "all" (all-mode-constraint-violation).

@@ -25,6 +25,7 @@ pub mod lint;
 pub mod model;
 pub mod quantity;
 pub mod rbac;
+pub mod scheduling;
 pub mod schema;
 pub mod served;
 pub mod stored;

@@ -22,7 +22,7 @@ use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
 use crate::tree::Node;
 
-pub use pools::{Consumption, DevRef, Pool, PoolDevice};
+pub use pools::{node_selector_matches, Consumption, DevRef, Pool, PoolDevice};
 
 /// The device whose counters were charged.
 type CounterUndo = DevRef;
@@ -161,6 +161,9 @@ pub struct Funnel {
     /// The taints (`key=value:Effect`) no toleration of the request covers.
     #[serde(rename = "untoleratedTaints")]
     pub taints: Vec<String>,
+    /// The same taints with where each comes from.
+    #[serde(rename = "taintSources")]
+    pub taint_sources: Vec<TaintSource>,
     #[serde(rename = "notInUse")]
     pub free: usize,
     /// Claims that hold matching devices.
@@ -195,6 +198,19 @@ pub struct Funnel {
     pub needed: usize,
 }
 
+/// An untolerated taint and where it comes from: a DeviceTaintRule, or the
+/// device's own taints in its ResourceSlice.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct TaintSource {
+    pub key: String,
+    pub value: String,
+    pub effect: String,
+    #[serde(rename = "deviceTaintRule")]
+    pub device_taint_rule: Option<String>,
+    /// `driver/pool/device` of the first device seen with it.
+    pub device: String,
+}
+
 /// One step of a [`Funnel`]: the devices left after it, and what it found
 /// about those it dropped. Every rendering of the funnel reads this table.
 #[derive(Clone, Debug, PartialEq)]
@@ -209,6 +225,26 @@ pub struct FunnelStep<'f> {
 }
 
 impl Funnel {
+    /// The untolerated taints in words, each with its origin.
+    pub fn taint_text(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .taint_sources
+            .iter()
+            .map(|t| {
+                let taint = if t.value.is_empty() {
+                    format!("{}:{}", t.key, t.effect)
+                } else {
+                    format!("{}={}:{}", t.key, t.value, t.effect)
+                };
+                match &t.device_taint_rule {
+                    Some(r) => format!("{taint} from DeviceTaintRule {r}"),
+                    None => format!("{taint} on device {} (its ResourceSlice)", t.device),
+                }
+            })
+            .collect();
+        (!parts.is_empty()).then(|| format!("untolerated: {}", parts.join("; ")))
+    }
+
     /// The steps, in order.
     pub fn steps(&self) -> [FunnelStep<'_>; 9] {
         use std::borrow::Cow;
@@ -230,7 +266,10 @@ impl Funnel {
             step("devices", self.devices, None),
             step("pass the class selectors", self.pass_class, None),
             step("pass the request selectors", self.pass_request, None),
-            step("not tainted, or tolerated", self.untainted, None),
+            FunnelStep {
+                note: self.taint_text().map(Cow::Owned),
+                ..step("not tainted, or tolerated", self.untainted, None)
+            },
             held_by,
             step(
                 "with shared counters left",
@@ -287,6 +326,8 @@ pub enum Outcome {
     },
     Error {
         error: String,
+        /// The device a selector failed on (`driver/pool/device`), if any.
+        device: Option<String>,
     },
 }
 
@@ -312,6 +353,24 @@ struct WhatIf<'a> {
 /// A fatal error: the scheduling attempt fails for the pod.
 #[derive(Debug)]
 struct Fatal(String);
+
+/// Separates a selector error's message from the device it failed on, until
+/// the error leaves the search (`error_outcome`): the message stays
+/// upstream's, the device is a field of its own.
+const DEVICE_MARK: char = '\u{1f}';
+
+fn error_outcome(e: String) -> Outcome {
+    match e.split_once(DEVICE_MARK) {
+        Some((error, device)) => Outcome::Error {
+            error: error.to_owned(),
+            device: Some(device.to_owned()),
+        },
+        None => Outcome::Error {
+            error: e,
+            device: None,
+        },
+    }
+}
 
 #[derive(Clone)]
 struct Req<'a> {
@@ -455,16 +514,19 @@ impl<'a> Search<'a> {
         if !d.binding_conditions.is_empty() && !binding_on {
             ok = false;
         }
+        let on_device = |Fatal(e): Fatal| Fatal(format!("{e}{DEVICE_MARK}{}", self.device_id(r)));
         if ok {
             ok = all_match(&req.class_programs, d.cel(), || {
                 format!("class {}", req.class.name().unwrap_or_default())
-            })?;
+            })
+            .map_err(on_device)?;
         }
         if ok {
             let claim = self.plans[req.claim].obj;
             ok = all_match(&req.programs, d.cel(), || {
                 format!("claim {}", claim_ref(claim))
-            })?;
+            })
+            .map_err(on_device)?;
         }
         self.selectable.insert(key, ok);
         Ok(ok)
@@ -1312,7 +1374,7 @@ fn tolerations_of(n: &Node) -> (Vec<Toleration>, Option<serde_json::Value>) {
 pub fn allocate(input: &Input<'_>) -> Outcome {
     match run(input) {
         Ok(o) => o,
-        Err(Fatal(e)) => Outcome::Error { error: e },
+        Err(Fatal(e)) => error_outcome(e),
     }
 }
 
@@ -1450,7 +1512,7 @@ impl<'a> Allocator<'a> {
     fn on_node_if(&self, node: &str, what_if: WhatIf<'a>) -> Outcome {
         let plans = match &self.plans {
             Ok(p) => p.clone(),
-            Err(e) => return Outcome::Error { error: e.clone() },
+            Err(e) => return error_outcome(e.clone()),
         };
         let _ = self.objects;
         // A claim allocated before is not allocated again: it keeps its
@@ -1505,7 +1567,7 @@ impl<'a> Allocator<'a> {
                 self.limits,
             ) {
                 Ok(o) => o,
-                Err(Fatal(e)) => Outcome::Error { error: e },
+                Err(Fatal(e)) => error_outcome(e),
             }
         };
         match outcome {
@@ -1968,7 +2030,8 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
             }
             f.pass_request += 1;
             if !search.tolerated(r, &req) {
-                for (k, v, effect) in &search.dev(r).taints {
+                let dev = search.dev(r);
+                for (i, (k, v, effect)) in dev.taints.iter().enumerate() {
                     let t = match v.is_empty() {
                         true => format!("{k}:{effect}"),
                         false => format!("{k}={v}:{effect}"),
@@ -1977,6 +2040,16 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
                         && !f.taints.contains(&t)
                     {
                         f.taints.push(t);
+                        f.taint_sources.push(TaintSource {
+                            key: k.clone(),
+                            value: v.clone(),
+                            effect: effect.clone(),
+                            device_taint_rule: dev.taint_rules.get(i).cloned().flatten(),
+                            device: format!(
+                                "{}/{}/{}",
+                                search.pools[r.pool].driver, search.pools[r.pool].name, dev.name
+                            ),
+                        });
                     }
                 }
                 continue;
@@ -2372,7 +2445,7 @@ mod tests {
             .with_limits(limits)
             .on_node("node-w")
         {
-            Outcome::Error { error } => error,
+            Outcome::Error { error, .. } => error,
             other => panic!("expected the budget to run out: {other:?}"),
         }
     }

@@ -100,6 +100,9 @@ pub struct PoolDevice<'a> {
     capacity: std::cell::OnceCell<Vec<Capacity>>,
     pub allow_multiple: bool,
     pub taints: Vec<(String, String, String)>,
+    /// Where each taint comes from: the DeviceTaintRule's name, or `None`
+    /// for the device's own (in its ResourceSlice).
+    pub taint_rules: Vec<Option<String>>,
     pub binding_conditions: Vec<String>,
     pub binding_failure: Vec<String>,
     pub binds_to_node: bool,
@@ -496,7 +499,7 @@ fn device_of<'a>(
             .filter_map(|s| s.as_str().map(str::to_owned))
             .collect()
     };
-    let taints = taint_list
+    let taints: Vec<(String, String, String)> = taint_list
         .iter()
         .map(|t| {
             let s = |k: &str| {
@@ -518,6 +521,7 @@ fn device_of<'a>(
         consumes: std::cell::OnceCell::new(),
         capacity: std::cell::OnceCell::new(),
         allow_multiple,
+        taint_rules: vec![None; taints.len()],
         taints,
         binding_conditions: strings(conditions),
         binding_failure: strings(failure_conditions),
@@ -664,6 +668,7 @@ pub struct PoolIndex<'a> {
 
 /// A DeviceTaintRule as the scheduler applies it to the device view.
 struct TaintRule {
+    name: String,
     driver: Option<String>,
     pool: Option<String>,
     device: Option<String>,
@@ -692,6 +697,7 @@ impl TaintRule {
                 .to_owned()
         };
         Some(TaintRule {
+            name: o.name().unwrap_or_default().to_owned(),
             driver: field("driver"),
             pool: field("pool"),
             device: field("device"),
@@ -879,6 +885,7 @@ pub fn gather<'a>(
                     .filter(|r| r.applies(driver, name, d.name))
                 {
                     d.taints.push(r.taint.clone());
+                    d.taint_rules.push(Some(r.name.clone()));
                 }
             }
         }
@@ -938,7 +945,7 @@ mod tests {
                         "{reasons:?}"
                     );
                 }
-                Outcome::Error { error } => panic!("{counter}: {error}"),
+                Outcome::Error { error, .. } => panic!("{counter}: {error}"),
             }
         }
     }

@@ -1,4 +1,9 @@
-//! `kubectl dra explain claim CLAIM... -f PATH... [--node NODE]`.
+//! `kubectl dra explain claim CLAIM... -f PATH... [--node NODE]` and
+//! `explain pod`: the scheduler's verdict first (fits where, or why not, by
+//! cause, or the error that stops the whole attempt), then the detail.
+
+mod summary;
+mod text;
 
 use dra_core::allocate::{self, Outcome};
 use dra_core::model::{Object, ObjectKind};
@@ -10,6 +15,8 @@ use crate::cli::{ExplainClaimArgs, ExplainCommon, ExplainPodArgs, MatchOutput};
 use crate::cluster::Needs;
 use crate::commands::source::{self, Inventory};
 use crate::Outcome as CmdOutcome;
+use dra_core::scheduling::{NodeFit, PodConstraints};
+use summary::Summary;
 
 /// Every node the inventory mentions: Node objects and slice node names.
 fn nodes(objects: &[Object]) -> Vec<String> {
@@ -79,8 +86,8 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
                 claim_json(o, Value::Null, json!({"reasons": reasons, "requests": mine, "constraints": blocked}))
             }).collect::<Vec<_>>(),
         }),
-        Outcome::Error { error } => json!({
-            "node": node, "result": "error", "error": error,
+        Outcome::Error { error, device } => json!({
+            "node": node, "result": "error", "error": error, "device": device,
             "claims": claims.iter().map(|o| claim_json(o, Value::Null, json!({"error": error}))).collect::<Vec<_>>(),
         }),
     }
@@ -150,7 +157,7 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             place,
         )?);
     }
-    report(&args.common, gates, objects, &claims)
+    report(&args.common, gates, objects, &claims, None)
 }
 
 /// `explain pod`: the pod's claims in `spec.resourceClaims` order; a
@@ -253,24 +260,128 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             "Pod {ns}/{name} uses no ResourceClaims and no extended resource a DeviceClass backs"
         ));
     }
-    report(&args.common, gates, objects, &claims)
+    report(&args.common, gates, objects, &claims, Some(pod))
 }
+
+/// For a selector that reads an attribute or capacity some devices lack
+/// (`no such key: NAME`): the guard that skips those devices instead, with
+/// the domain the failing expression uses.
+fn guard_hint(error: &str, objects: &[Object], claims: &[&Object]) -> Option<String> {
+    let key = error
+        .rsplit("no such key: ")
+        .next()
+        .filter(|_| error.contains("no such key: "))?;
+    let key = key.trim();
+    let exprs = claims
+        .iter()
+        .copied()
+        .chain(objects.iter().filter(|o| o.kind == ObjectKind::DeviceClass))
+        .flat_map(|o| {
+            let mut v = Vec::new();
+            strings(&o.root, &mut v);
+            v
+        });
+    // `device.attributes["DOMAIN"].KEY` in the failing expression.
+    let needle = format!("\"].{key}");
+    let (field, domain) = exprs
+        .filter_map(|e| {
+            let at = e.find(&needle)?;
+            let head = &e[..at];
+            let open = head.rfind("[\"")?;
+            let domain = head[open + 2..].to_owned();
+            let field = if head[..open].ends_with("capacity") {
+                "capacity"
+            } else {
+                "attributes"
+            };
+            Some((field, domain))
+        })
+        .next()?;
+    Some(format!(
+        "Guard it: has(device.{field}[\"{domain}\"].{key}) && ..., or device.{field}[\"{domain}\"].?{key}.orValue(...), so that devices without {key} are skipped instead."
+    ))
+}
+
+/// Every string value under `n` (the parser bounds the depth).
+fn strings<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
+    match &n.value {
+        dra_core::tree::Value::Str(s) => out.push(s.as_str()),
+        dra_core::tree::Value::Seq(items) => items.iter().for_each(|i| strings(i, out)),
+        dra_core::tree::Value::Map(entries) => entries.iter().for_each(|e| strings(&e.value, out)),
+        _ => {}
+    }
+}
+
+/// Whether some slice (or device) selects its nodes by label or takes all
+/// nodes: then any node may have devices, named or not.
+fn selects_by_label(objects: &[Object]) -> bool {
+    let selects = |n: &Node| {
+        n.get("nodeSelector").is_some() || n.get("allNodes").and_then(Node::as_bool) == Some(true)
+    };
+    objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .filter_map(Object::spec)
+        .any(|s| {
+            selects(s)
+                || s.get("devices")
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(selects)
+        })
+}
+
+/// How many nodes' detail the text shows without `--all-nodes`.
+const DETAIL_NODES: usize = 3;
 
 fn report(
     common: &ExplainCommon,
     gates: &dra_core::gates::FeatureGates,
     objects: &[Object],
     claims: &[&Object],
+    pod: Option<&Object>,
 ) -> Result<CmdOutcome, String> {
+    let known = nodes(objects);
     let targets = match &common.node {
+        Some(n) if !known.contains(n) && !selects_by_label(objects) => {
+            let shown: Vec<&str> = known.iter().take(10).map(String::as_str).collect();
+            let more = if known.len() > 10 {
+                format!(", +{}", known.len() - 10)
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "node {n:?} is unknown: no Node object and no ResourceSlice names it; known nodes: {}{more}",
+                if shown.is_empty() { "none".to_owned() } else { shown.join(", ") }
+            ));
+        }
         Some(n) => vec![n.clone()],
-        None => nodes(objects),
+        None => known,
     };
     if targets.is_empty() {
         return Err(
             "no node to try: the inventory names none (give --node, or include Nodes or ResourceSlices)"
                 .into(),
         );
+    }
+    // What the scheduler applies to the pod before DRA.
+    let constraints = pod.map(PodConstraints::of);
+    let mut run_on = Vec::new();
+    let mut excluded: Vec<(String, String)> = Vec::new();
+    let mut unchecked = 0;
+    for n in targets {
+        let node_obj = objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::Node && o.name() == Some(n.as_str()));
+        match constraints.as_ref().map(|c| c.fit(&n, node_obj)) {
+            Some(NodeFit::Excluded(why)) => excluded.push((n, why)),
+            Some(NodeFit::Unchecked) => {
+                unchecked += 1;
+                run_on.push(n);
+            }
+            Some(NodeFit::Fits) | None => run_on.push(n),
+        }
     }
     // The clock is read here, at the edge: the core only compares.
     let timeout = (!common.timeout.is_zero()).then_some((
@@ -282,141 +393,120 @@ fn report(
             steps: allocate::DEFAULT_BUDGET,
             timeout,
         });
-    let outcomes = allocator.on_nodes(&targets);
-    let per_node: Vec<(String, Outcome)> = targets.into_iter().zip(outcomes).collect();
-    // What would help, verified by allocating again with the change; for the
-    // first nodes only, as each try is another allocation.
-    let advice: Vec<Vec<String>> = per_node
-        .iter()
-        .enumerate()
-        .map(|(i, (node, o))| match o {
-            Outcome::Unsatisfiable { funnels, .. } if i < ADVISED_NODES => {
-                advise(&allocator, objects, node, funnels)
+    let outcomes = allocator.on_nodes(&run_on);
+    let per_node: Vec<(String, Outcome)> = run_on.into_iter().zip(outcomes).collect();
+    let mut summary = Summary::build(&per_node, &excluded, unchecked);
+    summary.hint = summary
+        .fatal
+        .as_ref()
+        .and_then(|(_, error, _)| guard_hint(error, objects, claims));
+    // The closest nodes first: their detail is shown, and advised.
+    let mut order: Vec<usize> = (0..per_node.len()).collect();
+    order.sort_by_key(|&i| match &per_node[i].1 {
+        Outcome::Error { .. } => (0, 0),
+        Outcome::Allocated { .. } => (1, 0),
+        Outcome::Unsatisfiable { funnels, .. } => (2, summary::shortfall(funnels)),
+    });
+    // What would help, verified by allocating again with the change: only
+    // when nothing fits, and for the closest nodes, as each try is another
+    // allocation.
+    let mut advice: Vec<Vec<String>> = vec![Vec::new(); per_node.len()];
+    if summary.allocated.is_empty() && summary.fatal.is_none() {
+        for &i in order.iter().take(ADVISED_NODES) {
+            if let (node, Outcome::Unsatisfiable { funnels, .. }) = &per_node[i] {
+                advice[i] = advise(&allocator, objects, node, funnels);
             }
-            _ => Vec::new(),
-        })
-        .collect();
-    let allocated = per_node
-        .iter()
-        .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))
-        .count();
-    let errors = per_node
-        .iter()
-        .filter(|(_, o)| matches!(o, Outcome::Error { .. }))
-        .count();
+        }
+    }
+    let names = match pod {
+        Some(p) => format!(
+            "Pod {}/{} ({})",
+            p.namespace().unwrap_or("default"),
+            p.name().unwrap_or_default(),
+            text::claim_names(claims)
+        ),
+        None => text::claim_names(claims),
+    };
     let stdout = match common.output {
         MatchOutput::Json => {
-            let v = if common.node.is_some() {
-                node_json(&per_node[0].0, claims, &per_node[0].1, &advice[0])
+            let v = if common.node.is_some() && excluded.is_empty() {
+                let mut v = node_json(&per_node[0].0, claims, &per_node[0].1, &advice[0]);
+                v["verdict"] = summary.json();
+                v
             } else {
+                let mut nodes: Vec<Value> = per_node
+                    .iter()
+                    .zip(&advice)
+                    .map(|((n, o), a)| node_json(n, claims, o, a))
+                    .collect();
+                nodes.extend(excluded.iter().map(|(n, why)| {
+                    json!({"node": n, "result": "excluded", "error": null, "reason": why})
+                }));
+                let errors = per_node
+                    .iter()
+                    .filter(|(_, o)| matches!(o, Outcome::Error { .. }))
+                    .count();
                 json!({
-                    "nodes": per_node.iter().zip(&advice).map(|((n, o), a)| node_json(n, claims, o, a)).collect::<Vec<_>>(),
-                    "summary": {"nodes": per_node.len(), "allocated": allocated, "errors": errors,
-                                "unsatisfiable": per_node.len() - allocated - errors},
+                    "verdict": summary.json(),
+                    "nodes": nodes,
+                    "summary": {"nodes": summary.total, "allocated": summary.allocated.len(), "errors": errors,
+                                "excluded": excluded.len(),
+                                "unsatisfiable": per_node.len() - summary.allocated.len() - errors},
                 })
             };
             serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         }
-        MatchOutput::Text => text(claims, &per_node, &advice),
+        MatchOutput::Text if common.node.is_some() && excluded.is_empty() => {
+            let mut out = text::node_detail(&names, &per_node[0].0, &per_node[0].1, &advice[0]);
+            if summary.fatal.is_some() {
+                out.push_str("  An error on any node aborts the scheduling attempt: the pod stays pending on every node.\n");
+            }
+            out
+        }
+        MatchOutput::Text => {
+            let mut out = summary.text(&names);
+            // The detail: the node it goes to when it fits, else the closest.
+            let shown: Vec<usize> = if summary.fatal.is_some() {
+                // The summary says it all; the rest is in --all-nodes.
+                Vec::new()
+            } else if summary.fits() {
+                order
+                    .iter()
+                    .copied()
+                    .filter(|&i| matches!(per_node[i].1, Outcome::Allocated { .. }))
+                    .take(1)
+                    .collect()
+            } else {
+                order.iter().copied().take(DETAIL_NODES).collect()
+            };
+            let shown: Vec<usize> = if common.all_nodes {
+                order.clone()
+            } else {
+                shown
+            };
+            for &i in &shown {
+                out.push('\n');
+                out.push_str(&text::node_detail(
+                    &names,
+                    &per_node[i].0,
+                    &per_node[i].1,
+                    &advice[i],
+                ));
+            }
+            let hidden = per_node.len() - shown.len();
+            if hidden > 0 {
+                out.push_str(&format!(
+                    "\n({hidden} more node{} tried; --all-nodes shows each, -o json has all)\n",
+                    if hidden == 1 { "" } else { "s" }
+                ));
+            }
+            out
+        }
     };
-    // 0: the claims fit on some node tried; 1: they fit nowhere (or the scheduler errs).
-    let code = if allocated > 0 { 0 } else { 1 };
+    // 0: the claims fit on some node tried and nothing aborts the attempt;
+    // 1: they fit nowhere, or the scheduler errs.
+    let code = if summary.fits() { 0 } else { 1 };
     Ok(CmdOutcome { stdout, code })
-}
-
-/// The step of the funnel where a request dropped below what it needs.
-fn blocking_step(f: &allocate::Funnel) -> String {
-    let n = f.needed;
-    let req = &f.request;
-    if f.pass_class < n {
-        format!("request {req:?}: fewer than {n} devices pass the class selectors")
-    } else if f.pass_request < n {
-        format!("request {req:?}: fewer than {n} devices pass the request selectors")
-    } else if f.untainted < n {
-        format!("request {req:?}: matching devices are tainted")
-    } else if f.free < n {
-        let by = if f.held_by.is_empty() {
-            String::new()
-        } else {
-            format!(" (held by {})", f.held_by.join(", "))
-        };
-        format!("request {req:?}: matching devices are allocated{by}")
-    } else if f.counters_left < n {
-        match &f.shortfall {
-            Some(s) => format!("request {req:?}: {s}"),
-            None => format!("request {req:?}: shared counters are used up"),
-        }
-    } else if f.compatible < n {
-        match &f.group_conflict {
-            Some(s) => format!("request {req:?}: {s}"),
-            None => format!("request {req:?}: compatibility groups conflict"),
-        }
-    } else if f.capacity_left < n {
-        match &f.capacity_shortfall {
-            Some(s) => format!("request {req:?}: {s}"),
-            None => format!("request {req:?}: consumable capacity is used up"),
-        }
-    } else if f.constrained < n {
-        match &f.missing_attribute {
-            Some(s) => format!("request {req:?}: a constraint's attribute is missing: {s}"),
-            None => format!("request {req:?}: a constraint's attribute is missing"),
-        }
-    } else {
-        format!(
-            "request {req:?}: shared counters, capacity or constraints rule out every combination"
-        )
-    }
-}
-
-/// Why the claims do not fit on a node, in one line (to group nodes by).
-fn blocking_reason(
-    reasons: &[String],
-    funnels: &[allocate::Funnel],
-    constraints: &[allocate::ConstraintBlock],
-) -> String {
-    if let Some(f) = funnels.iter().find(|f| !f.enough()) {
-        return blocking_step(f);
-    }
-    if let Some(c) = constraints.first() {
-        return c.message.clone();
-    }
-    if !funnels.is_empty() {
-        return "every request has enough devices on its own, but shared counters, capacity or constraints rule out every combination".to_owned();
-    }
-    reasons
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "no allocation".to_owned())
-}
-
-/// The funnel of one request as text: the first steps always, the later ones
-/// where they drop devices.
-fn funnel_text(f: &allocate::Funnel, node: &str) -> String {
-    let mut out = format!(
-        "\n  request {:?} of {} ({} needed)\n",
-        f.request, f.claim, f.needed
-    );
-    let steps = f.steps();
-    for (i, step) in steps.iter().enumerate() {
-        let dropped = i > 0 && step.count < steps[i - 1].count;
-        if i >= 5 && !dropped {
-            continue;
-        }
-        let label = if i == 0 {
-            format!("devices on {node}")
-        } else {
-            step.label.to_owned()
-        };
-        let note = match &step.note {
-            Some(note) if dropped || step.note_always => format!("   ({note})"),
-            _ => String::new(),
-        };
-        out.push_str(&format!("  {:>6}  {label}{note}\n", step.count));
-    }
-    if f.constrained < f.needed {
-        out.push_str(&format!("  {:>6}  < {} needed\n", f.constrained, f.needed));
-    }
-    out
 }
 
 /// How many unsatisfiable nodes get verified advice.
@@ -470,145 +560,4 @@ fn advise(
         )];
     }
     Vec::new()
-}
-
-fn text(claims: &[&Object], per_node: &[(String, Outcome)], advice: &[Vec<String>]) -> String {
-    let names: Vec<String> = claims
-        .iter()
-        .map(|o| {
-            format!(
-                "{}/{}",
-                o.namespace().unwrap_or("default"),
-                o.name().unwrap_or_default()
-            )
-        })
-        .collect();
-    let mut out = String::new();
-    let many = per_node.len() > 1;
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for ((node, o), advice) in per_node.iter().zip(advice) {
-        match o {
-            Outcome::Allocated { claims } => {
-                out.push_str(&format!("{}: allocated on {node}\n", names.join(", ")));
-                for c in claims {
-                    if c.existing {
-                        let reserved = if c.reserved_for.is_empty() {
-                            "reserved for no pod".to_owned()
-                        } else {
-                            format!("reserved for {}", c.reserved_for.join(", "))
-                        };
-                        out.push_str(&format!(
-                            "  {}/{} was already allocated (status.allocation), {reserved}; its devices:\n",
-                            c.namespace, c.name
-                        ));
-                    }
-                    for r in &c.results {
-                        out.push_str(&format!(
-                            "  {}/{} request {:<12} -> {}/{}/{}",
-                            c.namespace, c.name, r.request, r.driver, r.pool, r.device
-                        ));
-                        if let Some(cc) = &r.consumed_capacity {
-                            let parts: Vec<String> =
-                                cc.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                            out.push_str(&format!(" (shared, {})", parts.join(", ")));
-                        }
-                        out.push('\n');
-                    }
-                }
-                if many {
-                    out.push('\n');
-                }
-            }
-            Outcome::Unsatisfiable {
-                reasons,
-                funnels,
-                constraints,
-            } => {
-                let why = blocking_reason(reasons, funnels, constraints);
-                match groups.iter_mut().find(|(w, _)| *w == why) {
-                    Some((_, nodes)) => nodes.push(node.clone()),
-                    None => groups.push((why, vec![node.clone()])),
-                }
-                out.push_str(&format!(
-                    "{} cannot be allocated on {node}.\n",
-                    names.join(", ")
-                ));
-                // Reasons without a funnel (a claim allocated for another node).
-                if funnels.is_empty() {
-                    for r in reasons {
-                        out.push_str(&format!("  {r}\n"));
-                    }
-                }
-                for f in funnels {
-                    out.push_str(&funnel_text(f, node));
-                }
-                for a in advice {
-                    out.push_str(&format!("  {a}\n"));
-                }
-                if funnels.iter().all(allocate::Funnel::enough) && !funnels.is_empty() {
-                    out.push_str(
-                        "\n  Every request has enough devices on its own, but not together:\n",
-                    );
-                    for c in constraints {
-                        out.push_str(&format!("  - {}: {}\n", c.claim, c.message));
-                    }
-                    if constraints.is_empty() {
-                        out.push_str("  - shared counters, capacity or constraints rule out every combination of them\n");
-                    }
-                }
-                if let Some(r) = reasons
-                    .iter()
-                    .find(|r| r.contains("invalid resource pools"))
-                {
-                    out.push_str(&format!("\n  {r}\n"));
-                }
-                out.push('\n');
-            }
-            Outcome::Error { error } => {
-                out.push_str(&format!(
-                    "{}: the scheduler fails on {node} with an error:\n  {error}\n\n",
-                    names.join(", ")
-                ));
-                let why = format!("error: {error}");
-                match groups.iter_mut().find(|(w, _)| *w == why) {
-                    Some((_, nodes)) => nodes.push(node.clone()),
-                    None => groups.push((why, vec![node.clone()])),
-                }
-            }
-        }
-    }
-    if many {
-        let allocated = per_node
-            .iter()
-            .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))
-            .count();
-        if allocated == 0 {
-            out.push_str(&format!(
-                "{} is pending: no node of {} can allocate it.\n",
-                names.join(", "),
-                per_node.len()
-            ));
-        } else {
-            out.push_str(&format!(
-                "{} fits on {allocated} of {} nodes.\n",
-                names.join(", "),
-                per_node.len()
-            ));
-        }
-        for (why, nodes) in &groups {
-            let shown: Vec<&str> = nodes.iter().take(3).map(String::as_str).collect();
-            let more = if nodes.len() > 3 {
-                format!(", +{}", nodes.len() - 3)
-            } else {
-                String::new()
-            };
-            let word = if nodes.len() == 1 { "node " } else { "nodes" };
-            out.push_str(&format!(
-                "  {:>4} {word}  {why} ({}{more})\n",
-                nodes.len(),
-                shown.join(", ")
-            ));
-        }
-    }
-    out
 }

@@ -1,0 +1,215 @@
+//! The verdict across nodes, as the scheduler reaches it, and its causes.
+//!
+//! An error on any node (a CEL runtime error, an invalid pool an All request
+//! needs, ...) makes the DynamicResources filter return an error status, and
+//! the scheduling framework then aborts the attempt for every node
+//! (`findNodesThatPassFilters`): the pod stays pending even where the
+//! claims would fit. Otherwise the claims fit where any node allocates them.
+
+use dra_core::allocate::{Funnel, Outcome};
+use serde_json::{json, Value};
+
+use super::text::blocking_reason;
+
+/// Nodes that fail for the same reason.
+pub struct Cause {
+    pub reason: String,
+    pub nodes: Vec<String>,
+}
+
+pub struct Summary {
+    /// Nodes the pod may use and the allocator tried, plus those excluded.
+    pub total: usize,
+    pub allocated: Vec<String>,
+    /// The first node where the scheduler fails with an error, the error,
+    /// and the device a selector failed on.
+    pub fatal: Option<(String, String, Option<String>)>,
+    /// How to fix the fatal error, when kubectl-dra can tell.
+    pub hint: Option<String>,
+    /// Sorted by node count, most first.
+    pub causes: Vec<Cause>,
+    /// The unsatisfiable node missing the fewest devices, with how many and why.
+    pub closest: Option<(String, usize, String)>,
+    /// Nodes without a Node object, where the pod's node constraints were not checked.
+    pub unchecked: usize,
+}
+
+/// Devices a node lacks: per request, what it needs minus what survives
+/// the whole funnel.
+pub fn shortfall(funnels: &[Funnel]) -> usize {
+    funnels
+        .iter()
+        .map(|f| {
+            f.needed
+                .saturating_sub(f.steps().last().map_or(0, |s| s.count))
+        })
+        .sum()
+}
+
+impl Summary {
+    pub fn build(
+        per_node: &[(String, Outcome)],
+        excluded: &[(String, String)],
+        unchecked: usize,
+    ) -> Summary {
+        let mut causes: Vec<Cause> = Vec::new();
+        let mut add =
+            |reason: String, node: &str| match causes.iter_mut().find(|c| c.reason == reason) {
+                Some(c) => c.nodes.push(node.to_owned()),
+                None => causes.push(Cause {
+                    reason,
+                    nodes: vec![node.to_owned()],
+                }),
+            };
+        let mut allocated = Vec::new();
+        let mut fatal = None;
+        let mut closest: Option<(String, usize, String)> = None;
+        for (node, o) in per_node {
+            match o {
+                Outcome::Allocated { .. } => allocated.push(node.clone()),
+                Outcome::Error { error, device } => {
+                    fatal.get_or_insert_with(|| (node.clone(), error.clone(), device.clone()));
+                    add(format!("error: {error}"), node);
+                }
+                Outcome::Unsatisfiable {
+                    reasons,
+                    funnels,
+                    constraints,
+                } => {
+                    let why = blocking_reason(reasons, funnels, constraints);
+                    let short = shortfall(funnels);
+                    if closest.as_ref().is_none_or(|(_, s, _)| short < *s) {
+                        closest = Some((node.clone(), short, why.clone()));
+                    }
+                    add(why, node);
+                }
+            }
+        }
+        for (node, reason) in excluded {
+            add(format!("the pod cannot run there: {reason}"), node);
+        }
+        causes.sort_by_key(|c| std::cmp::Reverse(c.nodes.len()));
+        Summary {
+            total: per_node.len() + excluded.len(),
+            allocated,
+            fatal,
+            hint: None,
+            causes,
+            closest,
+            unchecked,
+        }
+    }
+
+    /// Whether the pod gets its devices somewhere.
+    pub fn fits(&self) -> bool {
+        self.fatal.is_none() && !self.allocated.is_empty()
+    }
+
+    /// The summary lines: the verdict, then one line per cause.
+    pub fn text(&self, names: &str) -> String {
+        let mut out = String::new();
+        let n = self.total;
+        let nodes = |k: usize| if k == 1 { "node" } else { "nodes" };
+        if let Some((node, error, device)) = &self.fatal {
+            let on = device
+                .as_ref()
+                .map_or(String::new(), |d| format!(" (device {d})"));
+            out.push_str(&format!(
+                "{names} cannot be scheduled: on {node}{on} the scheduler fails with an error, which aborts the attempt on every node.\n  {error}\n"
+            ));
+            if let Some(h) = &self.hint {
+                out.push_str(&format!("  {h}\n"));
+            }
+            if !self.allocated.is_empty() {
+                let k = self.allocated.len();
+                out.push_str(&format!(
+                    "  Without the error it would fit on {k} {}: {}.\n",
+                    nodes(k),
+                    self.allocated
+                        .iter()
+                        .take(3)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        } else if !self.allocated.is_empty() {
+            let k = self.allocated.len();
+            let shown: Vec<&str> = self.allocated.iter().take(3).map(String::as_str).collect();
+            let more = if k > 3 {
+                format!(", +{}", k - 3)
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "{names} fits on {k} of {n} {}: {}{more}.\n",
+                nodes(n),
+                shown.join(", ")
+            ));
+        } else {
+            out.push_str(&format!(
+                "{names} cannot be allocated on any of {n} {}.\n",
+                nodes(n)
+            ));
+        }
+        let failing: usize = self.causes.iter().map(|c| c.nodes.len()).sum();
+        if failing > 0 && !self.allocated.is_empty() && self.fatal.is_none() {
+            out.push_str(&format!("Not on {failing} {}:\n", nodes(failing)));
+        }
+        let width = self
+            .causes
+            .iter()
+            .map(|c| c.nodes.len())
+            .max()
+            .unwrap_or(0)
+            .to_string()
+            .len();
+        for c in &self.causes {
+            let k = c.nodes.len();
+            out.push_str(&format!(
+                "  {k:>width$} {:<5}  {}  (e.g. {})\n",
+                nodes(k),
+                c.reason,
+                c.nodes[0]
+            ));
+        }
+        if self.allocated.is_empty() && self.fatal.is_none() && n > 1 {
+            if let Some((node, short, _)) = &self.closest {
+                let how = if *short == 0 {
+                    "each request has enough devices, but not together".to_owned()
+                } else {
+                    format!("{short} device{} short", if *short == 1 { "" } else { "s" })
+                };
+                out.push_str(&format!("Closest: {node} ({how}).\n"));
+            }
+        }
+        if self.unchecked > 0 {
+            out.push_str(&format!(
+                "Not checked on {} {} without a Node object: the pod's nodeSelector, node affinity and the node's taints.\n",
+                self.unchecked,
+                nodes(self.unchecked)
+            ));
+        }
+        out
+    }
+
+    /// The same facts as JSON fields.
+    pub fn json(&self) -> Value {
+        json!({
+            "schedulable": self.fits(),
+            "nodes": self.total,
+            "allocated": self.allocated.len(),
+            "allocatedOn": self.allocated,
+            "fatalError": self.fatal.as_ref().map(|(node, error, device)| json!({
+                "node": node, "error": error, "device": device, "fix": self.hint,
+            })),
+            "causes": self.causes.iter().map(|c| json!({
+                "reason": c.reason, "nodes": c.nodes.len(), "example": c.nodes[0],
+            })).collect::<Vec<_>>(),
+            "closest": self.closest.as_ref().map(|(node, short, why)| json!({
+                "node": node, "missingDevices": short, "reason": why,
+            })),
+            "uncheckedNodes": self.unchecked,
+        })
+    }
+}
