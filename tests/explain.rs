@@ -521,3 +521,64 @@ fn unknown_node_names_the_known_ones() {
     assert!(err.contains("node \"node-z\" is unknown"), "{err}");
     assert!(err.contains("node-a, node-b, node-c"), "{err}");
 }
+
+/// An invalid pool is the cause, named with why, not "0 devices"; an All
+/// request says it needs every matching device and who holds the rest.
+#[test]
+fn invalid_pool_and_all_mode_causes() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "default/c",
+        "-f",
+        "testdata/fixtures/explain-invalid-pool.yaml",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_invalid_pool", text);
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/all-gpus",
+        "-f",
+        "testdata/fixtures/explain-fleet",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains(
+            "request \"gpus\" needs all 2 matching devices, 1 are in use, held by team-b/infer-0"
+        ),
+        "{text}"
+    );
+    let (json, _) = out(&[
+        "explain",
+        "claim",
+        "team-a/all-gpus",
+        "--node",
+        "node-a",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fixtures/explain-fleet",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let f = &v["claims"][0]["explanation"]["requests"][0];
+    assert_eq!(f["allMatching"], true);
+    assert_eq!(f["needed"], 2);
+    assert_eq!(f["heldByPods"], serde_json::json!(["team-b/infer-0"]));
+}
+
+/// `devices` applies DeviceTaintRules, shows counter-blocked devices with who
+/// uses the counter, and lists an invalid pool once with its reason.
+#[test]
+fn devices_view_matches_explain() {
+    let (text, _) = out(&[
+        "devices",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+        "-f",
+        "testdata/fixtures/explain-counters.yaml",
+        "-f",
+        "testdata/fixtures/explain-invalid-pool.yaml",
+    ]);
+    insta::assert_snapshot!("devices_taint_rules_blocked_invalid", text);
+}

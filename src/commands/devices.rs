@@ -34,6 +34,21 @@ fn state_text(r: &DeviceRow) -> String {
         }
         "allocated" => format!("allocated to {}", claims.join(", ")),
         "tainted" => format!("tainted ({})", r.taints.join(", ")),
+        "blocked" => match &r.blocked_by {
+            Some(b) => format!(
+                "blocked: needs {} of counter {}/{}, {} left (used by {})",
+                b.needs,
+                b.counter_set,
+                b.counter,
+                b.left,
+                if b.claims.is_empty() {
+                    "no claim".to_owned()
+                } else {
+                    b.claims.join(", ")
+                }
+            ),
+            None => "blocked".into(),
+        },
         _ => "free".into(),
     }
 }
@@ -51,6 +66,7 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             claims: true,
             claims_namespace: Some(ns.to_owned()),
             nodes: args.selector.is_some(),
+            taint_rules: true,
             ..Needs::default()
         },
         !machine,
@@ -96,13 +112,18 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             .collect();
         rows.retain(|r| selected.contains(&(r.driver.clone(), r.pool.clone(), r.device.clone())));
     }
+    // Listed once, with why: the scheduler uses none of their devices.
+    let invalid = usage::invalid_pools(&inv.objects);
     let stdout = match args.output {
         DevicesOutput::Json => {
-            serde_json::to_string_pretty(&serde_json::json!({"devices": rows})).unwrap_or_default()
+            serde_json::to_string_pretty(
+                &serde_json::json!({"devices": rows, "invalidPools": invalid}),
+            )
+            .unwrap_or_default()
                 + "\n"
         }
         DevicesOutput::Yaml => {
-            let v = serde_json::json!({"devices": rows});
+            let v = serde_json::json!({"devices": rows, "invalidPools": invalid});
             let node: Node = serde_json::from_value(v).map_err(|e| e.to_string())?;
             node.to_yaml()
         }
@@ -149,6 +170,12 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                 rows.len(),
                 rows.iter().filter(|r| !r.holders.is_empty()).count()
             ));
+            for p in &invalid {
+                s.push_str(&format!(
+                    "pool {}/{} is invalid: {}; the scheduler uses none of its devices\n",
+                    p.driver, p.pool, p.reason
+                ));
+            }
             s.lines().map(|l| l.trim_end().to_owned() + "\n").collect()
         }
     };

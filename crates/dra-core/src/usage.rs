@@ -35,14 +35,108 @@ pub struct DeviceRow {
     pub driver: String,
     pub pool: String,
     pub device: String,
-    /// free, allocated, reserved or tainted.
+    /// free, allocated, reserved, tainted, or blocked (a counter it needs is used up).
     pub state: &'static str,
     pub holders: Vec<Holder>,
+    /// `key=value:Effect`, with ` (DeviceTaintRule NAME)` for a rule's.
     pub taints: Vec<String>,
+    /// For a blocked device: which counter is short, and the claims using it.
+    #[serde(rename = "blockedBy", skip_serializing_if = "Option::is_none")]
+    pub blocked_by: Option<Blocked>,
     /// Per counter this device consumes: what the pool's allocated devices use of the set's total.
     pub counters: Vec<Use>,
     /// Per capacity of a shareable device: what its allocations consume.
     pub capacity: Vec<Use>,
+}
+
+/// A counter a device needs that the pool's allocated devices use up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Blocked {
+    #[serde(rename = "counterSet")]
+    pub counter_set: String,
+    pub counter: String,
+    pub needs: String,
+    pub left: String,
+    /// `namespace/name` of the claims whose devices draw on the set.
+    pub claims: Vec<String>,
+}
+
+/// A pool the scheduler does not use, and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InvalidPool {
+    pub driver: String,
+    pub pool: String,
+    pub reason: String,
+}
+
+/// Pools whose slices (of the newest generation) list a device name twice or
+/// disagree on `resourceSliceCount`: the scheduler skips all their devices.
+pub fn invalid_pools(objects: &[Object]) -> Vec<InvalidPool> {
+    let mut by_pool: std::collections::BTreeMap<(&str, &str), Vec<&Object>> = Default::default();
+    for sl in objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+    {
+        let Some(spec) = sl.spec() else { continue };
+        by_pool
+            .entry((s(spec, &["driver"]), s(spec, &["pool", "name"])))
+            .or_default()
+            .push(sl);
+    }
+    let gen = |o: &Object| {
+        o.spec()
+            .and_then(|sp| sp.get("pool"))
+            .and_then(|p| p.get("generation"))
+            .and_then(Node::as_i64)
+            .unwrap_or(0)
+    };
+    let mut out = Vec::new();
+    for ((driver, pool), slices) in by_pool {
+        let newest = slices.iter().map(|o| gen(o)).max().unwrap_or(0);
+        let slices: Vec<&Object> = slices.into_iter().filter(|o| gen(o) == newest).collect();
+        let counts: Vec<(i64, &str)> = slices
+            .iter()
+            .map(|o| {
+                let c = o
+                    .spec()
+                    .and_then(|sp| sp.get("pool"))
+                    .and_then(|p| p.get("resourceSliceCount"))
+                    .and_then(Node::as_i64)
+                    .unwrap_or(0);
+                (c, o.name().unwrap_or_default())
+            })
+            .collect();
+        let mut names: Vec<&str> = Vec::new();
+        let mut reason = None;
+        'slices: for o in &slices {
+            for d in seq(o.spec().and_then(|sp| sp.get("devices"))) {
+                let n = s(d, &["name"]);
+                if names.contains(&n) {
+                    reason = Some(format!(
+                        "device name {n} is listed twice (slice {})",
+                        o.name().unwrap_or_default()
+                    ));
+                    break 'slices;
+                }
+                names.push(n);
+            }
+        }
+        if reason.is_none() && counts.iter().any(|(c, _)| *c != counts[0].0) {
+            let parts: Vec<String> = counts.iter().map(|(c, n)| format!("{n}: {c}")).collect();
+            reason = Some(format!(
+                "its slices disagree on resourceSliceCount ({})",
+                parts.join(", ")
+            ));
+        }
+        if let Some(reason) = reason {
+            out.push(InvalidPool {
+                driver: driver.to_owned(),
+                pool: pool.to_owned(),
+                reason,
+            });
+        }
+    }
+    out
 }
 
 fn s<'a>(n: &'a Node, path: &[&str]) -> &'a str {
@@ -159,6 +253,9 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
             sets.push((s(set, &["name"]).to_owned(), counters));
         }
     }
+    // (driver, pool, counter set) -> the claims whose devices draw on it.
+    let mut set_users: std::collections::HashMap<(String, String, String), Vec<String>> =
+        std::collections::HashMap::new();
     for sl in &slices {
         let Some(spec) = sl.spec() else { continue };
         let (driver, pool) = (s(spec, &["driver"]), s(spec, &["pool", "name"]));
@@ -168,8 +265,23 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                 pool.to_owned(),
                 s(d, &["name"]).to_owned(),
             );
-            if !holders.contains_key(&key) {
+            let Some((held, _)) = holders.get(&key) else {
                 continue;
+            };
+            for cc in seq(d.get("consumesCounters")) {
+                let users = set_users
+                    .entry((
+                        driver.to_owned(),
+                        pool.to_owned(),
+                        s(cc, &["counterSet"]).to_owned(),
+                    ))
+                    .or_default();
+                for h in held {
+                    let c = format!("{}/{}", h.namespace, h.claim);
+                    if !users.contains(&c) {
+                        users.push(c);
+                    }
+                }
             }
             let Some(sets) = pools.get_mut(&(driver.to_owned(), pool.to_owned())) else {
                 continue;
@@ -196,6 +308,10 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
             }
         }
     }
+    let rules: Vec<&Object> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
+        .collect();
     let mut out = Vec::new();
     for sl in &slices {
         let Some(spec) = sl.spec() else { continue };
@@ -212,19 +328,36 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
             .unwrap_or_default();
             let key = (driver.to_owned(), pool.to_owned(), name.to_owned());
             let (held, consumed) = holders.get(&key).cloned().unwrap_or_default();
-            let taints: Vec<String> = seq(d.get("taints"))
-                .iter()
-                .map(|t| {
-                    let v = s(t, &["value"]);
-                    let kv = if v.is_empty() {
-                        s(t, &["key"]).to_owned()
-                    } else {
-                        format!("{}={v}", s(t, &["key"]))
-                    };
-                    format!("{kv}:{}", s(t, &["effect"]))
-                })
-                .collect();
+            let taint_text = |t: &Node| {
+                let v = s(t, &["value"]);
+                let kv = if v.is_empty() {
+                    s(t, &["key"]).to_owned()
+                } else {
+                    format!("{}={v}", s(t, &["key"]))
+                };
+                format!("{kv}:{}", s(t, &["effect"]))
+            };
+            let mut taints: Vec<String> = seq(d.get("taints")).iter().map(taint_text).collect();
+            for r in &rules {
+                let sel = r.spec().and_then(|sp| sp.get("deviceSelector"));
+                let applies = sel.is_some_and(|sel| {
+                    let f = |k: &str| sel.get(k).and_then(Node::as_str);
+                    f("driver").is_none_or(|x| x == driver)
+                        && f("pool").is_none_or(|x| x == pool)
+                        && f("device").is_none_or(|x| x == name)
+                        && sel.get("deviceClassName").is_none()
+                        && sel.get("selectors").is_none()
+                });
+                if let (true, Some(t)) = (applies, r.spec().and_then(|sp| sp.get("taint"))) {
+                    taints.push(format!(
+                        "{} (DeviceTaintRule {})",
+                        taint_text(t),
+                        r.name().unwrap_or_default()
+                    ));
+                }
+            }
             let mut counters = Vec::new();
+            let mut blocked_by = None;
             let sets = pools.get(&(driver.to_owned(), pool.to_owned()));
             for cc in seq(d.get("consumesCounters")) {
                 let set = s(cc, &["counterSet"]);
@@ -237,9 +370,26 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                         .and_then(|ss| ss.iter().find(|(n, _)| n == set))
                         .and_then(|(_, cs)| cs.iter().find(|c| c.0 == e.key))
                     {
+                        let needs = qty(e.value.get("value"));
+                        let left = total.checked_sub(used).unwrap_or_else(Quantity::zero);
+                        if blocked_by.is_none()
+                            && held.is_empty()
+                            && needs.as_ref().is_some_and(|n| *n > left)
+                        {
+                            blocked_by = Some(Blocked {
+                                counter_set: set.to_owned(),
+                                counter: e.key.to_string(),
+                                needs: needs.as_ref().map(Quantity::human).unwrap_or_default(),
+                                left: left.human(),
+                                claims: set_users
+                                    .get(&(driver.to_owned(), pool.to_owned(), set.to_owned()))
+                                    .cloned()
+                                    .unwrap_or_default(),
+                            });
+                        }
                         counters.push(Use {
                             name: format!("{set}/{}", e.key),
-                            consumes: qty(e.value.get("value")).map(|q| q.human()),
+                            consumes: needs.map(|q| q.human()),
                             used: used.human(),
                             total: total.human(),
                         });
@@ -270,6 +420,8 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                 "allocated"
             } else if !taints.is_empty() {
                 "tainted"
+            } else if blocked_by.is_some() {
+                "blocked"
             } else {
                 "free"
             };
@@ -281,6 +433,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                 state,
                 holders: held,
                 taints,
+                blocked_by,
                 counters,
                 capacity,
             });

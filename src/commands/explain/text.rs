@@ -7,10 +7,32 @@ use dra_core::model::Object;
 fn blocking_step(f: &allocate::Funnel) -> String {
     let n = f.needed;
     let req = &f.request;
+    if f.devices == 0 {
+        return format!(
+            "request {req:?}: no devices on the node (no usable resource pool publishes any there)"
+        );
+    }
+    if f.all && f.free < n && f.untainted >= n {
+        // All mode: every matching device, so any held one blocks it.
+        let by = if f.held_by.is_empty() {
+            String::new()
+        } else {
+            format!(", held by {}", f.held_by.join(", "))
+        };
+        return format!(
+            "request {req:?} needs all {n} matching devices, {} are in use{by}",
+            n - f.free
+        );
+    }
+    let devices = if n == 1 {
+        "no device passes".to_owned()
+    } else {
+        format!("fewer than {n} devices pass")
+    };
     if f.pass_class < n {
-        format!("request {req:?}: fewer than {n} devices pass the class selectors")
+        format!("request {req:?}: {devices} the class selectors")
     } else if f.pass_request < n {
-        format!("request {req:?}: fewer than {n} devices pass the request selectors")
+        format!("request {req:?}: {devices} the request selectors")
     } else if f.untainted < n {
         match f.taint_text() {
             Some(t) => format!("request {req:?}: matching devices are tainted, {t}"),
@@ -19,8 +41,14 @@ fn blocking_step(f: &allocate::Funnel) -> String {
     } else if f.free < n {
         let by = if f.held_by.is_empty() {
             String::new()
-        } else {
+        } else if f.held_by_pods.is_empty() {
             format!(" (held by {})", f.held_by.join(", "))
+        } else {
+            format!(
+                " (held by {}, in use by pod {})",
+                f.held_by.join(", "),
+                f.held_by_pods.join(", ")
+            )
         };
         format!("request {req:?}: matching devices are allocated{by}")
     } else if f.counters_left < n {
@@ -57,6 +85,13 @@ pub(super) fn blocking_reason(
     constraints: &[allocate::ConstraintBlock],
 ) -> String {
     if let Some(f) = funnels.iter().find(|f| !f.enough()) {
+        // Devices an invalid pool hides are the cause, not "too few devices".
+        let pool = reasons
+            .iter()
+            .find(|r| r.starts_with("resource pool ") && r.contains(" is invalid ("));
+        if let Some(p) = pool.filter(|_| f.pass_class < f.needed) {
+            return format!("request {:?}: {p}", f.request);
+        }
         return blocking_step(f);
     }
     if let Some(c) = constraints.first() {
@@ -74,10 +109,12 @@ pub(super) fn blocking_reason(
 /// The funnel of one request as text: the first steps always, the later ones
 /// where they drop devices.
 fn funnel_text(f: &allocate::Funnel, node: &str) -> String {
-    let mut out = format!(
-        "\n  request {:?} of {} ({} needed)\n",
-        f.request, f.claim, f.needed
-    );
+    let needed = if f.all {
+        format!("all {} matching needed", f.needed)
+    } else {
+        format!("{} needed", f.needed)
+    };
+    let mut out = format!("\n  request {:?} of {} ({needed})\n", f.request, f.claim);
     let steps = f.steps();
     for (i, step) in steps.iter().enumerate() {
         let dropped = i > 0 && step.count < steps[i - 1].count;
@@ -178,9 +215,9 @@ pub(super) fn node_detail(names: &str, node: &str, outcome: &Outcome, advice: &[
                     out.push_str("  - shared counters, capacity or constraints rule out every combination of them\n");
                 }
             }
-            if let Some(r) = reasons
+            for r in reasons
                 .iter()
-                .find(|r| r.contains("invalid resource pools"))
+                .filter(|r| r.starts_with("resource pool ") && r.contains(" is invalid ("))
             {
                 out.push_str(&format!("\n  {r}\n"));
             }

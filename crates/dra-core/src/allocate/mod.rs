@@ -169,6 +169,9 @@ pub struct Funnel {
     /// Claims that hold matching devices.
     #[serde(rename = "heldBy")]
     pub held_by: Vec<String>,
+    /// The pods those claims are reserved for (`status.reservedFor`).
+    #[serde(rename = "heldByPods")]
+    pub held_by_pods: Vec<String>,
     /// Devices whose shared counters still have room for them.
     #[serde(rename = "countersLeft")]
     pub counters_left: usize,
@@ -196,6 +199,9 @@ pub struct Funnel {
     #[serde(rename = "missingAttribute")]
     pub missing_attribute: Option<String>,
     pub needed: usize,
+    /// allocationMode All: `needed` is every matching device.
+    #[serde(rename = "allMatching")]
+    pub all: bool,
 }
 
 /// An untolerated taint and where it comes from: a DeviceTaintRule, or the
@@ -463,6 +469,8 @@ struct Search<'a> {
     allocated: HashSet<DevRef>,
     /// Holders of allocated devices, for explanations.
     holders: HashMap<DevRef, String>,
+    /// The pods each holder claim is reserved for.
+    holder_pods: HashMap<String, Vec<String>>,
     /// Capacity consumed on shared devices before this cycle.
     shared_used: HashMap<DevRef, BTreeMap<String, Quantity>>,
     picks: Vec<Pick>,
@@ -1370,6 +1378,26 @@ fn tolerations_of(n: &Node) -> (Vec<Toleration>, Option<serde_json::Value>) {
     (t, json)
 }
 
+/// `namespace/name` of the pods a claim is reserved for.
+fn reserved_pods(claim: &Object) -> Vec<String> {
+    let ns = claim.namespace().unwrap_or("default");
+    claim
+        .root
+        .get("status")
+        .and_then(|s| s.get("reservedFor"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| {
+            r.get("resource")
+                .and_then(Node::as_str)
+                .is_none_or(|x| x == "pods")
+        })
+        .filter_map(|r| r.get("name").and_then(Node::as_str))
+        .map(|n| format!("{ns}/{n}"))
+        .collect()
+}
+
 /// Runs the allocator for the claims on the node.
 pub fn allocate(input: &Input<'_>) -> Outcome {
     match run(input) {
@@ -1756,6 +1784,7 @@ fn solve_node<'a>(
     // The allocated state.
     let mut allocated = HashSet::new();
     let mut holders = HashMap::new();
+    let mut holder_pods: HashMap<String, Vec<String>> = HashMap::new();
     let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
     let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
@@ -1819,6 +1848,9 @@ fn solve_node<'a>(
                 };
                 allocated.insert(dr);
                 holders.insert(dr, claim_ref(o));
+                holder_pods
+                    .entry(claim_ref(o))
+                    .or_insert_with(|| reserved_pods(o));
             }
         }
     }
@@ -1833,6 +1865,7 @@ fn solve_node<'a>(
         plans,
         allocated,
         holders,
+        holder_pods,
         shared_used,
         picks: Vec::new(),
         in_use_cycle: HashMap::new(),
@@ -1922,6 +1955,18 @@ fn solve_node<'a>(
         .any(|p| p.invalid().is_some() && p.targets_node)
     {
         reasons.push("invalid resource pools were encountered".to_owned());
+        // Which, and why: the scheduler skips their devices.
+        for p in search.pools.iter().filter(|p| p.targets_node) {
+            if let Some(why) = p.invalid() {
+                reasons.push(format!(
+                    "resource pool {}/{} is invalid ({why}): the scheduler skips its {} device{} on this node",
+                    p.driver,
+                    p.name,
+                    p.devices.len(),
+                    if p.devices.len() == 1 { "" } else { "s" }
+                ));
+            }
+        }
     }
     let cands: Vec<DevRef> = cands
         .into_iter()
@@ -1999,7 +2044,10 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
             claim: claim_ref(search.plans[req.claim].obj),
             request: req.name.clone(),
             devices: cands.len(),
-            needed: if req.all { 1 } else { req.count },
+            // All: every device the request's validation found on the node
+            // (at least one).
+            needed: search.num_devices(&req).max(1),
+            all: req.all,
             ..Funnel::default()
         };
         let attributes: Vec<String> = search.plans[req.claim]
@@ -2102,6 +2150,11 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
             f.constrained += 1;
             kept.push(r);
         }
+        f.held_by_pods = holders
+            .iter()
+            .flat_map(|h| search.holder_pods.get(h).into_iter().flatten())
+            .cloned()
+            .collect();
         f.held_by = holders;
         out.push(f);
         left.push(kept);
