@@ -126,6 +126,10 @@ pub struct ExplainCommon {
     #[arg(long = "all-nodes", short = 'v', alias = "verbose")]
     pub all_nodes: bool,
 
+    /// When to use colours in text output (NO_COLOR is honoured).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
     #[command(flatten)]
     pub target: Target,
 

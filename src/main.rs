@@ -10,7 +10,7 @@ mod commands;
 mod files;
 mod render;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -46,13 +46,22 @@ fn main() -> ExitCode {
     match result {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
+            // Input never reaches a terminal raw.
+            let text = if stdout.is_terminal() {
+                render::terminal::safe(&out.stdout)
+            } else {
+                std::borrow::Cow::Borrowed(out.stdout.as_str())
+            };
             // A closed pipe (`| head`) is not an error.
-            let _ = stdout.write_all(out.stdout.as_bytes());
+            let _ = stdout.write_all(text.as_bytes());
             let _ = stdout.flush();
             ExitCode::from(out.code)
         }
         Err(msg) => {
-            eprintln!("error: {msg}");
+            // Errors quote input (names, server bodies): escaped always; a
+            // closed stderr is not a reason to panic.
+            let msg = render::terminal::safe(&msg);
+            let _ = writeln!(std::io::stderr(), "error: {msg}");
             ExitCode::from(2)
         }
     }

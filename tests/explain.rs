@@ -582,3 +582,40 @@ fn devices_view_matches_explain() {
     ]);
     insta::assert_snapshot!("devices_taint_rules_blocked_invalid", text);
 }
+
+/// `--color always` colours the verdict; `never` (and NO_COLOR) does not.
+#[test]
+fn verdict_colour() {
+    let args = [
+        "explain",
+        "pod",
+        "team-a/trainer",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+    ];
+    let mut on = args.to_vec();
+    on.extend(["--color", "always"]);
+    let (text, _) = out(&on);
+    assert!(text.starts_with("\x1b[1;32mPod team-a/trainer"), "{text:?}");
+    let mut off = args.to_vec();
+    off.extend(["--color", "never"]);
+    let (text, _) = out(&off);
+    assert!(!text.contains('\x1b'));
+}
+
+/// Names from the command line or the input reach stderr escaped: an OSC
+/// title rewrite is shown, not run.
+#[test]
+fn errors_escape_control_characters() {
+    let o = support::run(&[
+        "explain",
+        "claim",
+        "team-a/\x1b]0;pwned\x07",
+        "-f",
+        "testdata/fixtures/explain-fleet",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("\\x1b]0;pwned\\x07"), "{err:?}");
+}

@@ -1,25 +1,14 @@
 //! `kubectl dra lint`.
 
-use std::io::IsTerminal;
-
 use dra_core::diag::Severity;
 use dra_core::lint::{self, Selection, Settings, SourceFile};
 use dra_core::yaml::Limits;
 
-use crate::cli::{ColorChoice, LintArgs, OutputFormat};
+use crate::cli::{LintArgs, OutputFormat};
 use crate::render::{self, Report};
 use crate::{files, Outcome};
 
-fn use_color(choice: ColorChoice) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    }
-}
+use crate::render::terminal::use_color;
 
 pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     if args.list_rules {

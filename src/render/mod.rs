@@ -4,6 +4,7 @@
 pub mod github;
 pub mod json;
 pub mod sarif;
+pub mod terminal;
 pub mod text;
 
 use dra_core::diag::{Diagnostic, Summary};

@@ -464,7 +464,8 @@ fn report(
             out
         }
         MatchOutput::Text => {
-            let mut out = summary.text(&names);
+            let color = crate::render::terminal::use_color(common.color);
+            let mut out = summary.text(&names, color);
             // The detail: the node it goes to when it fits, else the closest.
             let shown: Vec<usize> = if summary.fatal.is_some() {
                 // The summary says it all; the rest is in --all-nodes.

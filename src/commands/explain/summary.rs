@@ -10,6 +10,11 @@ use dra_core::allocate::{Funnel, Outcome};
 use serde_json::{json, Value};
 
 use super::text::blocking_reason;
+use crate::render::terminal::paint;
+
+const RED: &str = "1;31";
+const GREEN: &str = "1;32";
+const BOLD: &str = "1";
 
 /// Nodes that fail for the same reason.
 pub struct Cause {
@@ -105,8 +110,9 @@ impl Summary {
         self.fatal.is_none() && !self.allocated.is_empty()
     }
 
-    /// The summary lines: the verdict, then one line per cause.
-    pub fn text(&self, names: &str) -> String {
+    /// The summary lines: the verdict (coloured when `color`), then one
+    /// line per cause.
+    pub fn text(&self, names: &str, color: bool) -> String {
         let mut out = String::new();
         let n = self.total;
         let nodes = |k: usize| if k == 1 { "node" } else { "nodes" };
@@ -114,9 +120,10 @@ impl Summary {
             let on = device
                 .as_ref()
                 .map_or(String::new(), |d| format!(" (device {d})"));
-            out.push_str(&format!(
-                "{names} cannot be scheduled: on {node}{on} the scheduler fails with an error, which aborts the attempt on every node.\n  {error}\n"
-            ));
+            let verdict = format!(
+                "{names} cannot be scheduled: on {node}{on} the scheduler fails with an error, which aborts the attempt on every node."
+            );
+            out.push_str(&format!("{}\n  {error}\n", paint(&verdict, RED, color)));
             if let Some(h) = &self.hint {
                 out.push_str(&format!("  {h}\n"));
             }
@@ -141,16 +148,15 @@ impl Summary {
             } else {
                 String::new()
             };
-            out.push_str(&format!(
-                "{names} fits on {k} of {n} {}: {}{more}.\n",
+            let verdict = format!(
+                "{names} fits on {k} of {n} {}: {}{more}.",
                 nodes(n),
                 shown.join(", ")
-            ));
+            );
+            out.push_str(&format!("{}\n", paint(&verdict, GREEN, color)));
         } else {
-            out.push_str(&format!(
-                "{names} cannot be allocated on any of {n} {}.\n",
-                nodes(n)
-            ));
+            let verdict = format!("{names} cannot be allocated on any of {n} {}.", nodes(n));
+            out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
         }
         let failing: usize = self.causes.iter().map(|c| c.nodes.len()).sum();
         if failing > 0 && !self.allocated.is_empty() && self.fatal.is_none() {
@@ -180,7 +186,10 @@ impl Summary {
                 } else {
                     format!("{short} device{} short", if *short == 1 { "" } else { "s" })
                 };
-                out.push_str(&format!("Closest: {node} ({how}).\n"));
+                out.push_str(&format!(
+                    "{} {node} ({how}).\n",
+                    paint("Closest:", BOLD, color)
+                ));
             }
         }
         if self.unchecked > 0 {
