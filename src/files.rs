@@ -31,7 +31,13 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
         } else if p.is_dir() {
             let mut stack = vec![p.clone()];
             let mut found = Vec::new();
+            // Symlinked directories are followed once: a link to a parent
+            // (a loop) adds nothing.
+            let mut visited = std::collections::HashSet::new();
             while let Some(dir) = stack.pop() {
+                if !visited.insert(fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
+                    continue;
+                }
                 let Ok(rd) = fs::read_dir(&dir) else {
                     found.push(dir);
                     continue;
@@ -99,19 +105,38 @@ pub fn read(path: &Path) -> Input {
             .map_err(|e| format!("cannot read stdin: {e}"))
             .and_then(|_| decode(buf))
     } else {
-        match fs::metadata(path) {
-            Ok(m) if m.len() > MAX_FILE_BYTES => Err(format!(
-                "file is {} MiB, larger than the {} MiB limit; not read",
-                m.len() >> 20,
-                MAX_FILE_BYTES >> 20
-            )),
-            Ok(_) => fs::read(path)
-                .map_err(|e| format!("cannot read: {e}"))
-                .and_then(decode),
-            Err(e) => Err(format!("cannot read: {e}")),
-        }
+        read_regular(path)
     };
     Input { name, text }
+}
+
+/// A regular file's bytes, at most MAX_FILE_BYTES: a FIFO, a device such
+/// as /dev/zero or a socket would block or never end, so they are refused
+/// before reading, and the read itself is capped (a file may grow).
+fn read_regular(path: &Path) -> Result<String, String> {
+    // Checked before opening: opening a FIFO blocks until a writer comes.
+    let m = fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !m.is_file() {
+        return Err("not a regular file (a FIFO, device or socket); not read".into());
+    }
+    let too_big = || {
+        format!(
+            "file is larger than the {} MiB limit; not read",
+            MAX_FILE_BYTES >> 20
+        )
+    };
+    if m.len() > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let f = fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut buf = Vec::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if buf.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    decode(buf)
 }
 
 /// A path as users expect to see it: relative to the working directory when

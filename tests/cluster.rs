@@ -707,3 +707,66 @@ fn exec_credential_plugins_provide_the_token() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json_of(&o)["devices"].as_array().unwrap().len(), 2);
 }
+
+/// A token pasted as a block scalar (`token: |`, trailing newline) or with
+/// CR LF is cleaned, not a panic in the HTTP layer; a token with other control
+/// characters is refused naming the user, never the token.
+#[test]
+fn kubeconfig_tokens_with_line_ends_are_cleaned() {
+    let live = Live::start("token-ws", Fixture::new("1.37", &small_cluster(1), &[]));
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let plain = format!("    token: {}\n", apiserver::TOKEN);
+    for (name, token) in [
+        (
+            "block",
+            format!("    token: |\n      {}\n", apiserver::TOKEN),
+        ),
+        (
+            "crlf",
+            format!("    token: \"{}\\r\\n\"\n", apiserver::TOKEN),
+        ),
+    ] {
+        let cfg = live.dir.join(format!("{name}-kubeconfig"));
+        std::fs::write(&cfg, text.replace(&plain, &token)).unwrap();
+        let o = support::run_env(
+            &["devices", "-o", "json"],
+            &[("KUBECONFIG", cfg.as_os_str())],
+        );
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+    let cfg = live.dir.join("ctl-kubeconfig");
+    std::fs::write(
+        &cfg,
+        text.replace(
+            &plain,
+            &format!("    token: \"ab\\u0007{}\"\n", apiserver::TOKEN),
+        ),
+    )
+    .unwrap();
+    let o = support::run_env(
+        &["devices", "-o", "json"],
+        &[("KUBECONFIG", cfg.as_os_str())],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("has control or non-ASCII characters"), "{err}");
+    assert!(!err.contains(apiserver::TOKEN), "{err}");
+}
+
+/// A FIFO as kubeconfig is refused, not waited on.
+#[cfg(unix)]
+#[test]
+fn a_fifo_kubeconfig_is_refused() {
+    let dir = scratch("fifo-kubeconfig");
+    let fifo = dir.join("config");
+    if !std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        return;
+    }
+    let o = support::run_env(&["devices"], &[("KUBECONFIG", fifo.as_os_str())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+}

@@ -127,3 +127,108 @@ fn oversized_file_is_refused_unread() {
     assert_eq!(v["summary"]["objects"], 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A missing path is reported, with exit 2, after the other files' findings.
+#[test]
+fn a_missing_path_does_not_hide_the_other_files() {
+    let d = tmpdir("missing");
+    let good = d.join("bad-name.yaml");
+    std::fs::write(
+        &good,
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: Bad_Name}\n",
+    )
+    .unwrap();
+    let o = support::run(&[
+        "lint",
+        "-o",
+        "json",
+        &good.to_string_lossy(),
+        &d.join("nope.yaml").to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rules: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"DRA-E005") && rules.contains(&"DRA-V110"),
+        "{rules:?}"
+    );
+}
+
+/// An empty --select or --ignore (an unset CI variable) is a usage error, not
+/// a run with every rule off.
+#[test]
+fn empty_rule_selection_is_a_usage_error() {
+    for flag in ["--select", "--ignore"] {
+        let o = support::run(&["lint", flag, "", "testdata/fixtures/taint-rule.yaml"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+    }
+}
+
+/// A FIFO (given, or inside a directory) is refused without opening it;
+/// /dev/zero is refused, not read forever.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_not_read() {
+    let d = tmpdir("fifo");
+    let fifo = d.join("pipe.yaml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this machine
+    }
+    for path in [
+        fifo.to_string_lossy().into_owned(),
+        d.to_string_lossy().into_owned(),
+        "/dev/zero".to_owned(),
+    ] {
+        let (v, code, _) = lint_json(&path);
+        assert_eq!(code, 2, "{path}");
+        let msg = v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(msg.contains("not a regular file"), "{path}: {msg}");
+    }
+}
+
+/// Symlinks that loop back to a parent directory add nothing: each file is
+/// linted once.
+#[cfg(unix)]
+#[test]
+fn symlink_loops_lint_each_file_once() {
+    let d = tmpdir("loops");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(
+        d.join("sub/x.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: Bad_Name}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&d, d.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink(d.join("sub"), d.join("again")).unwrap();
+    let (v, _, _) = lint_json(&d.to_string_lossy());
+    assert_eq!(v["summary"]["files"], 1, "{v}");
+}
+
+/// An absurd --timeout is no deadline, not an overflow panic.
+#[test]
+fn an_absurd_timeout_does_not_panic() {
+    let o = support::run(&[
+        "explain",
+        "pod",
+        "team-a/trainer",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+        "--timeout",
+        "9000000000000000000s",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -28,6 +28,44 @@ pub enum ReadErrorKind {
     Decode(String),
 }
 
+/// Server text with anything that looks like a credential cut out: the value
+/// after `Bearer`/`Basic`, and after `token`/`password`/`authorization` keys.
+pub fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut hide_next = false;
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if hide_next && !word.is_empty() {
+            out.push_str("<redacted>");
+            // `Authorization: Bearer TOKEN`: the scheme, then the token.
+            hide_next = matches!(word.to_ascii_lowercase().as_str(), "bearer" | "basic");
+            continue;
+        }
+        let lower = word.to_ascii_lowercase();
+        let key = lower.trim_end_matches([':', '=', '"', '\'']);
+        if matches!(
+            key,
+            "bearer" | "basic" | "authorization" | "token" | "password" | "\"token" | "\"password"
+        ) {
+            out.push_str(word);
+            hide_next = true;
+        } else if let Some((k, _)) = lower.split_once(['=', ':']).filter(|(k, v)| {
+            matches!(
+                k.trim_matches('"'),
+                "token" | "password" | "access_token" | "authorization"
+            ) && !v.is_empty()
+        }) {
+            out.push_str(&word[..k.len() + 1]);
+            out.push_str("<redacted>");
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
 impl ReadError {
     pub fn code(&self) -> Option<u16> {
         match &self.kind {
@@ -44,12 +82,15 @@ impl ReadError {
             message: String,
         }
         let (reason, message) = match serde_json::from_slice::<Status>(body) {
-            Ok(s) => (s.reason, s.message),
+            Ok(s) => (s.reason, redact(&s.message)),
+            // A non-Status body of a refused request may echo the request
+            // (its Authorization header): not shown.
+            Err(_) if matches!(code, 401 | 403) => (String::new(), String::new()),
             Err(_) => {
                 let text = String::from_utf8_lossy(body);
                 (
                     String::new(),
-                    text.chars().take(300).collect::<String>().trim().to_owned(),
+                    redact(text.chars().take(300).collect::<String>().trim()),
                 )
             }
         };
@@ -249,5 +290,23 @@ impl fmt::Display for ClusterError {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod redact_tests {
+    use super::redact;
+
+    #[test]
+    fn credentials_are_cut_out() {
+        assert_eq!(
+            redact("header Authorization: Bearer abc.def was refused"),
+            "header Authorization: <redacted> <redacted> was refused"
+        );
+        assert_eq!(redact("token=s3cr3t rest"), "token=<redacted> rest");
+        assert_eq!(
+            redact("forbidden: user \"alice\" cannot list"),
+            "forbidden: user \"alice\" cannot list"
+        );
     }
 }

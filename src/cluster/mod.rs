@@ -133,6 +133,84 @@ pub struct Connection {
     pub progress: Progress,
 }
 
+/// The most a kubeconfig (or a file it names) may hold.
+const MAX_CONFIG_BYTES: u64 = 16 << 20;
+/// The most one API response may hold (lists are paged well below it).
+pub const MAX_RESPONSE_BYTES: usize = 64 << 20;
+
+/// `https://user:pass@host/` as `https://host/`.
+pub fn without_userinfo(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if scheme.is_empty() {
+        format!("{host}{path}")
+    } else {
+        format!("{scheme}://{host}{path}")
+    }
+}
+
+/// The kubeconfig files kube-rs would read: $KUBECONFIG's, else ~/.kube/config.
+fn default_kubeconfig_paths() -> Vec<std::path::PathBuf> {
+    match std::env::var_os("KUBECONFIG") {
+        Some(v) if !v.is_empty() => std::env::split_paths(&v).filter(|p| p.exists()).collect(),
+        _ => std::env::var_os("HOME")
+            .map(|h| std::path::PathBuf::from(h).join(".kube").join("config"))
+            .filter(|p| p.exists())
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// A kubeconfig must be a regular file of bounded size: a FIFO or /dev/zero
+/// would block or never end.
+fn check_config_file(path: &std::path::Path) -> Result<(), ClusterError> {
+    let m = std::fs::metadata(path)
+        .map_err(|e| ClusterError::Config(format!("kubeconfig {}: {e}", path.display())))?;
+    if !m.is_file() {
+        return Err(ClusterError::Config(format!(
+            "kubeconfig {} is not a regular file (a FIFO, device or socket); not read",
+            path.display()
+        )));
+    }
+    if m.len() > MAX_CONFIG_BYTES {
+        return Err(ClusterError::Config(format!(
+            "kubeconfig {} is larger than the {} MiB limit; not read",
+            path.display(),
+            MAX_CONFIG_BYTES >> 20
+        )));
+    }
+    Ok(())
+}
+
+/// Tokens as people paste them (`token: |` keeps a trailing newline, files
+/// from Windows end in CR LF): surrounding whitespace is dropped; a token with
+/// other control characters cannot be an HTTP header value and is refused,
+/// naming the user, never the token.
+fn clean_tokens(kc: &mut Kubeconfig) -> Result<(), ClusterError> {
+    use secrecy::{ExposeSecret, SecretString};
+    for named in &mut kc.auth_infos {
+        let Some(info) = named.auth_info.as_mut() else {
+            continue;
+        };
+        let Some(token) = info.token.as_ref() else {
+            continue;
+        };
+        let raw = token.expose_secret();
+        let trimmed = raw.trim();
+        if trimmed.chars().any(|c| c.is_control() || !c.is_ascii()) {
+            return Err(ClusterError::Config(format!(
+                "the token of kubeconfig user {:?} has control or non-ASCII characters: it cannot be sent",
+                named.name
+            )));
+        }
+        if trimmed.len() != raw.len() {
+            info.token = Some(SecretString::from(trimmed.to_owned()));
+        }
+    }
+    Ok(())
+}
+
 pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connection, ClusterError> {
     let options = KubeConfigOptions {
         context: args.context.clone(),
@@ -140,15 +218,24 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
         user: args.user.clone(),
     };
     let mut config = if let Some(path) = &args.kubeconfig {
-        let kc = Kubeconfig::read_from(path).map_err(|e| ClusterError::Config(e.to_string()))?;
+        check_config_file(path)?;
+        let mut kc =
+            Kubeconfig::read_from(path).map_err(|e| ClusterError::Config(e.to_string()))?;
+        clean_tokens(&mut kc)?;
         kube::Config::from_custom_kubeconfig(kc, &options)
             .await
             .map_err(|e| ClusterError::Config(e.to_string()))?
     } else {
+        for p in default_kubeconfig_paths() {
+            check_config_file(&p)?;
+        }
         match Kubeconfig::read() {
-            Ok(kc) => kube::Config::from_custom_kubeconfig(kc, &options)
-                .await
-                .map_err(|e| ClusterError::Config(e.to_string()))?,
+            Ok(mut kc) => {
+                clean_tokens(&mut kc)?;
+                kube::Config::from_custom_kubeconfig(kc, &options)
+                    .await
+                    .map_err(|e| ClusterError::Config(e.to_string()))?
+            }
             Err(read_err) => kube::Config::incluster().map_err(|_| {
                 ClusterError::Config(format!(
                     "no kubeconfig ({read_err}) and not running in a cluster: set KUBECONFIG or --kubeconfig, or use -f with files or a snapshot"
@@ -163,7 +250,8 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
     // Retries are ours and bounded (see RETRIES).
     config.default_retry = false;
     let namespace = config.default_namespace.clone();
-    let server = config.cluster_url.to_string();
+    // Printed in headers and stats: never with user info (a password).
+    let server = without_userinfo(&config.cluster_url.to_string());
     let client = kube::Client::try_from(config).map_err(|e| ClusterError::Config(e.to_string()))?;
     Ok(Connection {
         client,
@@ -199,7 +287,15 @@ impl Connection {
                     .get(http::header::RETRY_AFTER)
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| v.trim().parse::<u64>().ok());
-                let body = res.into_body().collect().await?.to_bytes().to_vec();
+                // Bounded: a server that sends more is cut off with an error.
+                let body = http_body_util::Limited::new(res.into_body(), MAX_RESPONSE_BYTES)
+                    .collect()
+                    .await
+                    .map(|b| Some(b.to_bytes().to_vec()))
+                    .or_else(|e| match e.downcast::<http_body_util::LengthLimitError>() {
+                        Ok(_) => Ok(None),
+                        Err(e) => Err(kube::Error::Service(e)),
+                    })?;
                 Ok::<_, kube::Error>((status, retry_after, body))
             };
             let (status, retry_after, body) = match self.timeout {
@@ -209,6 +305,15 @@ impl Connection {
                 None => answer.await,
             }
             .map_err(|e| ReadError::from_kube(req, &e))?;
+            let Some(body) = body else {
+                return Err(ReadError::transport(
+                    req,
+                    format!(
+                        "the response is larger than the {} MiB limit",
+                        MAX_RESPONSE_BYTES >> 20
+                    ),
+                ));
+            };
             if status.is_success() {
                 return Ok(body);
             }
@@ -578,4 +683,19 @@ pub fn block_on<F: std::future::Future>(f: F) -> Result<F::Output, String> {
         .build()
         .map_err(|e| format!("cannot start the I/O runtime: {e}"))?;
     Ok(rt.block_on(f))
+}
+
+#[cfg(test)]
+mod url_tests {
+    #[test]
+    fn user_info_is_dropped() {
+        assert_eq!(
+            super::without_userinfo("https://admin:s3cret@10.0.0.1:6443/"),
+            "https://10.0.0.1:6443/"
+        );
+        assert_eq!(
+            super::without_userinfo("https://10.0.0.1:6443"),
+            "https://10.0.0.1:6443"
+        );
+    }
 }

@@ -17,14 +17,36 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             markdown: false,
         });
     }
-    let (paths, missing) = files::collect(&args.paths);
-    if let Some(m) = missing.first() {
-        return Err(format!("{m}: no such file or directory"));
+    // Arguments that would silently disable the linter are usage errors.
+    for (flag, ids) in [
+        ("--select", args.select.as_deref().unwrap_or_default()),
+        ("--ignore", &args.ignore[..]),
+    ] {
+        if ids.iter().any(|id| id.trim().is_empty())
+            || (flag == "--select" && ids.is_empty() && args.select.is_some())
+        {
+            return Err(format!("{flag} needs rule ids or id prefixes (an empty value would select no rule or every rule)"));
+        }
     }
+    // A missing path is reported after the other files' findings (exit 2).
+    let (paths, missing) = files::collect(&args.paths);
     let mut sources = Vec::new();
     let mut names = Vec::new();
     let mut pre = Vec::new();
     let mut unreadable = false;
+    for m in missing {
+        let index = sources.len();
+        unreadable = true;
+        pre.push(lint::file_problem(
+            index,
+            "no such file or directory".into(),
+        ));
+        names.push(m.clone());
+        sources.push(SourceFile {
+            name: m,
+            text: String::new(),
+        });
+    }
     for p in &paths {
         let input = files::read(p);
         let index = sources.len();

@@ -1878,7 +1878,10 @@ fn solve_node<'a>(
         steps: 0,
         budget: limits.steps,
         what_if,
-        deadline: limits.timeout.map(|(now, timeout)| (now, now() + timeout)),
+        // An absurd timeout is no deadline, not an overflow.
+        deadline: limits
+            .timeout
+            .and_then(|(now, timeout)| Some((now, now().checked_add(timeout)?))),
         steps_by_request: Vec::new(),
         deepest: 0,
     };
