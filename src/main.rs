@@ -20,7 +20,16 @@ use clap::Parser;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Stack of each worker thread: CEL and YAML trees are walked recursively
+/// (within the parsers' depth limits), and a 10,240-character expression can
+/// nest thousands of operators. Virtual memory only until used.
+const WORKER_STACK: usize = 256 << 20;
+
 fn main() -> ExitCode {
+    // Before any parallel work; if a pool exists already, it stays.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(WORKER_STACK)
+        .build_global();
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

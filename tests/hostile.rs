@@ -232,3 +232,21 @@ fn an_absurd_timeout_does_not_panic() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A 6 KB expression of 3,000 `+` terms (under the length limit) in two
+/// files: walked on worker threads, it must not overflow their stacks.
+#[test]
+fn long_operator_chains_on_worker_threads() {
+    let d = tmpdir("chain");
+    let expr = format!("{} > 0", vec!["1"; 3000].join("+"));
+    for f in ["a.yaml", "b.yaml"] {
+        std::fs::write(
+            d.join(f),
+            format!("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec:\n  selectors:\n  - cel: {{expression: \"{expr}\"}}\n"),
+        )
+        .unwrap();
+    }
+    let (_, code, stderr) = lint_json(&d.to_string_lossy());
+    assert!(code == 0 || code == 1, "exit {code}: {stderr}");
+    assert!(!stderr.contains("overflow"), "{stderr}");
+}
