@@ -250,3 +250,27 @@ fn long_operator_chains_on_worker_threads() {
     assert!(code == 0 || code == 1, "exit {code}: {stderr}");
     assert!(!stderr.contains("overflow"), "{stderr}");
 }
+
+/// cel.bind doubling a string (or a list) thirty times stops at the cost
+/// limit (strings: cel-go's 0.1 per byte of `_+_`, charged before the result
+/// is built) or at the growth bound (lists), not at a 1 GiB allocation.
+#[test]
+fn doubling_bombs_stop_early() {
+    for (seed, name) in [("\"xxxxxxxx\"", "string"), ("[1, 2, 3, 4]", "list")] {
+        let mut inner = "size(v30) > 0".to_owned();
+        for i in (1..=30).rev() {
+            inner = format!("cel.bind(v{i}, v{} + v{}, {inner})", i - 1, i - 1);
+        }
+        let expr = format!("cel.bind(v0, {seed}, {inner})");
+        let o = support::run(&[
+            "match",
+            &expr,
+            "-o",
+            "json",
+            "-f",
+            "testdata/fixtures/explain-fleet/fleet.yaml",
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("operation cancelled"), "{name}: {out}");
+    }
+}

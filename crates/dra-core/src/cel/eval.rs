@@ -23,6 +23,74 @@ pub(crate) struct Eval<'a> {
     pub cost: u64,
 }
 
+/// The most bytes, or list elements, one value may grow to. cel-go charges
+/// string growth (below) but concatenates lists lazily and builds `replace`
+/// and `join` results as asked; here every value is built, so growth past
+/// this bound stops the evaluation instead of exhausting memory.
+const MAX_GROWN: usize = 16 << 20;
+
+/// What building the result of a growing call costs, computed from the
+/// operands' sizes before the result exists: `_+_` on strings and bytes at
+/// cel-go's 0.1 per byte (StringTraversalCostFactor, `runtimecost.go`). A
+/// result past MAX_GROWN is an error of its own.
+fn growth_cost(name: &str, target: Option<&Value>, args: &[Value]) -> Result<u64, String> {
+    let tenth = |n: usize| (n as u64).div_ceil(10);
+    let bound = |len: usize| {
+        if len > MAX_GROWN {
+            Err(format!(
+                "operation cancelled: the result would exceed {} MiB",
+                MAX_GROWN >> 20
+            ))
+        } else {
+            Ok(0)
+        }
+    };
+    match (name, target, args) {
+        (op::ADD, None, [Value::String(a), Value::String(b)]) => {
+            let cost = tenth(a.len() + b.len());
+            // Past the cost limit first, as cel-go would stop there.
+            if cost > COST_LIMIT {
+                return Ok(cost);
+            }
+            bound(a.len() + b.len()).map(|_| cost)
+        }
+        (op::ADD, None, [Value::Bytes(a), Value::Bytes(b)]) => {
+            let cost = tenth(a.len() + b.len());
+            if cost > COST_LIMIT {
+                return Ok(cost);
+            }
+            bound(a.len() + b.len()).map(|_| cost)
+        }
+        // Elements are values of their own: a tighter bound than bytes.
+        (op::ADD, None, [Value::List(a), Value::List(b)]) => {
+            bound((a.len() + b.len()).saturating_mul(16))
+        }
+        ("replace", Some(Value::String(s)), [Value::String(old), Value::String(new), ..]) => {
+            let hits = if old.is_empty() {
+                s.chars().count() + 1
+            } else {
+                s.matches(&**old).count()
+            };
+            bound(s.len().saturating_add(hits.saturating_mul(new.len())))
+        }
+        ("join", Some(Value::List(l)), rest) => {
+            let sep = match rest {
+                [Value::String(sep)] => sep.len(),
+                _ => 0,
+            };
+            bound(
+                l.iter()
+                    .map(|v| match v {
+                        Value::String(x) => x.len().saturating_add(sep),
+                        _ => 0,
+                    })
+                    .fold(0usize, usize::saturating_add),
+            )
+        }
+        _ => Ok(0),
+    }
+}
+
 impl<'a> Eval<'a> {
     pub fn new(device: &'a Arc<Device>, literals: &'a [Option<Value>]) -> Self {
         Eval {
@@ -371,6 +439,10 @@ impl<'a> Eval<'a> {
         if let Some(Value::String(s)) = &target {
             self.charge(s.len() as u64 / 10)?;
         }
+        // Growth is charged before the result is built, as cel-go's cost
+        // tracker would charge it after: an expression that doubles a string
+        // thirty times stops at the cost limit, not at a 1 GiB allocation.
+        self.charge(growth_cost(name, target.as_ref(), &args)?)?;
         match (name, args.as_slice()) {
             (op::EQUALS, [a, b]) => Ok(Value::Bool(equals(a, b).unwrap_or(false))),
             (op::NOT_EQUALS, [a, b]) => Ok(Value::Bool(!equals(a, b).unwrap_or(false))),
