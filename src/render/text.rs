@@ -5,17 +5,67 @@
 use std::fmt;
 
 use dra_core::diag::{Diagnostic, Severity};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
 
 use dra_core::tree::LineIndex;
 
 use super::Report;
 
+/// The lines around a finding's labels, not the whole file: miette scans
+/// its source from the start for every finding, and copying a 3 MB file for
+/// each of 5,000 findings made text output quadratic. Line numbers are the
+/// file's.
+struct Window {
+    name: String,
+    text: String,
+    /// 0-based line of the window's first line in the file.
+    first_line: usize,
+}
+
+impl SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        Ok(Box::new(
+            MietteSpanContents::new_named(
+                self.name.clone(),
+                inner.data(),
+                *inner.span(),
+                inner.line() + self.first_line,
+                inner.column(),
+                inner.line_count(),
+            )
+            .with_language("yaml"),
+        ))
+    }
+}
+
+/// Byte range of the lines from `context` lines before `start` to
+/// `context` lines after `end`.
+fn window_bytes(text: &str, start: usize, end: usize, context: usize) -> (usize, usize) {
+    let from = text[..start]
+        .rmatch_indices('\n')
+        .nth(context)
+        .map_or(0, |(i, _)| i + 1);
+    let to = text[end..]
+        .match_indices('\n')
+        .nth(context)
+        .map_or(text.len(), |(i, _)| end + i);
+    (from, to)
+}
+
 /// One finding wrapped for miette.
 struct Shown<'a> {
     d: &'a Diagnostic,
     header: String,
-    source: Option<NamedSource<String>>,
+    source: Option<Window>,
     labels: Vec<LabeledSpan>,
     help: String,
 }
@@ -99,18 +149,50 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
             help_lines.insert(0, format!("file: {name}"));
             (None, Vec::new())
         } else {
-            let mut labels = vec![LabeledSpan::new_primary_with_span(
-                d.label.clone(),
-                span_of(text, lines, d.span),
-            )];
+            let mut spans: Vec<(Option<String>, SourceSpan, bool)> =
+                vec![(d.label.clone(), span_of(text, lines, d.span), true)];
             for s in d.secondary.iter().filter(|s| s.file.is_none()) {
-                labels.push(LabeledSpan::new_with_span(
-                    Some(s.message.clone()),
-                    span_of(text, lines, s.span),
-                ));
+                spans.push((Some(s.message.clone()), span_of(text, lines, s.span), false));
             }
+            let lo = spans
+                .iter()
+                .map(|(_, sp, _)| sp.offset())
+                .min()
+                .unwrap_or(0);
+            let hi = spans
+                .iter()
+                .map(|(_, sp, _)| sp.offset() + sp.len())
+                .max()
+                .unwrap_or(0);
+            let (from, to) = window_bytes(text, lo, hi, 2);
+            let first_char = d.span.start.min(
+                d.secondary
+                    .iter()
+                    .filter(|s| s.file.is_none())
+                    .map(|s| s.span.start)
+                    .min()
+                    .unwrap_or(u32::MAX),
+            );
+            let first_line = lines
+                .line_of(first_char)
+                .saturating_sub(text[from..lo].matches('\n').count());
+            let labels = spans
+                .into_iter()
+                .map(|(label, sp, primary)| {
+                    let shifted = SourceSpan::new((sp.offset() - from).into(), sp.len());
+                    if primary {
+                        LabeledSpan::new_primary_with_span(label, shifted)
+                    } else {
+                        LabeledSpan::new_with_span(label, shifted)
+                    }
+                })
+                .collect();
             (
-                Some(NamedSource::new(name, text.to_owned()).with_language("yaml")),
+                Some(Window {
+                    name: name.to_string(),
+                    text: text[from..to].to_owned(),
+                    first_line,
+                }),
                 labels,
             )
         };

@@ -65,7 +65,7 @@ impl LineIndex {
         LineIndex { starts }
     }
 
-    fn line_of(&self, index: u32) -> usize {
+    pub fn line_of(&self, index: u32) -> usize {
         match self.starts.binary_search_by(|(c, _)| c.cmp(&index)) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),

@@ -528,6 +528,11 @@ fn newest(kind: ObjectKind, gates: &FeatureGates) -> String {
         .map_or("resource.k8s.io/v1".into(), |e| e.api_version())
 }
 
+/// The most decoding findings one object, or document problems one file,
+/// reports: a hostile input with a million of them would otherwise need
+/// memory and output out of all proportion; the last shown says how many more.
+pub const MAX_FINDINGS_PER_SOURCE: usize = 1000;
+
 /// Lints files as kube-apiserver (and a cross-object linter) would see them.
 /// Converts an object to v1 where needed and decodes it as the apiserver
 /// would (dropping gated fields); `None` for objects no rule should see.
@@ -548,7 +553,20 @@ fn prepare(mut obj: Object, gates: &FeatureGates) -> (Option<Object>, Vec<Diagno
         _ => {}
     }
     let findings = schema::decode_and_drop(obj.kind, &mut obj.root, gates);
-    found.extend(findings.into_iter().map(|f| shape_to_diag(&obj, f, gates)));
+    let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
+    found.extend(
+        findings
+            .into_iter()
+            .take(MAX_FINDINGS_PER_SOURCE)
+            .map(|f| shape_to_diag(&obj, f, gates)),
+    );
+    if more > 0 {
+        if let Some(last) = found.last_mut() {
+            last.notes.push(format!(
+                "{more} more decoding findings in this object are not shown"
+            ));
+        }
+    }
     (Some(obj), found)
 }
 
@@ -564,7 +582,24 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         .collect();
     let mut objects: Vec<Object> = Vec::new();
     for (i, parsed) in parsed.into_iter().enumerate() {
-        diagnostics.extend(parsed.problems.into_iter().map(|p| problem_to_diag(i, p)));
+        let more = parsed
+            .problems
+            .len()
+            .saturating_sub(MAX_FINDINGS_PER_SOURCE);
+        diagnostics.extend(
+            parsed
+                .problems
+                .into_iter()
+                .take(MAX_FINDINGS_PER_SOURCE)
+                .map(|p| problem_to_diag(i, p)),
+        );
+        if more > 0 {
+            if let Some(last) = diagnostics.last_mut() {
+                last.notes.push(format!(
+                    "{more} more unreadable documents in this file are not shown"
+                ));
+            }
+        }
         objects.extend(parsed.objects);
     }
     let prepared: Vec<(Option<Object>, Vec<Diagnostic>)> = objects

@@ -208,11 +208,29 @@ impl Block<'_> {
         self.enter()?;
         let start = self.at(p);
         let mark = self.entries.len();
+        // The keys, once the mapping is large (see KEY_SET_AFTER).
+        let mut seen: Option<std::collections::HashSet<CompactString>> = None;
         loop {
             let line = self.cur?;
             let (key, key_span, colon) = self.key(p, line.end)?;
-            if key == "<<" || self.entries[mark..].iter().any(|e| e.key == key) {
+            let dup = match &seen {
+                Some(s) => s.contains(&key),
+                None => self.entries[mark..].iter().any(|e| e.key == key),
+            };
+            if key == "<<" || dup {
                 return None;
+            }
+            match &mut seen {
+                Some(s) => {
+                    s.insert(key.clone());
+                }
+                None if self.entries.len() - mark + 1 >= super::KEY_SET_AFTER => {
+                    let mut s: std::collections::HashSet<CompactString> =
+                        self.entries[mark..].iter().map(|e| e.key.clone()).collect();
+                    s.insert(key.clone());
+                    seen = Some(s);
+                }
+                None => {}
             }
             let rest = self.skip_spaces(colon + 1, line.end);
             let value = if rest < line.end && self.t[rest] != b'#' {
