@@ -770,3 +770,28 @@ fn a_fifo_kubeconfig_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
+
+/// `lint --cluster manifests/`: the directory is a path, not the cluster's
+/// name; `--cluster` means the current context wherever it stands.
+#[test]
+fn lint_cluster_before_a_path() {
+    let live = Live::start(
+        "lint-cluster-path",
+        Fixture::new("1.36", &small_cluster(1), &[]),
+    );
+    let dir = live.dir.join("manifests");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("class.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: Bad_Name}\n",
+    )
+    .unwrap();
+    let o = live.run(&["lint", "-o", "json", "--cluster", dir.to_str().unwrap()]);
+    let v = json_of(&o);
+    assert_eq!(v["summary"]["files"], 1, "only the directory given: {v}");
+    assert!(v.to_string().contains("DRA-V110"), "{v}");
+    assert_eq!(
+        v["kubernetesVersion"], "1.36",
+        "the cluster is the target: {v}"
+    );
+}

@@ -274,3 +274,26 @@ fn doubling_bombs_stop_early() {
         assert!(out.contains("operation cancelled"), "{name}: {out}");
     }
 }
+
+/// An invalid label selector is a usage error, even before any node is seen.
+#[test]
+fn invalid_label_selectors_are_usage_errors() {
+    for sel in ["a in (b", "a in b", "a,,b", "a)"] {
+        let o = support::run(&[
+            "devices",
+            "-l",
+            sel,
+            "-f",
+            "testdata/fixtures/explain-fleet/fleet.yaml",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{sel}");
+    }
+    let o = support::run(&[
+        "devices",
+        "-l",
+        "accelerator in (a100)",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+}

@@ -54,6 +54,9 @@ fn state_text(r: &DeviceRow) -> String {
 }
 
 pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
+    if let Some(sel) = &args.selector {
+        usage::check_label_selector(sel)?;
+    }
     let machine = matches!(args.output, DevicesOutput::Json | DevicesOutput::Yaml);
     let inv = source::load(
         &args.files,

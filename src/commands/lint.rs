@@ -28,8 +28,23 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             return Err(format!("{flag} needs rule ids or id prefixes (an empty value would select no rule or every rule)"));
         }
     }
+    // `lint --cluster manifests/`: clap reads the path as the cluster's name.
+    // A value that names an existing file or directory is a path, and
+    // `--cluster` then means the current context, wherever it stands.
+    let mut cluster = args.cluster.clone();
+    let mut given = args.paths.clone();
+    if let Some(v) = cluster.cluster.clone().filter(|v| !v.is_empty()) {
+        if std::path::Path::new(&v).exists() || v == "-" {
+            // The "." default stands only when no path was given at all.
+            if given.len() == 1 && given[0].as_os_str() == "." && v != "." {
+                given.clear();
+            }
+            given.insert(0, v.into());
+            cluster.cluster = Some(String::new());
+        }
+    }
     // A missing path is reported after the other files' findings (exit 2).
-    let (paths, missing) = files::collect(&args.paths);
+    let (paths, missing) = files::collect(&given);
     let mut sources = Vec::new();
     let mut names = Vec::new();
     let mut pre = Vec::new();
@@ -66,15 +81,15 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     }
     // `--cluster`: the live cluster is the target, its classes and devices
     // the context, and the DRA objects it stores those the files update.
-    let (own, _) = match args.cluster.cluster.is_some() {
+    let (own, _) = match cluster.cluster.is_some() {
         true => lint::load_objects(&sources, Limits::default()),
         false => (Vec::new(), Vec::new()),
     };
     let has = |kind: dra_core::model::ObjectKind| own.iter().any(|o| o.kind == kind);
-    let mut live = match args.cluster.cluster.is_some() {
+    let mut live = match cluster.cluster.is_some() {
         true => Some(super::source::load(
             &[],
-            &args.cluster,
+            &cluster,
             &args.target,
             None,
             |_| crate::cluster::Needs {

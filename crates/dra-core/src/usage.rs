@@ -443,15 +443,27 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
 }
 
 /// A node label selector as `kubectl -l` takes it: `a=b,c!=d,e,!f`, `k in (x,y)`.
+/// Whether `selector` reads as a label selector (a usage error otherwise,
+/// before any node is looked at).
+pub fn check_label_selector(selector: &str) -> Result<(), String> {
+    label_selector_matches(selector, None).map(|_| ())
+}
+
 pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<bool, String> {
     let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
+    let bad = |p: &str, why: &str| Err(format!("cannot read the label selector {p:?}: {why}"));
     let mut parts = Vec::new();
-    let mut depth = 0;
+    let mut depth = 0i32;
     let mut cur = String::new();
     for ch in selector.chars() {
         match ch {
             '(' => depth += 1,
-            ')' => depth -= 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return bad(selector, "unbalanced parentheses");
+                }
+            }
             ',' if depth == 0 => {
                 parts.push(std::mem::take(&mut cur));
                 continue;
@@ -461,7 +473,18 @@ pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<b
         cur.push(ch);
     }
     parts.push(cur);
-    for p in parts.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+    if depth != 0 {
+        return bad(selector, "unbalanced parentheses");
+    }
+    // As kubectl: an empty selector selects everything.
+    if selector.trim().is_empty() {
+        return Ok(true);
+    }
+    if parts.iter().any(|p| p.trim().is_empty()) {
+        return bad(selector, "an empty requirement");
+    }
+    let mut all = true;
+    for p in parts.iter().map(|p| p.trim()) {
         let ok = if let Some((k, v)) = p.split_once("!=") {
             get(k.trim()) != Some(v.trim())
         } else if let Some((k, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
@@ -469,13 +492,16 @@ pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<b
         } else if let Some(k) = p.strip_prefix('!') {
             get(k.trim()).is_none()
         } else if let Some((k, rest)) = p.split_once(" notin ").or_else(|| p.split_once(" in ")) {
-            let values: Vec<&str> = rest
-                .trim()
-                .trim_start_matches('(')
-                .trim_end_matches(')')
-                .split(',')
-                .map(str::trim)
-                .collect();
+            let rest = rest.trim();
+            let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
+                return bad(p, "the values of in/notin go in parentheses: key in (a,b)");
+            };
+            let values: Vec<&str> = inner.split(',').map(str::trim).collect();
+            if values.iter().any(|v| !crate::format::is_label_value(v))
+                || !crate::format::is_label_key(k.trim())
+            {
+                return bad(p, "not a label key and label values");
+            }
             let inside = get(k.trim()).is_some_and(|v| values.contains(&v));
             if p.contains(" notin ") {
                 !inside
@@ -490,11 +516,10 @@ pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<b
         } else {
             return Err(format!("cannot read the label selector {p:?}"));
         };
-        if !ok {
-            return Ok(false);
-        }
+        // Every requirement is read (and checked) before the answer.
+        all &= ok;
     }
-    Ok(true)
+    Ok(all)
 }
 
 #[cfg(test)]
@@ -555,6 +580,8 @@ status:
         assert!(!m("zone!=a"));
         assert!(m("!missing,gpu in (a100,h100)"));
         assert!(!m("gpu notin (h100)"));
-        assert!(label_selector_matches("a=(", Some(&labels)).is_ok());
+        // Unbalanced parentheses are refused (kubectl's parser refuses them too).
+        assert!(label_selector_matches("a=(", Some(&labels)).is_err());
+        assert!(label_selector_matches("", Some(&labels)).unwrap());
     }
 }
