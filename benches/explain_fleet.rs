@@ -99,6 +99,7 @@ fn worst() {
         Outcome::Allocated { .. } => "allocated".to_owned(),
         Outcome::Unsatisfiable { .. } => "unsatisfiable".to_owned(),
         Outcome::Error { error, .. } => format!("error: {error}"),
+        Outcome::Undecided { reason } => format!("undecided: {reason}"),
     };
     println!(
         "worst case (count 8, distinctAttribute, 64 identical devices): {:.2} s, {label}",

@@ -335,6 +335,9 @@ pub fn check(case: &Case) -> Result<(), String> {
                 return Err("unsatisfiable without a reason".into());
             }
         }
+        Outcome::Undecided { reason } => {
+            return Err(format!("one node is never undecided: {reason}"));
+        }
         Outcome::Error { error, .. } => {
             // Only the search budget may end a search of these small cases,
             // but for `All`, which the scheduler fails with an error when a

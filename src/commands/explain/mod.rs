@@ -90,6 +90,9 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
             "node": node, "result": "error", "error": error, "device": device,
             "claims": claims.iter().map(|o| claim_json(o, Value::Null, json!({"error": error}))).collect::<Vec<_>>(),
         }),
+        Outcome::Undecided { reason } => json!({
+            "node": node, "result": "undecided", "error": null, "reason": reason,
+        }),
     }
 }
 
@@ -395,7 +398,8 @@ fn report(
         });
     let outcomes = allocator.on_nodes(&run_on);
     let per_node: Vec<(String, Outcome)> = run_on.into_iter().zip(outcomes).collect();
-    let mut summary = Summary::build(&per_node, &excluded, unchecked);
+    let timeout_fatal = gates.version >= dra_core::gates::Version::V1_37;
+    let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.hint = summary
         .fatal
         .as_ref()
@@ -403,6 +407,7 @@ fn report(
     // The closest nodes first: their detail is shown, and advised.
     let mut order: Vec<usize> = (0..per_node.len()).collect();
     order.sort_by_key(|&i| match &per_node[i].1 {
+        Outcome::Undecided { .. } => (3, 0),
         Outcome::Error { .. } => (0, 0),
         Outcome::Allocated { .. } => (1, 0),
         Outcome::Unsatisfiable { funnels, .. } => (2, summary::shortfall(funnels)),

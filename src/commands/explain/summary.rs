@@ -37,6 +37,8 @@ pub struct Summary {
     pub closest: Option<(String, usize, String)>,
     /// Nodes without a Node object, where the pod's node constraints were not checked.
     pub unchecked: usize,
+    /// Nodes not tried: the command's search budget ran out first.
+    pub undecided: usize,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -52,10 +54,15 @@ pub fn shortfall(funnels: &[Funnel]) -> usize {
 }
 
 impl Summary {
+    /// `timeout_fatal`: whether the release's scheduler treats a filter
+    /// timeout as an error for the attempt (the 1.37 line returns
+    /// `statusError("node N: timed out ...")`) or, as before, as this node
+    /// being unschedulable (`statusUnschedulable`).
     pub fn build(
         per_node: &[(String, Outcome)],
         excluded: &[(String, String)],
         unchecked: usize,
+        timeout_fatal: bool,
     ) -> Summary {
         let mut causes: Vec<Cause> = Vec::new();
         let mut add =
@@ -67,11 +74,22 @@ impl Summary {
                 }),
             };
         let mut allocated = Vec::new();
+        let mut undecided = 0;
         let mut fatal = None;
         let mut closest: Option<(String, usize, String)> = None;
         for (node, o) in per_node {
             match o {
                 Outcome::Allocated { .. } => allocated.push(node.clone()),
+                Outcome::Undecided { .. } => {
+                    undecided += 1;
+                    add("not tried: the search budget for all nodes ran out first (use --node to try one)".into(), node);
+                }
+                Outcome::Error { error, .. }
+                    if !timeout_fatal
+                        && error.starts_with("timed out trying to allocate devices") =>
+                {
+                    add(error.clone(), node);
+                }
                 Outcome::Error { error, device } => {
                     fatal.get_or_insert_with(|| (node.clone(), error.clone(), device.clone()));
                     add(format!("error: {error}"), node);
@@ -102,6 +120,7 @@ impl Summary {
             causes,
             closest,
             unchecked,
+            undecided,
         }
     }
 
@@ -154,6 +173,14 @@ impl Summary {
                 shown.join(", ")
             );
             out.push_str(&format!("{}\n", paint(&verdict, GREEN, color)));
+        } else if self.undecided > 0 {
+            let tried = n - self.undecided;
+            let verdict = format!(
+                "{names} cannot be allocated on the {tried} of {n} {} tried; {} were not tried (the search budget for all nodes ran out).",
+                nodes(n),
+                self.undecided
+            );
+            out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
         } else {
             let verdict = format!("{names} cannot be allocated on any of {n} {}.", nodes(n));
             out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
@@ -219,6 +246,7 @@ impl Summary {
                 "node": node, "missingDevices": short, "reason": why,
             })),
             "uncheckedNodes": self.unchecked,
+            "undecidedNodes": self.undecided,
         })
     }
 }

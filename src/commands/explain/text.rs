@@ -222,6 +222,9 @@ pub(super) fn node_detail(names: &str, node: &str, outcome: &Outcome, advice: &[
                 out.push_str(&format!("\n  {r}\n"));
             }
         }
+        Outcome::Undecided { reason } => {
+            out.push_str(&format!("{names}: {node} was not tried: {reason}\n"));
+        }
         Outcome::Error { error, .. } => {
             out.push_str(&format!(
                 "{names}: the scheduler fails on {node} with an error:\n  {error}\n"

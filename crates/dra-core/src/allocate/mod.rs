@@ -335,6 +335,20 @@ pub enum Outcome {
         /// The device a selector failed on (`driver/pool/device`), if any.
         device: Option<String>,
     },
+    /// Not tried: the whole command's search budget ran out first.
+    Undecided {
+        reason: String,
+    },
+}
+
+/// Steps the whole command may spend over all nodes (`on_nodes`): ten
+/// nodes' worth of the scheduler's per-node budget. A node started before it
+/// runs out finishes.
+pub const COMMAND_BUDGET: u64 = 10 * DEFAULT_BUDGET;
+
+thread_local! {
+    /// Search steps taken on this thread, read around each node.
+    static THREAD_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Everything the allocator reads.
@@ -986,6 +1000,7 @@ impl<'a> Search<'a> {
 
     fn step(&mut self) -> Result<(), Fatal> {
         self.steps += 1;
+        THREAD_STEPS.with(|c| c.set(c.get() + 1));
         let out_of_time =
             self.steps.is_multiple_of(1024) && self.deadline.is_some_and(|(now, end)| now() >= end);
         if self.steps > self.budget || out_of_time {
@@ -1507,8 +1522,32 @@ impl<'a> Allocator<'a> {
     /// (each run builds its own view of its pools), so they are tried on
     /// all cores.
     pub fn on_nodes<N: AsRef<str> + Sync>(&self, nodes: &[N]) -> Vec<Outcome> {
+        self.on_nodes_within(nodes, COMMAND_BUDGET)
+    }
+
+    /// [`on_nodes`](Self::on_nodes) with a search budget for all nodes
+    /// together: the nodes left when it runs out are `Undecided`.
+    pub fn on_nodes_within<N: AsRef<str> + Sync>(&self, nodes: &[N], budget: u64) -> Vec<Outcome> {
         use rayon::prelude::*;
-        nodes.par_iter().map(|n| self.on_node(n.as_ref())).collect()
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let spent = AtomicU64::new(0);
+        nodes
+            .par_iter()
+            .map(|n| {
+                if spent.load(Ordering::Relaxed) >= budget {
+                    return Outcome::Undecided {
+                        reason: format!(
+                            "not tried: the search budget of {budget} steps for all nodes ran out"
+                        ),
+                    };
+                }
+                let before = THREAD_STEPS.with(std::cell::Cell::get);
+                let o = self.on_node(n.as_ref());
+                let used = THREAD_STEPS.with(std::cell::Cell::get) - before;
+                spent.fetch_add(used, Ordering::Relaxed);
+                o
+            })
+            .collect()
     }
 
     /// The outcome on one node.
@@ -2537,5 +2576,30 @@ mod tests {
             time.starts_with("timed out trying to allocate devices: the time budget ran out"),
             "{time}"
         );
+    }
+    /// The command's budget across nodes: once spent, the nodes left are
+    /// Undecided, not searched (each node here spends its whole budget).
+    #[test]
+    fn the_command_budget_leaves_nodes_undecided() {
+        let objects = hopeless();
+        let gates = FeatureGates::defaults(Version::LATEST);
+        let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+        let a = Allocator::new(&objects, &gates, &claims).with_limits(Limits {
+            steps: 1_000,
+            timeout: None,
+        });
+        let nodes = vec!["node-w"; 12];
+        let outcomes = a.on_nodes_within(&nodes, 2_500);
+        let undecided = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Undecided { .. }))
+            .count();
+        // 1,000 steps a node: at most three, plus one per other thread
+        // started before the sum was seen, are tried.
+        assert!(
+            undecided >= 12 - 3 - rayon::current_num_threads(),
+            "{undecided}"
+        );
+        assert!(undecided < 12);
     }
 }

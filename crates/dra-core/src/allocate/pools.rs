@@ -946,6 +946,7 @@ mod tests {
                     );
                 }
                 Outcome::Error { error, .. } => panic!("{counter}: {error}"),
+                Outcome::Undecided { reason } => panic!("{counter}: {reason}"),
             }
         }
     }
