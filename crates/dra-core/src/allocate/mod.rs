@@ -763,6 +763,13 @@ impl<'a> Search<'a> {
             let Some(v) = self.attribute(r, &c.attribute) else {
                 return false;
             };
+            // With DRAListTypeAttributes the experimental allocator compares
+            // attributes as sets (a scalar is a set of one): matchAttribute
+            // keeps the intersection of all devices' sets non-empty,
+            // distinctAttribute keeps them pairwise disjoint
+            // (experimental/constraint.go, attributeAsSet).
+            let sets = self.gates.enabled(Gate::DRAListTypeAttributes);
+            let mut common: Option<Vec<crate::cel::Value>> = sets.then(|| as_set(&v));
             for p in self.picks.iter().filter(|p| p.claim == claim) {
                 let plan_req = &p.request;
                 let parent = plan_req.split('/').next().unwrap_or(plan_req);
@@ -774,6 +781,20 @@ impl<'a> Search<'a> {
                 let Some(w) = self.attribute(p.dev, &c.attribute) else {
                     return false;
                 };
+                if let Some(common) = common.as_mut() {
+                    let other = as_set(&w);
+                    if c.distinct {
+                        if intersect(&as_set(&v), &other).is_some() {
+                            return false;
+                        }
+                    } else {
+                        match intersect(common, &other) {
+                            Some(both) => *common = both,
+                            None => return false,
+                        }
+                    }
+                    continue;
+                }
                 let same = crate::cel::value::equals(&v, &w) == Some(true);
                 if c.distinct == same {
                     return false;
@@ -1411,6 +1432,27 @@ fn reserved_pods(claim: &Object) -> Vec<String> {
         .filter_map(|r| r.get("name").and_then(Node::as_str))
         .map(|n| format!("{ns}/{n}"))
         .collect()
+}
+
+/// An attribute as a set of values: a list's items, or the value alone.
+fn as_set(v: &crate::cel::Value) -> Vec<crate::cel::Value> {
+    match v {
+        crate::cel::Value::List(items) => items.to_vec(),
+        other => vec![other.clone()],
+    }
+}
+
+/// The values both sets hold; `None` when they share none.
+fn intersect(a: &[crate::cel::Value], b: &[crate::cel::Value]) -> Option<Vec<crate::cel::Value>> {
+    let both: Vec<crate::cel::Value> = a
+        .iter()
+        .filter(|x| {
+            b.iter()
+                .any(|y| crate::cel::value::equals(x, y) == Some(true))
+        })
+        .cloned()
+        .collect();
+    (!both.is_empty()).then_some(both)
 }
 
 /// Runs the allocator for the claims on the node.
@@ -2601,5 +2643,36 @@ mod tests {
             "{undecided}"
         );
         assert!(undecided < 12);
+    }
+    /// DRAListTypeAttributes: matchAttribute needs a value all devices'
+    /// lists share; distinctAttribute needs the lists pairwise disjoint
+    /// (experimental/constraint.go, attributeAsSet).
+    #[test]
+    fn list_attributes_compare_as_sets() {
+        let inventory = |a: &str, b: &str, kind: &str| {
+            format!(
+                "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: d.example.com\n  nodeName: node-1\n  pool: {{name: node-1, resourceSliceCount: 1}}\n  devices:\n  - {{name: a, attributes: {{numa: {{ints: {a}}}}}}}\n  - {{name: b, attributes: {{numa: {{ints: {b}}}}}}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - {{name: r, exactly: {{deviceClassName: c, count: 2}}}}\n    constraints:\n    - {{{kind}: d.example.com/numa}}\n"
+            )
+        };
+        let fits = |a: &str, b: &str, kind: &str| {
+            let objects = load_objects(
+                &[SourceFile {
+                    name: "l.yaml".into(),
+                    text: inventory(a, b, kind),
+                }],
+                Default::default(),
+            )
+            .0;
+            let mut gates = FeatureGates::defaults(Version::LATEST);
+            gates.set("DRAListTypeAttributes", true).unwrap();
+            let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+            // (`n` would be a boolean in YAML 1.1: the node is node-1.)
+            let o = Allocator::new(&objects, &gates, &claims).on_node("node-1");
+            matches!(o, Outcome::Allocated { .. })
+        };
+        assert!(fits("[0, 1]", "[1, 2]", "matchAttribute"));
+        assert!(!fits("[0]", "[2]", "matchAttribute"));
+        assert!(!fits("[0, 1]", "[1, 2]", "distinctAttribute"));
+        assert!(fits("[0]", "[2, 3]", "distinctAttribute"));
     }
 }
