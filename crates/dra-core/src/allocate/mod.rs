@@ -1860,7 +1860,8 @@ fn solve_node<'a>(
     limits: Limits,
 ) -> Result<Outcome, Fatal> {
     let node_labels = shared.labels.get(node).copied();
-    let pools = pools::gather(index, node, node_labels, gates);
+    let pools = pools::gather(index, node, node_labels, gates)
+        .map_err(|e| Fatal(format!("gather pool information: {e}")))?;
 
     // The allocated state.
     let mut allocated = HashSet::new();
@@ -2674,5 +2675,47 @@ mod tests {
         assert!(!fits("[0]", "[2]", "matchAttribute"));
         assert!(!fits("[0, 1]", "[1, 2]", "distinctAttribute"));
         assert!(fits("[0]", "[2, 3]", "distinctAttribute"));
+    }
+    /// nodeaffinity.NewNodeSelector's refusals, as GatherPools meets them:
+    /// the allocation stops with an error on every node, also one the
+    /// broken slice does not target.
+    #[test]
+    fn unparsable_node_selectors_stop_the_allocation() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/fixtures/explain-bad-selector.yaml"
+        ))
+        .unwrap();
+        let objects = load_objects(
+            &[SourceFile {
+                name: "s.yaml".into(),
+                text,
+            }],
+            Default::default(),
+        )
+        .0;
+        let gates = FeatureGates::defaults(Version::LATEST);
+        let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+        match Allocator::new(&objects, &gates, &claims).on_node("node-1") {
+            Outcome::Error { error, .. } => assert!(
+                error.starts_with("gather pool information: failed to perform node selection for slice bad-selector"),
+                "{error}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        let parse = |yaml: &str| {
+            let n: crate::tree::Node = serde_json::from_str(yaml).unwrap();
+            super::pools::node_selector_error(&n)
+        };
+        assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"In","values":[]}]}]}"#).is_some());
+        assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Exists","values":["x"]}]}]}"#).is_some());
+        assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Gt","values":["x"]}]}]}"#).is_some());
+        assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Near","values":["1"]}]}]}"#).is_some());
+        assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Gt","values":["3"]}]}]}"#).is_none());
+        assert!(parse(r#"{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}]}]}"#).is_none());
+        assert!(
+            parse(r#"{"nodeSelectorTerms":[{}]}"#).is_none(),
+            "an empty term is skipped"
+        );
     }
 }

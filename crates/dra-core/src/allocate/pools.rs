@@ -620,6 +620,94 @@ fn slice_count(s: &Object) -> i64 {
 /// Whether a slice is collected for the node (§3, steps 1-5).
 /// The node selection of a slice or of a device (`nodeName`, `allNodes`,
 /// `nodeSelector`): `None` when it sets none of them.
+/// What `nodeaffinity.NewNodeSelector` refuses in a node selector, as the
+/// allocator's `nodeMatches` parses it before matching: a match expression
+/// with an unknown operator, `In`/`NotIn` without values, `Exists`/
+/// `DoesNotExist` with values, `Gt`/`Lt` without exactly one integer, or a
+/// bad label key or value; a match field with other than one value or an
+/// operator other than `In`/`NotIn`. Empty terms are skipped, as there.
+pub fn node_selector_error(sel: &Node) -> Option<String> {
+    fn seq(n: Option<&Node>) -> &[Node] {
+        n.and_then(Node::as_seq).unwrap_or_default()
+    }
+    let s = |n: &Node, k: &str| n.get(k).and_then(Node::as_str).unwrap_or("").to_owned();
+    let mut errs: Vec<String> = Vec::new();
+    for (i, term) in seq(sel.get("nodeSelectorTerms")).iter().enumerate() {
+        for (j, r) in seq(term.get("matchExpressions")).iter().enumerate() {
+            let path = format!("nodeSelectorTerms[{i}].matchExpressions[{j}]");
+            let values: Vec<String> = seq(r.get("values"))
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect();
+            let (key, op) = (s(r, "key"), s(r, "operator"));
+            if !crate::format::is_label_key(&key) {
+                errs.push(format!(
+                    "{path}.key: Invalid value: {key:?}: not a qualified name"
+                ));
+            }
+            match op.as_str() {
+                "In" | "NotIn" if values.is_empty() => errs.push(format!(
+                    "{path}.values: Required value: for 'in', 'notin' operators, values set can't be empty"
+                )),
+                "Exists" | "DoesNotExist" if !values.is_empty() => errs.push(format!(
+                    "{path}.values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                )),
+                "Gt" | "Lt" if values.len() != 1 => errs.push(format!(
+                    "{path}.values: Required value: for 'Gt', 'Lt' operators, exactly one value is required"
+                )),
+                "Gt" | "Lt" if values[0].parse::<i64>().is_err() => errs.push(format!(
+                    "{path}.values[0]: Invalid value: {:?}: for 'Gt', 'Lt' operators, the value must be an integer",
+                    values[0]
+                )),
+                "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {
+                    for (k, v) in values.iter().enumerate() {
+                        if !crate::format::is_label_value(v) {
+                            errs.push(format!("{path}.values[{k}]: Invalid value: {v:?}: not a label value"));
+                        }
+                    }
+                }
+                other => errs.push(format!("{path}.operator: Invalid value: {other:?}: not a valid selector operator")),
+            }
+        }
+        for (j, r) in seq(term.get("matchFields")).iter().enumerate() {
+            let path = format!("nodeSelectorTerms[{i}].matchFields[{j}]");
+            let n = seq(r.get("values")).len();
+            if n != 1 {
+                // The operator is not looked at then.
+                errs.push(format!(
+                    "{path}.values: Invalid value: {n} values: must have one element"
+                ));
+                continue;
+            }
+            let op = s(r, "operator");
+            if !matches!(op.as_str(), "In" | "NotIn") {
+                errs.push(format!(
+                    "{path}.operator: Invalid value: {op:?}: not a valid selector operator"
+                ));
+            }
+        }
+    }
+    match errs.len() {
+        0 => None,
+        1 => errs.pop(),
+        _ => Some(format!("[{}]", errs.join(", "))),
+    }
+}
+
+/// `nodeMatches`' parse step for a slice or device: the error the allocator
+/// stops with, when its node selector is the one it reads.
+fn selection_error(n: &Node) -> Option<String> {
+    if n.get("nodeName")
+        .and_then(Node::as_str)
+        .is_some_and(|s| !s.is_empty())
+        || n.get("allNodes").and_then(Node::as_bool) == Some(true)
+    {
+        return None;
+    }
+    let e = node_selector_error(n.get("nodeSelector")?)?;
+    Some(format!("failed to parse node selector: {e}"))
+}
+
 fn selects_node(n: &Node, node: &str, labels: Option<&Node>) -> Option<bool> {
     if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
         return Some(name == node);
@@ -774,7 +862,7 @@ pub fn gather<'a>(
     node: &str,
     labels: Option<&Node>,
     gates: &FeatureGates,
-) -> Vec<Pool<'a>> {
+) -> Result<Vec<Pool<'a>>, String> {
     let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
     let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
     keys.extend(index.elsewhere.iter().copied());
@@ -788,6 +876,30 @@ pub fn gather<'a>(
         let mut collected: Vec<&Object> = Vec::new();
         for s in &all {
             let spec = s.spec().expect("filtered above");
+            // GatherPools parses every slice's (or device's) node selector
+            // and stops at the first it cannot parse.
+            let slice = s.name().unwrap_or_default();
+            if let Some(e) = selection_error(spec) {
+                return Err(format!(
+                    "failed to perform node selection for slice {slice}: {e}"
+                ));
+            }
+            if partitionable
+                && spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true)
+            {
+                for d in spec
+                    .get("devices")
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                {
+                    if let Some(e) = selection_error(d) {
+                        let name = d.get("name").and_then(Node::as_str).unwrap_or_default();
+                        return Err(format!(
+                            "failed to perform node selection for device {name} in slice {slice}: {e}"
+                        ));
+                    }
+                }
+            }
             if !targets(spec, node, labels, partitionable) {
                 continue;
             }
@@ -909,7 +1021,7 @@ pub fn gather<'a>(
     }
     // Pools with binding conditions come last (stable sort keeps driver/name order).
     out.sort_by_key(|p| p.has_binding);
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
