@@ -619,3 +619,37 @@ fn errors_escape_control_characters() {
     assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
     assert!(err.contains("\\x1b]0;pwned\\x07"), "{err:?}");
 }
+
+/// The scheduler's made-up request names of extended resources are shown
+/// with the container and the amount they stand for.
+#[test]
+fn extended_resource_requests_name_the_container() {
+    let (text, _) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy-trainer",
+        "-f",
+        "examples/",
+        "--node",
+        "worker-1",
+    ]);
+    assert!(
+        text.contains("request container-0-request-0 (container trainer: example.com/gpu x1) -> "),
+        "{text}"
+    );
+    let (json, _) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy-trainer",
+        "-f",
+        "examples/",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let e = &v["extendedResources"][0];
+    assert_eq!(e["request"], "container-0-request-0");
+    assert_eq!(e["container"], "trainer");
+    assert_eq!(e["resource"], "example.com/gpu");
+    assert_eq!(e["count"], 1);
+}

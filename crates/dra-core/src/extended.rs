@@ -37,6 +37,27 @@ fn class_for<'a>(objects: &'a [Object], resource: &str) -> Option<&'a str> {
         .and_then(Object::name)
 }
 
+/// One request of the made-up claim, and what it stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtendedRequest {
+    /// `container-<i>-request-<j>`.
+    pub name: String,
+    pub container: String,
+    pub resource: String,
+    pub class: String,
+    pub count: i64,
+}
+
+impl ExtendedRequest {
+    /// "container trainer: example.com/gpu x2", for explanations.
+    pub fn describe(&self) -> String {
+        format!(
+            "container {}: {} x{}",
+            self.container, self.resource, self.count
+        )
+    }
+}
+
 /// The made-up claim as a ResourceClaim object, or `None` when the pod asks
 /// for no DRA-backed extended resource (or the gate is off).
 pub fn extended_resource_claim(
@@ -44,15 +65,42 @@ pub fn extended_resource_claim(
     objects: &[Object],
     gates: &FeatureGates,
 ) -> Option<Value> {
-    if !gates.enabled(Gate::DRAExtendedResource) {
+    let requests = extended_requests(pod, objects, gates);
+    if requests.is_empty() {
         return None;
     }
-    let spec = pod.pod_spec()?;
+    Some(json!({
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {
+            "name": format!("{}-extended-resources", pod.name().unwrap_or("pod")),
+            "namespace": pod.namespace().unwrap_or("default"),
+            "annotations": {"resource.kubernetes.io/extended-resource-claim": "true"},
+        },
+        "spec": {"devices": {"requests": requests.iter().map(|r| json!({
+            "name": r.name,
+            "exactly": {"deviceClassName": r.class, "allocationMode": "ExactCount", "count": r.count},
+        })).collect::<Vec<_>>()}},
+    }))
+}
+
+/// The requests of the made-up claim, sorted by name.
+pub fn extended_requests(
+    pod: &Object,
+    objects: &[Object],
+    gates: &FeatureGates,
+) -> Vec<ExtendedRequest> {
+    if !gates.enabled(Gate::DRAExtendedResource) {
+        return Vec::new();
+    }
+    let Some(spec) = pod.pod_spec() else {
+        return Vec::new();
+    };
     let containers: Vec<&Node> = ["initContainers", "containers"]
         .iter()
         .flat_map(|k| spec.get(k).and_then(Node::as_seq).unwrap_or_default())
         .collect();
-    let mut requests: Vec<(String, Value)> = Vec::new();
+    let mut requests: Vec<ExtendedRequest> = Vec::new();
     for (i, c) in containers.iter().enumerate() {
         let res = c.get("resources");
         // Defaulting copies limits to requests for extended resources.
@@ -85,27 +133,21 @@ pub fn extended_resource_claim(
                 continue;
             }
             let j = names.iter().position(|n| n == resource).unwrap_or(0);
-            let name = format!("container-{i}-request-{j}");
-            requests.push((
-                name.clone(),
-                json!({"name": name, "exactly": {"deviceClassName": class, "allocationMode": "ExactCount", "count": q.value() as i64}}),
-            ));
+            requests.push(ExtendedRequest {
+                name: format!("container-{i}-request-{j}"),
+                container: c
+                    .get("name")
+                    .and_then(Node::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                resource: resource.clone(),
+                class: class.to_owned(),
+                count: q.value() as i64,
+            });
         }
     }
-    if requests.is_empty() {
-        return None;
-    }
-    requests.sort_by(|a, b| a.0.cmp(&b.0));
-    Some(json!({
-        "apiVersion": "resource.k8s.io/v1",
-        "kind": "ResourceClaim",
-        "metadata": {
-            "name": format!("{}-extended-resources", pod.name().unwrap_or("pod")),
-            "namespace": pod.namespace().unwrap_or("default"),
-            "annotations": {"resource.kubernetes.io/extended-resource-claim": "true"},
-        },
-        "spec": {"devices": {"requests": requests.into_iter().map(|(_, r)| r).collect::<Vec<_>>()}},
-    }))
+    requests.sort_by(|a, b| a.name.cmp(&b.name));
+    requests
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             place,
         )?);
     }
-    report(&args.common, gates, objects, &claims, None)
+    report(&args.common, gates, objects, &claims, None, &[])
 }
 
 /// `explain pod`: the pod's claims in `spec.resourceClaims` order; a
@@ -263,7 +263,8 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             "Pod {ns}/{name} uses no ResourceClaims and no extended resource a DeviceClass backs"
         ));
     }
-    report(&args.common, gates, objects, &claims, Some(pod))
+    let extended = dra_core::extended::extended_requests(pod, objects, gates);
+    report(&args.common, gates, objects, &claims, Some(pod), &extended)
 }
 
 /// For a selector that reads an attribute or capacity some devices lack
@@ -344,6 +345,7 @@ fn report(
     objects: &[Object],
     claims: &[&Object],
     pod: Option<&Object>,
+    extended: &[dra_core::extended::ExtendedRequest],
 ) -> Result<CmdOutcome, String> {
     let known = nodes(objects);
     let targets = match &common.node {
@@ -453,6 +455,10 @@ fn report(
                     .count();
                 json!({
                     "verdict": summary.json(),
+                    "extendedResources": extended.iter().map(|r| json!({
+                        "request": r.name, "container": r.container, "resource": r.resource,
+                        "deviceClass": r.class, "count": r.count,
+                    })).collect::<Vec<_>>(),
                     "nodes": nodes,
                     "summary": {"nodes": summary.total, "allocated": summary.allocated.len(), "errors": errors,
                                 "excluded": excluded.len(),
@@ -509,6 +515,22 @@ fn report(
             out
         }
     };
+    // The scheduler's made-up names of extended-resource requests, with the
+    // container and resource each stands for.
+    let mut stdout = stdout;
+    if common.output == MatchOutput::Text {
+        for r in extended {
+            stdout = stdout
+                .replace(
+                    &format!("request \"{}\"", r.name),
+                    &format!("request \"{}\" ({})", r.name, r.describe()),
+                )
+                .replace(
+                    &format!("request {} ->", r.name),
+                    &format!("request {} ({}) ->", r.name, r.describe()),
+                );
+        }
+    }
     // 0: the claims fit on some node tried and nothing aborts the attempt;
     // 1: they fit nowhere, or the scheduler errs.
     let code = if summary.fits() { 0 } else { 1 };
