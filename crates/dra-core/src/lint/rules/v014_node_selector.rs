@@ -4,7 +4,7 @@ use super::prelude::*;
 declare_rule! {
     id: "DRA-V014", name: "invalid-node-selector", severity: Error, origin: Apiserver,
     summary: "A node selector requirement is invalid (key, operator or values)",
-    docs: "The usual core NodeSelector rules apply: keys are label names; `In`/`NotIn` need values, `Exists`/`DoesNotExist` take none, `Gt`/`Lt` take exactly one integer; `matchFields` only supports `metadata.name` with `In`/`NotIn` and one value.",
+    docs: "Core validation's node-selector rules (`ValidateNodeSelectorRequirement`, `ValidateNodeFieldSelectorRequirement`): keys are label names and values label values; `In`/`NotIn` need values, `Exists`/`DoesNotExist` take none, `Gt`/`Lt` exactly one; another operator is Invalid. `matchFields` takes `In`/`NotIn` with exactly one value and only the key `metadata.name` (another key is Invalid at the key), whose values are node names. A `Gt`/`Lt` value that is not an integer passes the apiserver but not the scheduler's parser (a warning).",
     example: "nodeSelector:\n  nodeSelectorTerms:\n  - matchExpressions:\n    - {key: gpu, operator: Exists, values: [a100]}\n",
     check: Check::Object(SLICES, check),
 }
@@ -34,20 +34,101 @@ fn check_selector(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
     }
 }
 
+/// core validation's `ValidateNodeSelectorRequirement` (match expressions)
+/// and `ValidateNodeFieldSelectorRequirement` (match fields), as
+/// `ValidateNodeSelector(sel, false, ...)` calls them for slices.
 fn requirement(obj: &Object, req: &Node, path: &str, field: bool, out: &mut Sink<'_>) {
     let key = get_str(req, "key").unwrap_or("");
     let key_span = get(req, "key").map_or(req.span, |n| n.span);
+    let op = get_str(req, "operator").unwrap_or("");
+    let op_span = get(req, "operator").map_or(req.span, |n| n.span);
+    let values = items(req, "values");
+    let vspan = entry(req, "values").map_or(req.span, |e| e.key_span);
+    let bad_operator = |out: &mut Sink<'_>| {
+        out.report(
+            obj,
+            Invalid,
+            format!("{path}.operator"),
+            op_span,
+            format!("{op:?}: not a valid selector operator"),
+        );
+    };
     if field {
+        match op {
+            "In" | "NotIn" if values.len() != 1 => {
+                out.report(obj, Required, format!("{path}.values"), vspan, "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+            }
+            "In" | "NotIn" => {}
+            _ => bad_operator(out),
+        }
         if key != "metadata.name" {
             out.report(
                 obj,
-                NotSupported,
+                Invalid,
                 format!("{path}.key"),
                 key_span,
-                format!("unsupported field {key:?}: supported values: \"metadata.name\""),
+                format!("{key:?}: not a valid field selector key"),
+            );
+            return;
+        }
+        // metadata.name values are node names.
+        for (k, v) in values.iter().enumerate() {
+            if let Some(s) = v.as_str().filter(|s| !is_dns_subdomain(s)) {
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{path}.values[{k}]"),
+                    v.span,
+                    format!("{s:?} is not a valid node name (a DNS subdomain)"),
+                );
+            }
+        }
+        return;
+    }
+    match op {
+        "In" | "NotIn" if values.is_empty() => {
+            out.report(
+                obj,
+                Required,
+                format!("{path}.values"),
+                vspan,
+                "must be specified when `operator` is 'In' or 'NotIn'",
             );
         }
-    } else if key.is_empty() || !is_label_key(key) {
+        "Exists" | "DoesNotExist" if !values.is_empty() => {
+            out.report(
+                obj,
+                Forbidden,
+                format!("{path}.values"),
+                vspan,
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            );
+        }
+        "Gt" | "Lt" if values.len() != 1 => {
+            out.report(
+                obj,
+                Required,
+                format!("{path}.values"),
+                vspan,
+                "must be specified single value when `operator` is 'Lt' or 'Gt'",
+            );
+        }
+        "Gt" | "Lt" => {
+            // The apiserver accepts any label value here; the scheduler's
+            // node-affinity parser then refuses a non-integer.
+            if values[0]
+                .scalar_text()
+                .and_then(|v| v.parse::<i64>().ok())
+                .is_none()
+            {
+                out.report(obj, Warning, format!("{path}.values[0]"), values[0].span, "not an integer: the apiserver accepts it, but the scheduler cannot parse this node selector and fails every allocation that reads it");
+            }
+        }
+        "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+        _ => bad_operator(out),
+    }
+    // unversionedvalidation.ValidateLabelName: every problem is Invalid.
+    if !is_label_key(key) {
         out.report(
             obj,
             Invalid,
@@ -56,86 +137,15 @@ fn requirement(obj: &Object, req: &Node, path: &str, field: bool, out: &mut Sink
             format!("{key:?} is not a valid label key"),
         );
     }
-    let op = get_str(req, "operator").unwrap_or("");
-    let op_span = get(req, "operator").map_or(req.span, |n| n.span);
-    let values = items(req, "values");
-    let vspan = entry(req, "values").map_or(req.span, |e| e.key_span);
-    match op {
-        "In" | "NotIn" => {
-            if values.is_empty() {
-                out.report(
-                    obj,
-                    Required,
-                    format!("{path}.values"),
-                    vspan,
-                    format!("must be specified when operator is {op:?}"),
-                );
-            } else if field && values.len() != 1 {
-                out.report(obj, Required, format!("{path}.values"), vspan, "must be only one value when operator is 'In' or 'NotIn' for node field selector");
-            }
-        }
-        "Exists" | "DoesNotExist" if !field => {
-            if !values.is_empty() {
-                out.report(
-                    obj,
-                    Forbidden,
-                    format!("{path}.values"),
-                    vspan,
-                    format!("may not be specified when operator is {op:?}"),
-                );
-            }
-        }
-        "Gt" | "Lt" if !field => {
-            if values.len() != 1 {
-                out.report(
-                    obj,
-                    Required,
-                    format!("{path}.values"),
-                    vspan,
-                    "must be specified single value when operator is 'Lt' or 'Gt'",
-                );
-            } else if values[0]
-                .scalar_text()
-                .and_then(|v| v.parse::<i64>().ok())
-                .is_none()
-            {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("{path}.values[0]"),
-                    values[0].span,
-                    "must be an integer for 'Lt' or 'Gt'",
-                );
-            }
-        }
-        _ => {
-            let supported = if field {
-                "\"In\", \"NotIn\""
-            } else {
-                "\"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\""
-            };
+    for (k, v) in values.iter().enumerate() {
+        if let Some(s) = v.as_str().filter(|s| !is_label_value(s)) {
             out.report(
                 obj,
-                NotSupported,
-                format!("{path}.operator"),
-                op_span,
-                format!("unsupported operator {op:?}: supported values: {supported}"),
+                Invalid,
+                format!("{path}.values[{k}]"),
+                v.span,
+                format!("{s:?} is not a valid label value"),
             );
-        }
-    }
-    if !field {
-        for (k, v) in values.iter().enumerate() {
-            if let Some(s) = v.as_str() {
-                if !is_label_value(s) && matches!(op, "In" | "NotIn") {
-                    out.report(
-                        obj,
-                        Invalid,
-                        format!("{path}.values[{k}]"),
-                        v.span,
-                        format!("{s:?} is not a valid label value"),
-                    );
-                }
-            }
         }
     }
 }
