@@ -653,3 +653,19 @@ fn extended_resource_requests_name_the_container() {
     assert_eq!(e["resource"], "example.com/gpu");
     assert_eq!(e["count"], 1);
 }
+
+/// `match`'s hint for a missing key names the real domain, not a placeholder.
+#[test]
+fn match_hint_names_the_domain() {
+    let (text, _) = out(&[
+        "match",
+        "device.attributes[\"gpu.example.com\"].nvlink == true",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+    ]);
+    assert!(
+        text.contains("has(device.attributes[\"gpu.example.com\"].nvlink)"),
+        "{text}"
+    );
+    assert!(!text.contains("DOMAIN"), "{text}");
+}

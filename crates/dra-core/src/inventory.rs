@@ -215,16 +215,46 @@ pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Optio
     };
     let as_capacity = devices.iter().any(|d| has_key(&d.cel.capacity));
     let as_attribute = devices.iter().any(|d| has_key(&d.cel.attributes));
+    // The real domain, not a placeholder: the one the expression names
+    // before `.KEY`, else one a device publishes the key under, else the
+    // driver of the devices.
+    let in_expr = expr.find(&format!("\"].{key}")).and_then(|at| {
+        let head = &expr[..at];
+        head.rfind("[\"").map(|open| head[open + 2..].to_owned())
+    });
+    let published = || {
+        devices.iter().find_map(|d| {
+            [&d.cel.attributes, &d.cel.capacity]
+                .into_iter()
+                .find_map(|v| match v {
+                    cel::Value::Domains(m) => {
+                        m.entries.iter().find_map(|(dom, v)| match (dom, v) {
+                            (cel::Value::String(dom), cel::Value::Map(inner))
+                                if inner.get_str(key).is_some() =>
+                            {
+                                Some(dom.to_string())
+                            }
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                })
+        })
+    };
+    let domain = in_expr
+        .or_else(published)
+        .or_else(|| devices.first().map(|d| d.driver.clone()))
+        .map_or_else(|| "DOMAIN".to_owned(), |d| format!("\"{d}\""));
     let uses_attributes = expr.contains("attributes");
     let uses_capacity = expr.contains("capacity");
     if as_capacity && !as_attribute && uses_attributes && !uses_capacity {
         return Some(format!(
-            "{key} is a capacity, not an attribute: use device.capacity[DOMAIN].{key}"
+            "{key} is a capacity, not an attribute: use device.capacity[{domain}].{key}"
         ));
     }
     if as_attribute && !as_capacity && uses_capacity && !uses_attributes {
         return Some(format!(
-            "{key} is an attribute, not a capacity: use device.attributes[DOMAIN].{key}"
+            "{key} is an attribute, not a capacity: use device.attributes[{domain}].{key}"
         ));
     }
     let map = if uses_capacity && !uses_attributes {
@@ -233,7 +263,7 @@ pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Optio
         "attributes"
     };
     Some(format!(
-        "guard it: has(device.{map}[DOMAIN].{key}) && ..., or device.{map}[DOMAIN].?{key}.orValue(...)"
+        "guard it: has(device.{map}[{domain}].{key}) && ..., or device.{map}[{domain}].?{key}.orValue(...)"
     ))
 }
 
