@@ -795,3 +795,19 @@ fn lint_cluster_before_a_path() {
         "the cluster is the target: {v}"
     );
 }
+
+/// A server whose continue tokens cycle is cut off with an error naming
+/// the list, not followed forever.
+#[test]
+fn cycling_pagination_is_an_error() {
+    let mut fixture = Fixture::new("1.37", &small_cluster(2), &[]);
+    fixture.cycle_continue = true;
+    let live = Live::start("cycle", fixture);
+    let o = live.run(&["devices", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("continue token it gave before"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -30,6 +30,9 @@ const PAGE: usize = 500;
 const RETRIES: u32 = 3;
 /// Restarts of a list whose continue token expired (410).
 const RESTARTS: u32 = 2;
+/// Pages one list may take (a million objects at PAGE per page): a server
+/// that never stops handing out continue tokens is cut off.
+const MAX_PAGES: usize = 2_000;
 
 /// A resource kubectl-dra lists.
 #[derive(Clone, Copy, Debug)]
@@ -365,7 +368,14 @@ impl Connection {
         'restart: loop {
             let mut out: Vec<Object> = Vec::new();
             let mut token: Option<String> = None;
+            let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
             loop {
+                if seen.len() >= MAX_PAGES {
+                    return Err(ReadError::decode(
+                        &req,
+                        format!("the list goes on past {MAX_PAGES} pages of {PAGE}: stopped"),
+                    ));
+                }
                 let mut path = format!("{}?limit={PAGE}", res.path(namespace, None));
                 if let Some(t) = &token {
                     path.push_str("&continue=");
@@ -401,8 +411,16 @@ impl Connection {
                     .metadata
                     .and_then(|m| m.token)
                     .filter(|t| !t.is_empty());
-                if token.is_none() {
-                    return Ok(out);
+                match &token {
+                    None => return Ok(out),
+                    // A token handed out twice would loop forever.
+                    Some(t) if !seen.insert(t.clone()) => {
+                        return Err(ReadError::decode(
+                            &req,
+                            "the server hands out a continue token it gave before: the list would never end".into(),
+                        ));
+                    }
+                    Some(_) => {}
                 }
             }
         }

@@ -34,6 +34,9 @@ pub struct Fixture {
     pub deny: Vec<(String, u16)>,
     /// Answer the first `continue` request with 410 Expired.
     pub expire_first_continue: bool,
+    /// A misbehaving server: every page of a list hands back the same
+    /// continue token, so following it never ends.
+    pub cycle_continue: bool,
     /// Wait this long before answering paths with this prefix.
     pub stall: Option<(String, Duration)>,
     /// The user the token belongs to (in 403 messages).
@@ -364,7 +367,7 @@ async fn handle(
         accept.contains("as=PartialObjectMetadataList")
     );
     let cached = state.pages.lock().unwrap().get(&cache_key).cloned();
-    if let Some(b) = cached {
+    if let Some(b) = cached.filter(|_| !fixture.cycle_continue) {
         if !query.contains("continue=") || !fixture.expire_first_continue {
             return Ok(ok_bytes(b));
         }
@@ -404,7 +407,9 @@ async fn handle(
         })
         .collect();
     let next = offset + page.len();
-    let token = if next < items.len() {
+    let token = if fixture.cycle_continue {
+        "opaque:0".to_owned()
+    } else if next < items.len() {
         format!("opaque:{next:x}")
     } else {
         String::new()
