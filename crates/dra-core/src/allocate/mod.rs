@@ -1058,9 +1058,10 @@ impl<'a> Search<'a> {
             .plans
             .iter()
             .flat_map(|p| &p.slots)
+            // allocationMode All: every device its validation found.
             .map(|s| match s {
-                Slot::Exact(r) => r.count,
-                Slot::First(v) => v.iter().map(|r| r.count).min().unwrap_or(0),
+                Slot::Exact(r) => self.num_devices(r),
+                Slot::First(v) => v.iter().map(|r| self.num_devices(r)).min().unwrap_or(0),
             })
             .sum();
         msg.push_str(&format!(

@@ -16,6 +16,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     };
     let Some(ns) = cx.of_kind(Namespace).find(|n| n.name() == Some(ns_name)) else {
+        // The check needs the cluster's Namespace: say what was assumed.
+        if let Some((i, n)) = first_admin_request(obj) {
+            out.report(obj, Warning, format!("spec.devices.requests[{i}].adminAccess"), n.span, format!("admin access needs the `{LABEL}: \"true\"` label on namespace {ns_name}, which is not in the input: assumed labelled"))
+                .note("add the Namespace to the files linted to check it");
+        }
         return;
     };
     let labelled = ns
@@ -27,18 +32,17 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if labelled {
         return;
     }
-    for (i, r, _) in requests(obj) {
-        let Some(ex) = get(r, "exactly") else {
-            continue;
-        };
-        let Some(n) = get(ex, "adminAccess") else {
-            continue;
-        };
-        if n.as_bool() == Some(true) {
-            out.report(obj, Forbidden, format!("spec.devices.requests[{i}].adminAccess"), n.span, format!("admin access to devices requires the `{LABEL}: \"true\"` label on namespace {ns_name}"))
+    if let Some((i, n)) = first_admin_request(obj) {
+        out.report(obj, Forbidden, format!("spec.devices.requests[{i}].adminAccess"), n.span, format!("admin access to devices requires the `{LABEL}: \"true\"` label on namespace {ns_name}"))
                 .secondary(ns.root.get("metadata").map_or(ns.root.span, |m| m.span), "this Namespace lacks the label");
-            // AuthorizedForAdmin stops at the first admin request.
-            return;
-        }
     }
+}
+
+/// The first request with `exactly.adminAccess: true`, where
+/// AuthorizedForAdmin stops.
+fn first_admin_request(obj: &Object) -> Option<(usize, &Node)> {
+    requests(obj).into_iter().find_map(|(i, r, _)| {
+        let n = get(get(r, "exactly")?, "adminAccess")?;
+        (n.as_bool() == Some(true)).then_some((i, n))
+    })
 }
