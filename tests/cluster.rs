@@ -811,3 +811,38 @@ fn cycling_pagination_is_an_error() {
         stderr(&o)
     );
 }
+
+/// An exec plugin that never exits is killed at --request-timeout; one that
+/// prints a raw token instead of an ExecCredential is refused without
+/// showing what it printed.
+#[test]
+fn exec_plugins_are_bounded_and_never_echoed() {
+    let live = Live::start("exec-bad", Fixture::new("1.37", &small_cluster(1), &[]));
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let with_exec = |script: &str| {
+        text.replace(
+            &format!("    token: {}\n", apiserver::TOKEN),
+            &format!("    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: sh\n      args: [\"-c\", \"{script}\"]\n      interactiveMode: Never\n"),
+        )
+    };
+    let hang = live.dir.join("hang-kubeconfig");
+    std::fs::write(&hang, with_exec("sleep 60")).unwrap();
+    let o = support::run_env(
+        &["devices", "--request-timeout", "1s"],
+        &[("KUBECONFIG", hang.as_os_str())],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    // The plugin was killed, not waited on to its end.
+    assert!(
+        stderr(&o).contains("did not finish within 1s"),
+        "{}",
+        stderr(&o)
+    );
+    let raw = live.dir.join("raw-kubeconfig");
+    std::fs::write(&raw, with_exec("printf super-secret-token-123")).unwrap();
+    let o = support::run_env(&["devices"], &[("KUBECONFIG", raw.as_os_str())]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("not an ExecCredential"), "{err}");
+    assert!(!err.contains("super-secret-token-123"), "{err}");
+}

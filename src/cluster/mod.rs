@@ -5,6 +5,7 @@
 //! [`Object`]s to the pure engine. Nothing here decides a verdict.
 
 mod error;
+mod exec;
 mod progress;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -153,6 +154,12 @@ pub fn without_userinfo(url: &str) -> String {
     }
 }
 
+/// How long an exec credential plugin may run: `--request-timeout` (0: no
+/// deadline).
+fn plugin_deadline(args: &ClusterArgs) -> Option<Duration> {
+    (!args.request_timeout.is_zero()).then_some(args.request_timeout)
+}
+
 /// The kubeconfig files kube-rs would read: $KUBECONFIG's, else ~/.kube/config.
 fn default_kubeconfig_paths() -> Vec<std::path::PathBuf> {
     match std::env::var_os("KUBECONFIG") {
@@ -235,6 +242,7 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
         match Kubeconfig::read() {
             Ok(mut kc) => {
                 clean_tokens(&mut kc)?;
+                exec::resolve(&mut kc, &options, plugin_deadline(args))?;
                 kube::Config::from_custom_kubeconfig(kc, &options)
                     .await
                     .map_err(|e| ClusterError::Config(e.to_string()))?
