@@ -68,6 +68,39 @@ fn result_matches(want: &Value, got: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// A node selector as a comparable value: terms, requirements and values
+/// are sets (upstream's test matchers ignore their order).
+/// One requirement: key, operator, sorted values.
+type Requirement = (String, String, Vec<String>);
+
+fn node_selector_key(v: &Value) -> Option<Vec<Vec<Requirement>>> {
+    let terms = v.get("nodeSelectorTerms")?.as_array()?;
+    let mut out: Vec<Vec<Requirement>> = terms
+        .iter()
+        .map(|t| {
+            let mut reqs: Vec<Requirement> = ["matchExpressions", "matchFields"]
+                .iter()
+                .flat_map(|k| t[*k].as_array().cloned().unwrap_or_default())
+                .map(|r| {
+                    let mut values: Vec<String> = r["values"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|x| x.as_str().map(str::to_owned))
+                        .collect();
+                    values.sort();
+                    let s = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+                    (s("key"), s("operator"), values)
+                })
+                .collect();
+            reqs.sort();
+            reqs
+        })
+        .collect();
+    out.sort();
+    Some(out)
+}
+
 fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), String> {
     let mut objects = case["objects"].as_array().cloned().unwrap_or_default();
     // The case's node exists in the cluster it describes; `explain --node`
@@ -120,6 +153,22 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
         };
     }
     if expect["unsatisfiable"].as_bool() == Some(true) {
+        // Optionally, why: a substring of one of the claims' reasons (e.g.
+        // an error the scheduler reports as the node being unschedulable).
+        if let (Some(want), "unsatisfiable") = (expect["reason"].as_str(), result) {
+            let reasons: Vec<&str> = report["claims"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|c| c["explanation"]["reasons"].as_array().into_iter().flatten())
+                .filter_map(Value::as_str)
+                .collect();
+            if !reasons.iter().any(|r| r.contains(want)) {
+                return Err(format!(
+                    "want a reason containing {want:?}, got {reasons:?}"
+                ));
+            }
+        }
         return if result == "unsatisfiable" {
             Ok(())
         } else {
@@ -164,6 +213,23 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
         for (w, g) in want_results.iter().zip(&got_results) {
             result_matches(w, g).map_err(|e| format!("{claim}: {e}; got {got_results:?}"))?;
         }
+        if let Some(want) = want.get("nodeSelector") {
+            let got = &got["allocation"]["nodeSelector"];
+            if node_selector_key(want) != node_selector_key(got) {
+                return Err(format!("{claim}: nodeSelector: want {want}, got {got}"));
+            }
+        }
+        if let Some(want) = want.get("config") {
+            let got = &got["allocation"]["devices"]["config"];
+            let got = if got.is_null() {
+                &Value::Array(Vec::new())
+            } else {
+                got
+            };
+            if want != got {
+                return Err(format!("{claim}: config: want {want}, got {got}"));
+            }
+        }
     }
     Ok(())
 }
@@ -171,6 +237,14 @@ fn judge_case(case: &Value, dir: &std::path::Path, name: &str) -> Result<(), Str
 #[test]
 fn allocate_conformance() {
     support::run_suite("allocate", 97, judge_case);
+}
+
+/// Upstream's allocator unit-test table
+/// (`structured/internal/allocatortesting/allocator_testing.go`), ported as
+/// data by `scripts/upstream_allocator/` (testdata/conformance/upstream/README.md).
+#[test]
+fn upstream_allocator_scenarios() {
+    support::run_suite("upstream", 141, judge_case);
 }
 
 /// The 600 randomized cases whose verdicts the upstream allocator itself
@@ -197,5 +271,24 @@ fn harness_detects_a_wrong_pick() {
     let mut wrong = case.clone();
     wrong["expect"]["allocation"][0]["results"][0]["device"] = "no-such-device".into();
     assert!(judge_case(&wrong, &dir, name).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn harness_checks_node_selector_config_and_reason() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-up-neg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = support::cases("upstream");
+    let find = |n: &str| cases.iter().find(|(name, _)| name == n).unwrap().1.clone();
+    let mut wrong = find("upstream-network-attached-device");
+    wrong["expect"]["allocation"][0]["nodeSelector"]["nodeSelectorTerms"][0]["matchExpressions"]
+        [0]["values"][0] = "region-2".into();
+    assert!(judge_case(&wrong, &dir, "neg-selector").is_err());
+    let mut wrong = find("upstream-with-class-device-config");
+    wrong["expect"]["allocation"][0]["config"][0]["source"] = "FromClaim".into();
+    assert!(judge_case(&wrong, &dir, "neg-config").is_err());
+    let mut wrong = find("upstream-duplicate-slice");
+    wrong["expect"]["reason"] = "no such reason".into();
+    assert!(judge_case(&wrong, &dir, "neg-reason").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }

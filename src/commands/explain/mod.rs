@@ -66,6 +66,9 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
             "node": node, "result": "allocated", "error": null,
             "claims": claims.iter().zip(allocs).map(|(o, a)| claim_json(o, {
                 let mut v = json!({"devices": {"results": a.results}, "nodeSelector": a.node_selector});
+                if !a.config.is_empty() {
+                    v["devices"]["config"] = json!(a.config);
+                }
                 if a.existing {
                     v["alreadyAllocated"] = json!(true);
                     v["reservedFor"] = json!(a.reserved_for);

@@ -64,6 +64,10 @@ pub struct ClaimAllocation {
     pub results: Vec<DeviceResult>,
     /// `allocation.nodeSelector`, when the devices are bound to nodes.
     pub node_selector: Option<serde_json::Value>,
+    /// `allocation.devices.config`: the class and claim configurations
+    /// handed to the drivers, in upstream's order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config: Vec<serde_json::Value>,
     /// The claim was allocated before (its `status.allocation`), not now.
     #[serde(
         rename = "alreadyAllocated",
@@ -122,6 +126,14 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
         name: o.name().unwrap_or_default().to_owned(),
         results,
         node_selector: allocation.get("nodeSelector").map(Node::to_json),
+        config: allocation
+            .get("devices")
+            .and_then(|d| d.get("config"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .map(Node::to_json)
+            .collect(),
         existing: true,
         reserved_for: o
             .root
@@ -370,6 +382,200 @@ struct WhatIf<'a> {
     ignore_taints: bool,
 }
 
+/// `allocation.devices.config`, as upstream's Allocate fills it: for each
+/// request (the chosen subrequest of a firstAvailable one), its class's
+/// configs once per class, later requests of that class added to their
+/// `requests`; then each claim config with no `requests`, and each one once
+/// per request it names (by request, or by the chosen subrequest's full name).
+fn allocation_config<'a>(plan: &ClaimPlan<'a>, results: &[DeviceResult]) -> Vec<serde_json::Value> {
+    use serde_json::{json, Value};
+    let chosen = |slot: &Slot<'_>| -> Option<String> {
+        match slot {
+            Slot::Exact(r) => Some(r.name.clone()),
+            Slot::First(subs) => {
+                let parent = subs.first()?.parent.clone();
+                let prefix = format!("{parent}/");
+                Some(
+                    results
+                        .iter()
+                        .find(|r| r.request.starts_with(&prefix))
+                        .map_or_else(|| subs[0].name.clone(), |r| r.request.clone()),
+                )
+            }
+        }
+    };
+    let class_of = |slot: &Slot<'a>, name: &str| -> Option<&'a Object> {
+        match slot {
+            Slot::Exact(r) => Some(r.class),
+            Slot::First(subs) => subs.iter().find(|r| r.name == name).map(|r| r.class),
+        }
+    };
+    let mut config: Vec<Value> = Vec::new();
+    let mut ranges: HashMap<&str, std::ops::Range<usize>> = HashMap::new();
+    for slot in &plan.slots {
+        let Some(name) = chosen(slot) else { continue };
+        let Some(class) = class_of(slot, &name) else {
+            continue;
+        };
+        let class_name = class.name().unwrap_or_default();
+        if let Some(range) = ranges.get(class_name) {
+            for c in &mut config[range.clone()] {
+                if let Some(list) = c["requests"].as_array_mut() {
+                    list.push(json!(name));
+                }
+            }
+            continue;
+        }
+        let start = config.len();
+        for c in class
+            .spec()
+            .and_then(|s| s.get("config"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+        {
+            let mut entry = json!({"source": "FromClass", "requests": [name]});
+            if let Some(opaque) = c.get("opaque") {
+                entry["opaque"] = opaque.to_json();
+            }
+            config.push(entry);
+        }
+        ranges.insert(class_name, start..config.len());
+    }
+    let requests: Vec<&Node> = plan
+        .obj
+        .spec()
+        .and_then(|s| s.get("devices"))
+        .and_then(|d| d.get("requests"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .collect();
+    for c in plan
+        .obj
+        .spec()
+        .and_then(|s| s.get("devices"))
+        .and_then(|d| d.get("config"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
+        let named: Vec<&str> = c
+            .get("requests")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+            .collect();
+        let mut entry = json!({"source": "FromClaim"});
+        if !named.is_empty() {
+            entry["requests"] = json!(named);
+        }
+        if let Some(opaque) = c.get("opaque") {
+            entry["opaque"] = opaque.to_json();
+        }
+        if named.is_empty() {
+            config.push(entry);
+            continue;
+        }
+        for (r, slot) in requests.iter().zip(&plan.slots) {
+            let request = str_of(r, "name").unwrap_or_default();
+            let hit = named.contains(&request)
+                || (matches!(slot, Slot::First(_))
+                    && chosen(slot).is_some_and(|sub| named.contains(&sub.as_str())));
+            if hit {
+                config.push(entry.clone());
+            }
+        }
+    }
+    config
+}
+
+/// The allocation result's node selector, as upstream's `createNodeSelector`:
+/// a device bound to a node by name restricts the allocation to that node;
+/// otherwise the one-term selectors of the devices' slices (or of the devices,
+/// with per-device node selection) are merged into one term, each
+/// requirement once; devices available everywhere add nothing.
+#[derive(Default)]
+struct ResultNodeSelector {
+    local: bool,
+    fields: Vec<serde_json::Value>,
+    expressions: Vec<serde_json::Value>,
+}
+
+impl ResultNodeSelector {
+    fn add(&mut self, d: &PoolDevice<'_>) -> Result<(), Fatal> {
+        if d.node_name.is_some() || d.binds_to_node {
+            self.local = true;
+        }
+        if self.local {
+            return Ok(());
+        }
+        let Some(selector) = d.node_selector.map(Node::to_json) else {
+            return Ok(());
+        };
+        let terms = selector["nodeSelectorTerms"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        match terms.as_slice() {
+            [] => {}
+            [term] => {
+                add_requirements(&term["matchFields"], &mut self.fields);
+                add_requirements(&term["matchExpressions"], &mut self.expressions);
+            }
+            more => {
+                return Err(Fatal(format!(
+                    "unsupported ResourceSlice.NodeSelector with {} terms",
+                    more.len()
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, node: &str) -> Option<serde_json::Value> {
+        if self.local {
+            return Some(
+                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}),
+            );
+        }
+        if self.fields.is_empty() && self.expressions.is_empty() {
+            return None;
+        }
+        let mut term = serde_json::Map::new();
+        if !self.expressions.is_empty() {
+            term.insert("matchExpressions".into(), self.expressions.into());
+        }
+        if !self.fields.is_empty() {
+            term.insert("matchFields".into(), self.fields.into());
+        }
+        Some(serde_json::json!({ "nodeSelectorTerms": [term] }))
+    }
+}
+
+/// Upstream's `addNewNodeSelectorRequirements`: a requirement is added
+/// unless one with the same key, operator and set of values is there.
+fn add_requirements(from: &serde_json::Value, to: &mut Vec<serde_json::Value>) {
+    let values = |r: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        r["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    for r in from.as_array().into_iter().flatten() {
+        let dup = to.iter().any(|e| {
+            e["key"] == r["key"] && e["operator"] == r["operator"] && values(e) == values(r)
+        });
+        if !dup {
+            to.push(r.clone());
+        }
+    }
+}
+
+/// A compiled CEL selector, or the message of its compile error.
+type Selector = Result<Program, String>;
+
 /// A fatal error: the scheduling attempt fails for the pod.
 #[derive(Debug)]
 struct Fatal(String);
@@ -402,8 +608,8 @@ struct Req<'a> {
     /// The name constraints refer to: the parent request.
     parent: String,
     class: &'a Object,
-    class_programs: Arc<Vec<Program>>,
-    programs: Arc<Vec<Program>>,
+    class_programs: Arc<Vec<Selector>>,
+    programs: Arc<Vec<Selector>>,
     all: bool,
     count: usize,
     admin: bool,
@@ -1330,11 +1536,20 @@ impl Variant {
 /// Whether the device passes every selector; `owner` names them in the
 /// error (built only then: this runs for every device tried).
 fn all_match(
-    programs: &[Program],
+    programs: &[Selector],
     device: &Arc<crate::cel::Device>,
     owner: impl FnOnce() -> String,
 ) -> Result<bool, Fatal> {
     for (i, p) in programs.iter().enumerate() {
+        let p = match p {
+            Ok(p) => p,
+            Err(message) => {
+                return Err(Fatal(format!(
+                    "{}: selector #{i}: CEL compile error: {message}",
+                    owner()
+                )))
+            }
+        };
         match p.matches(device) {
             Ok(true) => {}
             Ok(false) => return Ok(false),
@@ -1350,18 +1565,11 @@ fn all_match(
     Ok(true)
 }
 
-fn compile_all(exprs: &[String], env: &Env, owner: &str) -> Result<Vec<Program>, Fatal> {
+/// Each selector compiled, or its compile error's message.
+fn compile_all(exprs: &[String], env: &Env) -> Vec<Selector> {
     exprs
         .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            Program::compile(e, env).map_err(|err| {
-                Fatal(format!(
-                    "{owner}: selector #{i}: CEL compile error: {}",
-                    err.message
-                ))
-            })
-        })
+        .map(|e| Program::compile(e, env).map_err(|err| err.message))
         .collect()
 }
 
@@ -1724,7 +1932,7 @@ fn plan<'a>(
         .filter(|o| o.kind == ObjectKind::DeviceClass)
         .filter_map(|o| Some((o.name()?, o)))
         .collect();
-    let mut class_programs: HashMap<String, Arc<Vec<Program>>> = HashMap::new();
+    let mut class_programs: HashMap<String, Arc<Vec<Selector>>> = HashMap::new();
     let mut plans = Vec::new();
     let mut next_key = 0usize;
     for (ci, claim) in claims.iter().enumerate() {
@@ -1738,34 +1946,61 @@ fn plan<'a>(
         {
             let name = str_of(r, "name").unwrap_or_default().to_owned();
             let mut make = |body: &'a Node, shown: String| -> Result<Req<'a>, Fatal> {
+                // validateDeviceRequest, in its order; messages name a
+                // subrequest by its own name.
+                let own = shown.rsplit('/').next().unwrap_or(&shown).to_owned();
+                let selectors = body
+                    .get("selectors")
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default();
+                if let Some(i) = selectors.iter().position(|s| s.get("cel").is_none()) {
+                    return Err(Fatal(format!(
+                        "claim {cref}, request {own}, selector #{i}: CEL expression empty (unsupported selector type?)"
+                    )));
+                }
+                let admin = body.get("adminAccess").and_then(Node::as_bool);
+                if admin.is_some() && !gates.enabled(Gate::DRAAdminAccess) {
+                    return Err(Fatal(format!("claim {cref}, request {own}: admin access is requested, but the feature is disabled")));
+                }
                 let class_name = str_of(body, "deviceClassName").unwrap_or_default();
+                // An empty name is not looked up.
+                if class_name.is_empty() {
+                    return Err(Fatal(format!(
+                        "claim {cref}, request {own}: missing device class name (unsupported request type?)"
+                    )));
+                }
                 let class = *classes.get(class_name).ok_or_else(|| {
-                    Fatal(format!("claim {cref}, request {shown}: could not retrieve device class {class_name}"))
+                    Fatal(format!(
+                        "claim {cref}, request {own}: could not retrieve device class {class_name}"
+                    ))
                 })?;
+                // The apiserver defaults a missing mode to ExactCount.
+                let all = match str_of(body, "allocationMode") {
+                    None | Some("ExactCount") => false,
+                    Some("All") => true,
+                    Some(other) => {
+                        return Err(Fatal(format!(
+                            "claim {cref}, request {own}: unsupported count mode {other}"
+                        )))
+                    }
+                };
+                // Compile errors surface when a device is first evaluated
+                // (upstream compiles through its cache in selectorsMatch).
                 let cp = match class_programs.get(class_name) {
                     Some(p) => p.clone(),
                     None => {
                         let sel = class.spec().map(selectors_of).unwrap_or_default();
-                        let p = Arc::new(compile_all(&sel, &env, &format!("class {class_name}"))?);
+                        let p = Arc::new(compile_all(&sel, &env));
                         class_programs.insert(class_name.to_owned(), p.clone());
                         p
                     }
                 };
-                let programs = Arc::new(compile_all(
-                    &selectors_of(body),
-                    &env,
-                    &format!("claim {cref}"),
-                )?);
-                let all = str_of(body, "allocationMode") == Some("All");
+                let programs = Arc::new(compile_all(&selectors_of(body), &env));
                 let count = body
                     .get("count")
                     .and_then(Node::as_i64)
                     .filter(|c| *c > 0)
                     .unwrap_or(1) as usize;
-                let admin = body.get("adminAccess").and_then(Node::as_bool);
-                if admin.is_some() && !gates.enabled(Gate::DRAAdminAccess) {
-                    return Err(Fatal(format!("claim {cref}, request {shown}: admin access is requested, but the feature is disabled")));
-                }
                 let capacity: Vec<(String, Quantity)> = body
                     .get("capacity")
                     .and_then(|c| c.get("requests"))
@@ -1774,8 +2009,14 @@ fn plan<'a>(
                     .iter()
                     .filter_map(|e| Some((e.key.to_string(), qty(&e.value)?)))
                     .collect();
-                if !capacity.is_empty() && !gates.enabled(Gate::DRAConsumableCapacity) {
-                    return Err(Fatal(format!("claim {cref}, request {shown}: has capacity requests, but the DRAConsumableCapacity feature is disabled")));
+                // Upstream checks the field is set, and names a subrequest as such.
+                if body.get("capacity").is_some() && !gates.enabled(Gate::DRAConsumableCapacity) {
+                    let what = if shown.contains('/') {
+                        "subrequest"
+                    } else {
+                        "request"
+                    };
+                    return Err(Fatal(format!("claim {cref}, {what} {own}: has capacity requests, but the DRAConsumableCapacity feature is disabled")));
                 }
                 let (tolerations, tolerations_json) = tolerations_of(body);
                 next_key += 1;
@@ -1813,10 +2054,19 @@ fn plan<'a>(
                 slots.push(Slot::First(list));
             }
         }
-        let constraints = devices
+        let constraint_list = devices
             .and_then(|d| d.get("constraints"))
             .and_then(Node::as_seq)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if let Some(i) = constraint_list
+            .iter()
+            .position(|c| c.get("matchAttribute").is_none() && c.get("distinctAttribute").is_none())
+        {
+            return Err(Fatal(format!(
+                "claim {cref}, constraint #{i}: empty constraint (unsupported constraint type?)"
+            )));
+        }
+        let constraints = constraint_list
             .iter()
             .filter_map(|c| {
                 let requests = c
@@ -1995,11 +2245,11 @@ fn solve_node<'a>(
         let mut claims = Vec::new();
         for (ci, plan) in search.plans.iter().enumerate() {
             let mut results = Vec::new();
-            let mut node_bound = false;
+            let mut node_selector = ResultNodeSelector::default();
             for p in search.picks.iter().filter(|p| p.claim == ci) {
                 let pool = &search.pools[p.dev.pool];
                 let d = &pool.devices[p.dev.index];
-                node_bound |= d.node_name.is_some() || d.binds_to_node;
+                node_selector.add(d)?;
                 let binding = self_binding(d, gates);
                 results.push(DeviceResult {
                     request: p.request.clone(),
@@ -2020,14 +2270,14 @@ fn solve_node<'a>(
                         .map(|s| s.iter().map(|(k, q)| (k.clone(), q.human())).collect()),
                 });
             }
-            let node_selector = node_bound.then(|| {
-                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]})
-            });
+            let node_selector = node_selector.finish(node);
+            let config = allocation_config(plan, &results);
             claims.push(ClaimAllocation {
                 namespace: plan.obj.namespace().unwrap_or("default").to_owned(),
                 name: plan.obj.name().unwrap_or_default().to_owned(),
                 results,
                 node_selector,
+                config,
                 existing: false,
                 reserved_for: Vec::new(),
             });
@@ -2035,6 +2285,9 @@ fn solve_node<'a>(
         return Ok(Outcome::Allocated { claims });
     }
     let mut reasons = Vec::new();
+    // Upstream's Allocate: nothing fits and a pool of the node is invalid.
+    // An error wrapping ErrFailedAllocationOnNode, which the scheduler's
+    // Filter reports as the node being unschedulable, with this message.
     if search
         .pools
         .iter()
@@ -2150,10 +2403,11 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
         let mut holders: Vec<String> = Vec::new();
         let mut kept = Vec::new();
         for &r in cands {
-            let passes = |programs: &[Program]| {
-                programs
-                    .iter()
-                    .all(|p| p.matches(search.dev(r).cel()) == Ok(true))
+            let passes = |programs: &[Selector]| {
+                programs.iter().all(|p| {
+                    p.as_ref()
+                        .is_ok_and(|p| p.matches(search.dev(r).cel()) == Ok(true))
+                })
             };
             if !passes(&req.class_programs) {
                 continue;

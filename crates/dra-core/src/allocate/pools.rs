@@ -108,6 +108,9 @@ pub struct PoolDevice<'a> {
     pub binds_to_node: bool,
     /// Set when the device (or its slice) is bound to one node by name.
     pub node_name: Option<&'a str>,
+    /// The node selector of the device (per-device node selection) or of
+    /// its slice; what the allocation result's node selector is built from.
+    pub node_selector: Option<&'a Node>,
     pub on_node: bool,
     sig: std::cell::OnceCell<u64>,
 }
@@ -435,6 +438,8 @@ struct SliceView<'a> {
     shared_counters: bool,
     /// For slices that select the node themselves: (nodeName, on the node).
     slice_selection: (Option<&'a str>, bool),
+    /// The slice's `nodeSelector`, when it selects nodes by one.
+    slice_selector: Option<&'a Node>,
 }
 
 impl<'a> SliceView<'a> {
@@ -453,6 +458,7 @@ impl<'a> SliceView<'a> {
             per_device,
             shared_counters,
             slice_selection,
+            slice_selector: (!per_device).then(|| spec.get("nodeSelector")).flatten(),
         }
     }
 }
@@ -464,13 +470,16 @@ fn device_of<'a>(
     node: &str,
     labels: Option<&Node>,
 ) -> PoolDevice<'a> {
-    let (node_name, selected) = if slice.per_device {
+    let ((node_name, selected), node_selector) = if slice.per_device {
         (
-            d.get("nodeName").and_then(Node::as_str),
-            selects_node(d, node, labels) == Some(true),
+            (
+                d.get("nodeName").and_then(Node::as_str),
+                selects_node(d, node, labels) == Some(true),
+            ),
+            d.get("nodeSelector"),
         )
     } else {
-        slice.slice_selection
+        (slice.slice_selection, slice.slice_selector)
     };
     let on_node = !slice.shared_counters && selected;
     // One pass over the device's fields (this runs for every device of
@@ -527,6 +536,7 @@ fn device_of<'a>(
         binding_failure: strings(failure_conditions),
         binds_to_node,
         node_name,
+        node_selector,
         on_node,
     }
 }
