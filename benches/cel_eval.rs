@@ -40,7 +40,7 @@ fn bench(c: &mut Criterion) {
         text,
     }];
     let (objects, _) = load_objects(&files, Limits::default());
-    let devices = inventory::devices(&objects);
+    let devices = inventory::devices(&objects, false);
     drop(objects);
     assert_eq!(devices.len(), 320_000);
     let env = Env::new(&FeatureGates::defaults(Version::LATEST));

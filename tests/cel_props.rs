@@ -12,6 +12,7 @@ fn device() -> Arc<Device> {
     Arc::new(Device::from_node(
         "gpu.example.com",
         &loaded.documents[0].root,
+        true,
     ))
 }
 

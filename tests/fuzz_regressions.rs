@@ -50,6 +50,7 @@ fn cel_target_stays_fixed() {
         .documents
         .remove(0)
         .root,
+        true,
     ));
     for (name, data) in inputs("cel_expr") {
         eprintln!("cel_expr/{name}");

@@ -23,7 +23,7 @@ devices:
             .and_then(|d| d.as_seq())
             .unwrap_or_default()
             .iter()
-            .map(|d| Arc::new(Device::from_node("gpu.example.com", d)))
+            .map(|d| Arc::new(Device::from_node("gpu.example.com", d, true)))
             .collect()
     })
 }

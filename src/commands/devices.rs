@@ -102,7 +102,11 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             .iter()
             .find(|o| o.kind == ObjectKind::DeviceClass && o.name() == Some(class_name.as_str()))
             .ok_or_else(|| format!("no DeviceClass named {class_name:?}"))?;
-        let devices = inventory::devices(&inv.objects);
+        let devices = inventory::devices(
+            &inv.objects,
+            inv.gates
+                .enabled(dra_core::gates::Gate::DRAListTypeAttributes),
+        );
         let report = inventory::match_devices("true", Some(class), &devices, &Env::new(&inv.gates));
         if let Some(e) = report.compile_error {
             return Err(e);

@@ -108,6 +108,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         Some(inv) => inv.gates.clone(),
         None => super::source::resolve_gates(&args.target, None)?,
     };
+    let list_types = gates.enabled(dra_core::gates::Gate::DRAListTypeAttributes);
     for id in args.select.iter().flatten().chain(args.ignore.iter()) {
         if !lint::registry::RULES
             .iter()
@@ -153,11 +154,11 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
                     .map_or("<inventory>", |s| s.name.as_str());
                 return Err(format!("--inventory {name}: {}", p.message));
             }
-            Some(dra_core::inventory::devices(&objects))
+            Some(dra_core::inventory::devices(&objects, list_types))
         }
         _ => live
             .as_ref()
-            .map(|inv| dra_core::inventory::devices(&inv.objects)),
+            .map(|inv| dra_core::inventory::devices(&inv.objects, list_types)),
     };
     // Only the kinds with update-only rules. From the cluster they are taken,
     // not copied (a large cluster stores many slices).

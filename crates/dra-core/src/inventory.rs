@@ -18,8 +18,9 @@ pub struct InventoryDevice {
     pub cel: Arc<Device>,
 }
 
-/// Every device of the given slices, in slice order.
-pub fn devices(objects: &[Object]) -> Vec<InventoryDevice> {
+/// Every device of the given slices, in slice order; `list_types`:
+/// DRAListTypeAttributes is on (list attributes are readable).
+pub fn devices(objects: &[Object], list_types: bool) -> Vec<InventoryDevice> {
     let mut out = Vec::new();
     for s in objects
         .iter()
@@ -52,7 +53,7 @@ pub fn devices(objects: &[Object]) -> Vec<InventoryDevice> {
                 driver: driver.to_owned(),
                 pool: pool.to_owned(),
                 name: name.to_owned(),
-                cel: Arc::new(Device::from_node(driver, d)),
+                cel: Arc::new(Device::from_node(driver, d, list_types)),
             });
         }
     }

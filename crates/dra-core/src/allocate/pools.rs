@@ -108,6 +108,8 @@ pub struct PoolDevice<'a> {
     pub binds_to_node: bool,
     /// Set when the device (or its slice) is bound to one node by name.
     pub node_name: Option<&'a str>,
+    /// DRAListTypeAttributes: list attributes are readable by CEL.
+    pub list_types: bool,
     /// The node selector of the device (per-device node selection) or of
     /// its slice; what the allocation result's node selector is built from.
     pub node_selector: Option<&'a Node>,
@@ -183,7 +185,7 @@ impl<'a> PoolDevice<'a> {
 
     pub fn cel(&self) -> &Arc<Device> {
         self.cel_view
-            .get_or_init(|| Arc::new(Device::from_node(self.driver, self.node)))
+            .get_or_init(|| Arc::new(Device::from_node(self.driver, self.node, self.list_types)))
     }
 
     /// Equal for devices that differ only in name: the search prunes a device
@@ -469,6 +471,7 @@ fn device_of<'a>(
     slice: &SliceView<'a>,
     node: &str,
     labels: Option<&Node>,
+    list_types: bool,
 ) -> PoolDevice<'a> {
     let ((node_name, selected), node_selector) = if slice.per_device {
         (
@@ -537,6 +540,7 @@ fn device_of<'a>(
         binds_to_node,
         node_name,
         node_selector,
+        list_types,
         on_node,
     }
 }
@@ -874,6 +878,7 @@ pub fn gather<'a>(
     gates: &FeatureGates,
 ) -> Result<Vec<Pool<'a>>, String> {
     let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
+    let list_types = gates.enabled(Gate::DRAListTypeAttributes);
     let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
     keys.extend(index.elsewhere.iter().copied());
     keys.sort();
@@ -969,7 +974,7 @@ pub fn gather<'a>(
             warm_fields(list);
             devices.reserve(list.len());
             for d in list {
-                devices.push(device_of(driver, d, &view, node, labels));
+                devices.push(device_of(driver, d, &view, node, labels, list_types));
             }
         }
         // Usually every slice of the generation targets the node: then the
@@ -996,7 +1001,7 @@ pub fn gather<'a>(
                 .and_then(Node::as_seq)
                 .unwrap_or_default()
             {
-                all_devices.push(device_of(driver, d, &view, node, labels));
+                all_devices.push(device_of(driver, d, &view, node, labels, list_types));
             }
         }
         if gates.enabled(Gate::DRADeviceTaintRules) {

@@ -124,6 +124,9 @@ impl Program {
     /// Evaluates the selector on a device as the scheduler does: `true` or
     /// `false`, or the runtime error that aborts the scheduling attempt.
     pub fn matches(&self, device: &Arc<Device>) -> Result<bool, EvalError> {
+        if let Some(why) = &device.attribute_error {
+            return Err(EvalError(why.clone()));
+        }
         let mut ev = eval::Eval::new(device, &self.literals);
         match ev.eval(&self.expr) {
             Ok(Value::Bool(b)) => Ok(b),
@@ -262,7 +265,11 @@ mod tests {
             let expr = case.get("expression").unwrap().as_str().unwrap();
             let dev = case.get("device").unwrap();
             let driver = dev.get("driver").unwrap().as_str().unwrap();
-            let device = Arc::new(Device::from_node(driver, dev));
+            let device = Arc::new(Device::from_node(
+                driver,
+                dev,
+                gates.enabled(crate::gates::Gate::DRAListTypeAttributes),
+            ));
             let expect = case.get("expect").unwrap();
             let got = match Program::compile(expr, &Env::new(&gates)) {
                 Err(e) => format!("compileError: {}", e.message),

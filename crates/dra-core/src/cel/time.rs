@@ -447,8 +447,11 @@ mod tests {
             .documents
             .remove(0)
             .root;
-        let device =
-            std::sync::Arc::new(crate::cel::value::Device::from_node("x.example.com", &node));
+        let device = std::sync::Arc::new(crate::cel::value::Device::from_node(
+            "x.example.com",
+            &node,
+            true,
+        ));
         for (expr, want) in [
             (
                 r#"url(device.attributes["x.example.com"].endpoint).getPort() == "4791""#,

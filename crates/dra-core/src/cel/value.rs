@@ -71,6 +71,9 @@ pub struct Device {
     pub attributes: Value,
     pub capacity: Value,
     pub allow_multiple_allocations: bool,
+    /// Upstream's `DeviceMatches` fails before evaluating when an attribute
+    /// has no supported value (or an unparsable version): the first such.
+    pub attribute_error: Option<String>,
 }
 
 /// Qualified names grouped by domain, each name's key already a CEL string:
@@ -102,59 +105,90 @@ fn insert(by_domain: &mut ByDomain, driver: &Arc<str>, name: &str, value: Value)
     }
 }
 
-fn attribute_value(n: &Node) -> Option<Value> {
+/// An attribute's value as upstream's `getAttributeValue` reads it: with
+/// DRAListTypeAttributes the first list type that is set, then the first of
+/// int, bool, string and version (which must parse); none is an error (so a
+/// list with the gate off is one: upstream stops scheduling rather than
+/// misread it).
+fn attribute_value(n: &Node, list_types: bool) -> Result<Value, String> {
     let get = |k: &str| n.get(k).filter(|v| !v.is_null());
-    if let Some(v) = get("int").and_then(Node::as_i64) {
-        return Some(Value::Int(v));
-    }
-    if let Some(v) = get("bool").and_then(Node::as_bool) {
-        return Some(Value::Bool(v));
-    }
-    if let Some(v) = get("string").and_then(Node::as_str) {
-        return Some(Value::String(v.into()));
-    }
-    if let Some(v) = get("version").and_then(Node::as_str) {
-        return Some(match Semver::parse(v) {
-            Ok(s) => Value::Semver(Arc::new(s)),
-            Err(_) => Value::String(v.into()),
-        });
-    }
-    for (k, conv) in [
-        (
-            "ints",
-            (|x: &Node| x.as_i64().map(Value::Int)) as fn(&Node) -> Option<Value>,
-        ),
-        ("bools", |x: &Node| x.as_bool().map(Value::Bool)),
-        ("strings", |x: &Node| {
-            x.as_str().map(|s| Value::String(s.into()))
-        }),
-        ("versions", |x: &Node| {
-            x.as_str()
-                .and_then(|s| Semver::parse(s).ok())
-                .map(|s| Value::Semver(Arc::new(s)))
-        }),
-    ] {
-        if let Some(list) = get(k).and_then(Node::as_seq) {
-            return Some(Value::List(Arc::new(
-                list.iter().filter_map(conv).collect(),
-            )));
+    if list_types {
+        if let Some(list) = list_value(n)? {
+            return Ok(list);
         }
     }
-    None
+    if let Some(v) = get("int").and_then(Node::as_i64) {
+        return Ok(Value::Int(v));
+    }
+    if let Some(v) = get("bool").and_then(Node::as_bool) {
+        return Ok(Value::Bool(v));
+    }
+    if let Some(v) = get("string").and_then(Node::as_str) {
+        return Ok(Value::String(v.into()));
+    }
+    if let Some(v) = get("version").and_then(Node::as_str) {
+        return Semver::parse(v)
+            .map(|s| Value::Semver(Arc::new(s)))
+            .map_err(|e| format!("parse semantic version: {e}"));
+    }
+    Err("unsupported attribute value".to_owned())
+}
+
+/// The attribute's list value, if a list type is set (every version of a
+/// version list must parse).
+fn list_value(n: &Node) -> Result<Option<Value>, String> {
+    let get = |k: &str| n.get(k).filter(|v| !v.is_null()).and_then(Node::as_seq);
+    let list = |items: Vec<Value>| Ok(Some(Value::List(Arc::new(items))));
+    if let Some(l) = get("ints") {
+        return list(
+            l.iter()
+                .filter_map(|x| x.as_i64().map(Value::Int))
+                .collect(),
+        );
+    }
+    if let Some(l) = get("bools") {
+        return list(
+            l.iter()
+                .filter_map(|x| x.as_bool().map(Value::Bool))
+                .collect(),
+        );
+    }
+    if let Some(l) = get("strings") {
+        return list(
+            l.iter()
+                .filter_map(|x| x.as_str().map(|s| Value::String(s.into())))
+                .collect(),
+        );
+    }
+    if let Some(l) = get("versions") {
+        let mut items = Vec::with_capacity(l.len());
+        for x in l {
+            let v = Semver::parse(x.as_str().unwrap_or_default())
+                .map_err(|e| format!("parse semantic version: {e}"))?;
+            items.push(Value::Semver(Arc::new(v)));
+        }
+        return list(items);
+    }
+    Ok(None)
 }
 
 impl Device {
-    /// Builds the CEL view of a ResourceSlice device entry of `driver`.
-    pub fn from_node(driver: &str, device: &Node) -> Device {
+    /// Builds the CEL view of a ResourceSlice device entry of `driver`;
+    /// `list_types`: DRAListTypeAttributes is on.
+    pub fn from_node(driver: &str, device: &Node, list_types: bool) -> Device {
         let driver: Arc<str> = driver.into();
         let mut attrs = Vec::new();
+        let mut attribute_error = None;
         for e in device
             .get("attributes")
             .and_then(Node::as_map)
             .unwrap_or_default()
         {
-            if let Some(v) = attribute_value(&e.value) {
-                insert(&mut attrs, &driver, &e.key, v);
+            match attribute_value(&e.value, list_types) {
+                Ok(v) => insert(&mut attrs, &driver, &e.key, v),
+                Err(why) => {
+                    attribute_error.get_or_insert_with(|| format!("attribute {}: {why}", e.key));
+                }
             }
         }
         let mut caps = Vec::new();
@@ -180,6 +214,7 @@ impl Device {
                 .get("allowMultipleAllocations")
                 .and_then(Node::as_bool)
                 .unwrap_or(false),
+            attribute_error,
         }
     }
 }
@@ -321,6 +356,55 @@ impl fmt::Display for Value {
             Value::Timestamp(t) => write!(f, "timestamp({:?})", super::time::format_timestamp(*t)),
             Value::Type(t) => f.write_str(t),
             Value::Device(_) => f.write_str("device"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Device;
+
+    fn device(yaml: &str, list_types: bool) -> Device {
+        let node = crate::yaml::load(yaml, Default::default())
+            .documents
+            .remove(0)
+            .root;
+        Device::from_node("x.example.com", &node, list_types)
+    }
+
+    /// `getAttributeValue` (k8s.io/dynamic-resource-allocation/cel): no
+    /// supported value, an unparsable version, or a list with
+    /// DRAListTypeAttributes off fail the evaluation, naming the attribute.
+    #[test]
+    fn unsupported_attribute_values_fail_evaluation() {
+        let cases = [
+            (
+                "attributes: {a: {}}",
+                true,
+                Some("attribute a: unsupported attribute value"),
+            ),
+            (
+                "attributes: {a: {version: '1.0'}}",
+                true,
+                Some("attribute a: parse semantic version"),
+            ),
+            (
+                "attributes: {a: {strings: [x]}}",
+                false,
+                Some("attribute a: unsupported attribute value"),
+            ),
+            ("attributes: {a: {strings: [x]}}", true, None),
+            ("attributes: {a: {int: 1, strings: [x]}}", false, None),
+        ];
+        for (yaml, lists, want) in cases {
+            let got = device(yaml, lists).attribute_error;
+            match want {
+                Some(w) => assert!(
+                    got.as_deref().is_some_and(|g| g.starts_with(w)),
+                    "{yaml}: {got:?}"
+                ),
+                None => assert_eq!(got, None, "{yaml}"),
+            }
         }
     }
 }
