@@ -161,7 +161,7 @@ def withTaints(d, *t):
     d = dc(d); d.setdefault("taints", []).extend(dc(list(t))); return _clean(d)
 
 def deviceCounterConsumption(cs, counters):
-    return {"counterSet": cs, "counters": {k: {"value": v} for k, v in counters.items()}}
+    return {"counterSet": cs, "counters": {k: {"value": v} for k, v in (counters or {}).items()}}
 
 def withDeviceCounterConsumption(d, *dcc):
     d = dc(d)
@@ -186,8 +186,8 @@ def withNodeSelection(d, ns):
 
 def withBindingConditions(d, bc, bfc):
     d = dc(d)
-    if bc is not None: d["bindingConditions"] = list(bc)
-    if bfc is not None: d["bindingFailureConditions"] = list(bfc)
+    if bc: d["bindingConditions"] = list(bc)
+    if bfc: d["bindingFailureConditions"] = list(bfc)
     return _clean(d)
 
 def withBindsToNode(d, b):
@@ -239,7 +239,7 @@ def sliceWithMultipleDevices(name, ns, pool, driver, count):
     return sliceWithDevices(name, ns, pool, driver, *[device(f"device-{i}") for i in range(count)])
 
 def counterSet(name, counters):
-    return {"name": name, "counters": {k: {"value": v} for k, v in counters.items()}}
+    return {"name": name, "counters": {k: {"value": v} for k, v in (counters or {}).items()}}
 
 def sliceWithCounterSets(name, ns, pool, driver, *sets):
     s = slice_(name, ns, pool, driver)

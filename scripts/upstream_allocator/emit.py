@@ -96,11 +96,10 @@ def case(name, about=None, reason=None, features=(), claims=(), allocated=(), al
         assert len(results) == len(claims), f"{name}: {len(results)} results for {len(claims)} claims"
         alloc = []
         for c, r in zip(claims, results):
-            e = {"claim": f"default/{c['metadata']['name']}", "results": r["results"]}
-            if r.get("nodeSelector") is not None:
-                e["nodeSelector"] = r["nodeSelector"]
-            if r.get("config"):
-                e["config"] = r["config"]
+            # upstream's allocationResult matcher: this node selector (nil
+            # included) and no config; allocationResultWithConfigs: these.
+            e = {"claim": f"default/{c['metadata']['name']}", "results": r["results"],
+                 "nodeSelector": r.get("nodeSelector"), "config": r.get("config") or []}
             alloc.append(e)
         doc["expect"] = {"allocation": alloc}
         if any_order:

@@ -324,6 +324,16 @@ impl<'a> Pool<'a> {
                 }
                 groups_incomplete |= same_pass && groups;
             }
+            // A device of the pool on another node that consumes an unknown
+            // counter invalidates the pool here too (upstream's test
+            // "partitionable-devices-validation-error-on-non-targeting-slice").
+            if let (Some(all), Some(_)) = (&self.all_devices, counter_sets) {
+                for d in all {
+                    if let (Some(why), _) = d.check_consumption(counter_sets) {
+                        invalid.get_or_insert(why);
+                    }
+                }
+            }
             if self.groups_gate_off && !same_pass {
                 groups_incomplete = self.all_devices().iter().any(PoolDevice::has_groups);
             }
