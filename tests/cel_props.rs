@@ -20,6 +20,7 @@ fn env() -> Env {
     Env {
         allow_multiple_allocations: true,
         list_type_attributes: true,
+        ext_lists: true,
     }
 }
 

@@ -1922,11 +1922,8 @@ fn plan<'a>(
     gates: &'a FeatureGates,
     claims: &[&'a Object],
 ) -> Result<Vec<ClaimPlan<'a>>, Fatal> {
-    let env = Env {
-        // The scheduler evaluates with every field declared (stored expressions).
-        allow_multiple_allocations: true,
-        list_type_attributes: true,
-    };
+    // The scheduler evaluates with every field declared (stored expressions).
+    let env = Env::stored();
     let classes: HashMap<&str, &Object> = objects
         .iter()
         .filter(|o| o.kind == ObjectKind::DeviceClass)

@@ -273,6 +273,20 @@ pub(crate) fn signature(name: &str, target: Option<&Type>, args: &[&Type], env: 
         ("findAll", Some(t)) if (1..=2).contains(&n) && is(t, &T::String) => {
             Sig::Ok(T::List(Box::new(T::String)), Extra::Strings)
         }
+        // ext.Lists (version 3) joins the base environment in 1.34, so a new
+        // expression sees it from Kubernetes 1.35 (compatibility version
+        // n-1; apiserver/pkg/cel/environment/base.go).
+        ("slice" | "flatten" | "distinct" | "sort", Some(T::List(_) | T::Dyn))
+        | ("reverse", Some(T::List(_)))
+            if !env.ext_lists =>
+        {
+            Sig::Gated(format!(
+                "undeclared reference to '{name}' (in container '')"
+            ))
+        }
+        ("range", Some(T::Dyn)) if n == 1 && !env.ext_lists => {
+            Sig::Gated("undeclared reference to 'lists' (in container '')".into())
+        }
         // Kubernetes lists and ext lists.
         ("isSorted", Some(T::List(_) | T::Dyn)) if n == 0 => ok(T::Bool),
         ("sum" | "min" | "max", Some(T::List(e))) if n == 0 => ok((**e).clone()),

@@ -173,6 +173,7 @@ mod tests {
         let env = Env {
             allow_multiple_allocations: true,
             list_type_attributes: true,
+            ext_lists: true,
         };
         Program::compile(expr, &env)
             .unwrap()
@@ -187,6 +188,7 @@ mod tests {
         let env = Env {
             allow_multiple_allocations: true,
             list_type_attributes: true,
+            ext_lists: true,
         };
         let p = Program::compile(r#"[device.driver == "a.example.com"].all(x, x)"#, &env).unwrap();
         assert_eq!(p.driver_literals(), vec!["a.example.com".to_owned()]);

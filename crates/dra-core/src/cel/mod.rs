@@ -39,6 +39,10 @@ pub struct Env {
     pub allow_multiple_allocations: bool,
     /// `includes()` on list-type attributes (DRAListTypeAttributes).
     pub list_type_attributes: bool,
+    /// cel-go's ext.Lists (`slice`, `flatten`, `distinct`, `sort`,
+    /// `reverse`, `lists.range`): in the base environment from 1.34, so for
+    /// new expressions from Kubernetes 1.35; stored expressions always.
+    pub ext_lists: bool,
 }
 
 impl Env {
@@ -46,6 +50,17 @@ impl Env {
         Env {
             allow_multiple_allocations: gates.enabled(Gate::DRAConsumableCapacity),
             list_type_attributes: gates.enabled(Gate::DRAListTypeAttributes),
+            ext_lists: gates.version >= crate::gates::Version::V1_35,
+        }
+    }
+
+    /// The environment of stored expressions (what the scheduler evaluates):
+    /// every field and library declared.
+    pub fn stored() -> Self {
+        Env {
+            allow_multiple_allocations: true,
+            list_type_attributes: true,
+            ext_lists: true,
         }
     }
 }
@@ -314,6 +329,7 @@ mod cost_tests {
         let env = Env {
             allow_multiple_allocations: true,
             list_type_attributes: true,
+            ext_lists: true,
         };
         let cost = |e: &str| Program::compile(e, &env).unwrap().estimated_cost;
         let cases = [
@@ -341,5 +357,40 @@ mod cost_tests {
         }
         let seven = "[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, [1,2,3,4,5,6,7,8,9,10].all(z2, [1,2,3,4,5,6,7,8,9,10].all(z3, [1,2,3,4,5,6,7,8,9,10].all(z4, [1,2,3,4,5,6,7,8,9,10].all(z5, z5 > 0)))))))";
         assert!(cost(seven) > MAX_ESTIMATED_COST);
+    }
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+    use crate::gates::Version;
+
+    /// A new expression compiles against the base environment of the
+    /// release before (DefaultCompatibilityVersion); ext.Lists joined it
+    /// in 1.34 (apiserver/pkg/cel/environment/base.go), so Kubernetes 1.34
+    /// refuses `reverse()` and 1.35 accepts it; the scheduler's stored
+    /// environment always has it.
+    #[test]
+    fn ext_lists_from_1_35_for_new_expressions() {
+        let expr = "[5, 1].reverse()[0] == 1 && [1, 2].slice(0, 1).size() == 1";
+        for (v, ok) in [
+            (Version::V1_34, false),
+            (Version::V1_35, true),
+            (Version::V1_37, true),
+        ] {
+            let env = Env::new(&FeatureGates::defaults(v));
+            match Program::compile(expr, &env) {
+                Ok(_) => assert!(ok, "{v}"),
+                Err(e) => {
+                    assert!(!ok, "{v}: {}", e.message);
+                    assert!(
+                        e.message.contains("undeclared reference to 'reverse'"),
+                        "{}",
+                        e.message
+                    );
+                }
+            }
+        }
+        assert!(Program::compile(expr, &Env::stored()).is_ok());
     }
 }
