@@ -669,3 +669,19 @@ fn match_hint_names_the_domain() {
     );
     assert!(!text.contains("DOMAIN"), "{text}");
 }
+
+/// A request selector that does not compile is named first: the scheduler
+/// raises its compile error only once it meets a device (selectorsMatch),
+/// and here the class rules every device out before that.
+#[test]
+fn selector_compile_error_is_the_cause() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "default/c",
+        "-f",
+        "testdata/fixtures/explain-compile-error.yaml",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_compile_error", text);
+}

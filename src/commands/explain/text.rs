@@ -84,6 +84,10 @@ pub(super) fn blocking_reason(
     funnels: &[allocate::Funnel],
     constraints: &[allocate::ConstraintBlock],
 ) -> String {
+    // A selector that does not compile is the cause, whatever it rules out.
+    if let Some(r) = reasons.iter().find(|r| r.contains(": CEL compile error: ")) {
+        return r.clone();
+    }
     if let Some(f) = funnels.iter().find(|f| !f.enough()) {
         // Devices an invalid pool hides are the cause, not "too few devices".
         let pool = reasons
@@ -215,10 +219,10 @@ pub(super) fn node_detail(names: &str, node: &str, outcome: &Outcome, advice: &[
                     out.push_str("  - shared counters, capacity or constraints rule out every combination of them\n");
                 }
             }
-            for r in reasons
-                .iter()
-                .filter(|r| r.starts_with("resource pool ") && r.contains(" is invalid ("))
-            {
+            for r in reasons.iter().filter(|r| {
+                (r.starts_with("resource pool ") && r.contains(" is invalid ("))
+                    || r.contains(": CEL compile error: ")
+            }) {
                 out.push_str(&format!("\n  {r}\n"));
             }
         }

@@ -573,6 +573,35 @@ fn add_requirements(from: &serde_json::Value, to: &mut Vec<serde_json::Value>) {
     }
 }
 
+/// The compile errors of the claims' class and request selectors, in
+/// upstream's words ("class gpu: selector #0: CEL compile error: ...").
+fn compile_errors(plans: &[Arc<ClaimPlan<'_>>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for plan in plans {
+        for slot in &plan.slots {
+            let reqs: &[Req<'_>] = match slot {
+                Slot::Exact(r) => std::slice::from_ref(r),
+                Slot::First(subs) => subs,
+            };
+            for r in reqs {
+                let class = format!("class {}", r.class.name().unwrap_or_default());
+                let claim = format!("claim {}", claim_ref(plan.obj));
+                for (owner, programs) in [(&class, &r.class_programs), (&claim, &r.programs)] {
+                    for (i, p) in programs.iter().enumerate() {
+                        if let Err(m) = p {
+                            let line = format!("{owner}: selector #{i}: CEL compile error: {m}");
+                            if !out.contains(&line) {
+                                out.push(line);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A compiled CEL selector, or the message of its compile error.
 type Selector = Result<Program, String>;
 
@@ -2312,6 +2341,9 @@ fn solve_node<'a>(
     for f in &funnels {
         reasons.push(describe(f));
     }
+    // A selector that does not compile matches nothing; the scheduler says
+    // so only once it meets a device, so say it here.
+    reasons.extend(compile_errors(&search.plans));
     let constraints = if funnels.iter().all(Funnel::enough) {
         constraint_blocks(&search, &left)
     } else {
