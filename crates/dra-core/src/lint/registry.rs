@@ -168,6 +168,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v184_resource_version_on_create::RULE,
     &rules::v190_taint_rule_name::RULE,
     &rules::v191_taint_rule_selector::RULE,
+    &rules::v192_taint_rule_cel_selectors::RULE,
     &rules::v200_unknown_counter_set::RULE,
     &rules::v201_unknown_counter::RULE,
     &rules::v202_consumption_exceeds_counter::RULE,

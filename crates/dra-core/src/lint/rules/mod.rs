@@ -191,6 +191,7 @@ pub mod v183_pod_claim_not_found;
 pub mod v184_resource_version_on_create;
 pub mod v190_taint_rule_name;
 pub mod v191_taint_rule_selector;
+pub mod v192_taint_rule_cel_selectors;
 pub mod v200_unknown_counter_set;
 pub mod v201_unknown_counter;
 pub mod v202_consumption_exceeds_counter;
