@@ -685,3 +685,33 @@ fn selector_compile_error_is_the_cause() {
     assert_eq!(code, 1);
     insta::assert_snapshot!("explain_compile_error", text);
 }
+
+/// A pod's claim allocated before restricts the pod to the nodes its
+/// allocation admits, said up front; a node it rules out is not "closest".
+#[test]
+fn allocated_claim_restricts_the_pod() {
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "default/p",
+        "-f",
+        "testdata/fixtures/explain-shared-claim.yaml",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_shared_claim", text);
+    let (json, _) = out(&[
+        "explain",
+        "pod",
+        "default/p",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fixtures/explain-shared-claim.yaml",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["verdict"]["allocatedClaims"],
+        serde_json::json!([{"claim": "default/shared", "admits": ["node-a"]}])
+    );
+    assert_eq!(v["verdict"]["closest"]["node"], "node-a");
+}

@@ -339,6 +339,46 @@ fn selects_by_label(objects: &[Object]) -> bool {
         })
 }
 
+/// The claims allocated before that carry a node selector, each with the
+/// tried nodes it admits (the scheduler's filter checks them first).
+fn allocated_claims(
+    objects: &[Object],
+    claims: &[&Object],
+    per_node: &[(String, Outcome)],
+) -> Vec<(String, Vec<String>)> {
+    claims
+        .iter()
+        .filter_map(|c| {
+            let sel = c
+                .root
+                .get("status")?
+                .get("allocation")?
+                .get("nodeSelector")?;
+            let admits = per_node
+                .iter()
+                .map(|(n, _)| n)
+                .filter(|n| {
+                    let labels = objects
+                        .iter()
+                        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(n.as_str()))
+                        .and_then(|o| o.root.get("metadata"))
+                        .and_then(|m| m.get("labels"));
+                    allocate::node_selector_matches(sel, n, labels)
+                })
+                .cloned()
+                .collect();
+            Some((
+                format!(
+                    "{}/{}",
+                    c.namespace().unwrap_or("default"),
+                    c.name().unwrap_or_default()
+                ),
+                admits,
+            ))
+        })
+        .collect()
+}
+
 /// How many nodes' detail the text shows without `--all-nodes`.
 const DETAIL_NODES: usize = 3;
 
@@ -405,6 +445,7 @@ fn report(
     let per_node: Vec<(String, Outcome)> = run_on.into_iter().zip(outcomes).collect();
     let timeout_fatal = gates.version >= dra_core::gates::Version::V1_37;
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
+    summary.allocated_claims = allocated_claims(objects, claims, &per_node);
     summary.hint = summary
         .fatal
         .as_ref()
@@ -415,6 +456,12 @@ fn report(
         Outcome::Undecided { .. } => (3, 0),
         Outcome::Error { .. } => (0, 0),
         Outcome::Allocated { .. } => (1, 0),
+        // Nodes ruled out before any device was sought come last.
+        Outcome::Unsatisfiable {
+            funnels,
+            constraints,
+            ..
+        } if funnels.is_empty() && constraints.is_empty() => (2, usize::MAX),
         Outcome::Unsatisfiable { funnels, .. } => (2, summary::shortfall(funnels)),
     });
     // What would help, verified by allocating again with the change: only

@@ -39,6 +39,9 @@ pub struct Summary {
     pub unchecked: usize,
     /// Nodes not tried: the command's search budget ran out first.
     pub undecided: usize,
+    /// The pod's claims allocated before, each with the tried nodes its
+    /// allocation admits: they restrict the pod before any device is sought.
+    pub allocated_claims: Vec<(String, Vec<String>)>,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -101,7 +104,10 @@ impl Summary {
                 } => {
                     let why = blocking_reason(reasons, funnels, constraints);
                     let short = shortfall(funnels);
-                    if closest.as_ref().is_none_or(|(_, s, _)| short < *s) {
+                    // A node ruled out before any device was sought (a claim
+                    // allocated for another node) is not close.
+                    let tried = !funnels.is_empty() || !constraints.is_empty();
+                    if tried && closest.as_ref().is_none_or(|(_, s, _)| short < *s) {
                         closest = Some((node.clone(), short, why.clone()));
                     }
                     add(why, node);
@@ -121,6 +127,7 @@ impl Summary {
             closest,
             unchecked,
             undecided,
+            allocated_claims: Vec::new(),
         }
     }
 
@@ -185,6 +192,20 @@ impl Summary {
             let verdict = format!("{names} cannot be allocated on any of {n} {}.", nodes(n));
             out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
         }
+        for (claim, nodes_ok) in &self.allocated_claims {
+            let only = match nodes_ok.as_slice() {
+                [] => "none of the nodes tried".to_owned(),
+                [one] => one.clone(),
+                more => format!(
+                    "{} of the nodes tried ({})",
+                    more.len(),
+                    more.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
+                ),
+            };
+            out.push_str(&format!(
+                "  claim {claim} is already allocated: its allocation admits only {only}.\n"
+            ));
+        }
         let failing: usize = self.causes.iter().map(|c| c.nodes.len()).sum();
         if failing > 0 && !self.allocated.is_empty() && self.fatal.is_none() {
             out.push_str(&format!("Not on {failing} {}:\n", nodes(failing)));
@@ -245,6 +266,9 @@ impl Summary {
             "closest": self.closest.as_ref().map(|(node, short, why)| json!({
                 "node": node, "missingDevices": short, "reason": why,
             })),
+            "allocatedClaims": self.allocated_claims.iter().map(|(claim, nodes)| json!({
+                "claim": claim, "admits": nodes,
+            })).collect::<Vec<_>>(),
             "uncheckedNodes": self.unchecked,
             "undecidedNodes": self.undecided,
         })

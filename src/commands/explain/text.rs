@@ -29,7 +29,14 @@ fn blocking_step(f: &allocate::Funnel) -> String {
     } else {
         format!("fewer than {n} devices pass")
     };
-    if f.pass_class < n {
+    if f.devices < n && !f.all {
+        // The node has too few devices whatever the selectors say.
+        let are = if f.devices == 1 { "is" } else { "are" };
+        format!(
+            "request {req:?} needs {n} devices, only {} {are} on the node",
+            f.devices
+        )
+    } else if f.pass_class < n {
         format!("request {req:?}: {devices} the class selectors")
     } else if f.pass_request < n {
         format!("request {req:?}: {devices} the request selectors")
