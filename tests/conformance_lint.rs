@@ -121,3 +121,67 @@ fn harness_detects_a_wrong_verdict() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Kubernetes 1.34 validated by hand: map key errors at the key, duplicates
+/// at the name field, an attribute without a value and an empty name part
+/// Required, a bad identifier TypeInvalid (validateQualifiedName,
+/// validateCIdentifier, validateSet of the 1.34 validation.go); 1.35's
+/// declarative validation reports them as the conformance cases do.
+#[test]
+fn paths_and_types_per_release() {
+    let findings = |version: &str| -> Vec<(String, String)> {
+        let args: Vec<String> = [
+            "lint",
+            "testdata/fixtures/paths/slice-claim.yaml",
+            "--kubernetes-version",
+            version,
+            "-o",
+            "json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let (v, _) = support::run_json(&args).unwrap();
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .map(|d| {
+                (
+                    d["field"].as_str().unwrap().to_owned(),
+                    d["type"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let want = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(f, t)| (f.to_string(), t.to_string()))
+            .collect()
+    };
+    let mut got = findings("1.34");
+    got.sort();
+    let mut expect = want(&[
+        ("spec.devices[0].attributes[novalue]", "Required"),
+        ("spec.devices[0].attributes[bad-key]", "TypeInvalid"),
+        ("spec.devices[0].attributes[/x]", "Required"),
+        ("spec.devices[1].name", "Duplicate"),
+        ("spec.devices.requests[1].name", "Duplicate"),
+        ("spec.devices.constraints[0].matchAttribute", "Required"),
+    ]);
+    expect.sort();
+    assert_eq!(got, expect);
+    let mut got = findings("1.37");
+    got.sort();
+    let mut expect = want(&[
+        ("spec.devices[0].attributes[novalue]", "Invalid"),
+        ("spec.devices[0].attributes", "Invalid"),
+        ("spec.devices[0].attributes", "Invalid"),
+        ("spec.devices[1]", "Duplicate"),
+        ("spec.devices.requests[1]", "Duplicate"),
+        ("spec.devices.constraints[0].matchAttribute", "Invalid"),
+    ]);
+    expect.sort();
+    assert_eq!(got, expect);
+}

@@ -161,6 +161,60 @@ pub fn qualified_name_problem(name: &str) -> Option<(crate::diag::ErrorType, Str
     }
 }
 
+/// `qualified_name_problem` as Kubernetes 1.34's hand-written
+/// `validateQualifiedName` reported it: an empty name or part is Required, a
+/// bad identifier TypeInvalid (`validateCIdentifier`), and the domain and
+/// the identifier are both checked.
+pub fn qualified_name_problems_1_34(name: &str) -> Vec<(crate::diag::ErrorType, String)> {
+    use crate::diag::ErrorType::*;
+    let mut out = Vec::new();
+    if name.is_empty() {
+        out.push((Required, "name required".to_owned()));
+        return out;
+    }
+    let ident = |id: &str, out: &mut Vec<(crate::diag::ErrorType, String)>| {
+        if id.len() > C_IDENTIFIER_MAX {
+            out.push((
+                TooLong,
+                format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters"),
+            ));
+        }
+        if !is_c_identifier(id) {
+            out.push((
+                TypeInvalid,
+                format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"),
+            ));
+        }
+    };
+    let parts: Vec<&str> = name.split('/').collect();
+    match parts.as_slice() {
+        [id] => ident(id, &mut out),
+        [domain, id] => {
+            if domain.is_empty() {
+                out.push((Required, "the domain must not be empty".into()));
+            } else {
+                match driver_name_problem(domain) {
+                    Some(DriverNameProblem::TooLong) => out.push((
+                        TooLong,
+                        format!("domain {domain:?} is longer than {DRIVER_NAME_MAX} characters"),
+                    )),
+                    Some(_) => {
+                        out.push((Invalid, format!("domain {domain:?} is not a DNS subdomain")))
+                    }
+                    None => {}
+                }
+            }
+            if id.is_empty() {
+                out.push((Required, "the name must not be empty".into()));
+            } else {
+                ident(id, &mut out);
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

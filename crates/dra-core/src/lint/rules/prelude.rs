@@ -153,6 +153,33 @@ pub(crate) fn check_pool_name(
     }
 }
 
+/// Kubernetes 1.34 validated DRA objects by hand and reported some errors
+/// elsewhere than the declarative validation of 1.35+: map key errors at
+/// `map[key]`, duplicates at the item's name field, an attribute without a
+/// value or an empty name part as Required, a bad C identifier as
+/// TypeInvalid (the verdict is the same; spec/validation.md, "Paths").
+pub(crate) fn paths_1_34(cx: &Ctx<'_>) -> bool {
+    cx.gates.version < Version::V1_35
+}
+
+/// A duplicate's path: the item (1.35+) or its key field (1.34).
+pub(crate) fn duplicate_path(cx: &Ctx<'_>, item: String, key: &str) -> String {
+    if paths_1_34(cx) {
+        format!("{item}.{key}")
+    } else {
+        item
+    }
+}
+
+/// A map key's error path: the map (1.35+) or the entry (1.34).
+pub(crate) fn map_key_path(cx: &Ctx<'_>, map: String, key: &str) -> String {
+    if paths_1_34(cx) {
+        format!("{map}[{key}]")
+    } else {
+        map
+    }
+}
+
 /// Reports a list longer than `max` as TooMany at the list.
 pub(crate) fn check_too_many(
     obj: &Object,

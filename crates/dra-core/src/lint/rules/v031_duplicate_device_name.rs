@@ -18,7 +18,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         out.report(
             obj,
             Duplicate,
-            format!("spec.devices[{i}]"),
+            duplicate_path(cx, format!("spec.devices[{i}]"), "name"),
             devs[i].1.span,
             format!("device name {name:?} is used twice in this slice"),
         );

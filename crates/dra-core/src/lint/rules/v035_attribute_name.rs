@@ -17,6 +17,18 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
 pub(crate) fn check_map_keys(cx: &Ctx<'_>, obj: &Object, map: &str, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for a in entries(d, map) {
+            if paths_1_34(cx) {
+                for (ty, msg) in crate::format::qualified_name_problems_1_34(&a.key) {
+                    out.report(
+                        obj,
+                        ty,
+                        format!("spec.devices[{i}].{map}[{}]", a.key),
+                        a.key_span,
+                        format!("{:?}: {msg}", a.key),
+                    );
+                }
+                continue;
+            }
             if let Some((ty, msg)) = qualified_name_problem(&a.key) {
                 out.report(
                     obj,

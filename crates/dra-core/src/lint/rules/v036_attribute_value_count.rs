@@ -28,9 +28,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             match count {
                 1 => {}
                 0 => {
+                    // 1.34: validateDeviceAttribute's Required.
+                    let ty = if paths_1_34(cx) { Required } else { Invalid };
                     out.report(
                         obj,
-                        Invalid,
+                        ty,
                         path(),
                         a.key_span,
                         "exactly one value must be specified",

@@ -20,7 +20,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         out.report(
             obj,
             Duplicate,
-            format!("spec.sharedCounters[{i}]"),
+            duplicate_path(cx, format!("spec.sharedCounters[{i}]"), "name"),
             sets[i].span,
             format!("counter set {name:?} is defined twice"),
         );

@@ -21,7 +21,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 out.report(
                     obj,
                     Invalid,
-                    format!("spec.sharedCounters[{i}].counters"),
+                    map_key_path(cx, format!("spec.sharedCounters[{i}].counters"), &c.key),
                     c.key_span,
                     format!("counter name {:?} is not a DNS label", c.key),
                 );

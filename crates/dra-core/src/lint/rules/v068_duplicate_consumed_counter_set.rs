@@ -21,7 +21,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 Duplicate,
-                format!("spec.devices[{i}].consumesCounters[{j}]"),
+                duplicate_path(
+                    cx,
+                    format!("spec.devices[{i}].consumesCounters[{j}]"),
+                    "counterSet",
+                ),
                 c[j].span,
                 format!("counter set {name:?} is consumed twice"),
             );

@@ -43,7 +43,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         out.report(
                             obj,
                             Invalid,
-                            path.clone(),
+                            map_key_path(cx, path.clone(), &k.key),
                             k.key_span,
                             format!("counter name {:?} is not a DNS label", k.key),
                         );

@@ -9,7 +9,7 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let reqs = requests(obj);
     for (i, name) in duplicates(
         reqs.iter()
@@ -19,7 +19,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         out.report(
             obj,
             Duplicate,
-            path.clone(),
+            duplicate_path(cx, path.clone(), "name"),
             node.span,
             format!("request name {name:?} is used twice"),
         );

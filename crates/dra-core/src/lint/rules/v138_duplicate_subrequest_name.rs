@@ -9,7 +9,7 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (_, r, path) in requests(obj) {
         let subs = items(r, "firstAvailable");
         if subs.len() > MAX_SUBREQUESTS {
@@ -23,7 +23,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 Duplicate,
-                format!("{path}.firstAvailable[{k}]"),
+                duplicate_path(cx, format!("{path}.firstAvailable[{k}]"), "name"),
                 subs[k].span,
                 format!("subrequest name {name:?} is used twice"),
             );

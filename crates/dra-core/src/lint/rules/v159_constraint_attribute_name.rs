@@ -10,13 +10,17 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (c, path) in constraints(obj) {
         for k in ["matchAttribute", "distinctAttribute"] {
             let Some(n) = get(c, k) else { continue };
             let Some(name) = n.as_str() else { continue };
             let p = format!("{path}.{k}");
-            if let Some((ty, msg)) = qualified_name_problem(name) {
+            if paths_1_34(cx) {
+                for (ty, msg) in crate::format::qualified_name_problems_1_34(name) {
+                    out.report(obj, ty, p.clone(), n.span, format!("{name:?}: {msg}"));
+                }
+            } else if let Some((ty, msg)) = qualified_name_problem(name) {
                 out.report(obj, ty, p.clone(), n.span, format!("{name:?}: {msg}"));
             }
             if !name.contains('/') {
