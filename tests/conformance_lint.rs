@@ -129,18 +129,11 @@ fn harness_detects_a_wrong_verdict() {
 /// declarative validation reports them as the conformance cases do.
 #[test]
 fn paths_and_types_per_release() {
-    let findings = |version: &str| -> Vec<(String, String)> {
-        let args: Vec<String> = [
-            "lint",
-            "testdata/fixtures/paths/slice-claim.yaml",
-            "--kubernetes-version",
-            version,
-            "-o",
-            "json",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let findings_in = |file: &str, version: &str| -> Vec<(String, String)> {
+        let args: Vec<String> = ["lint", file, "--kubernetes-version", version, "-o", "json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let (v, _) = support::run_json(&args).unwrap();
         v["diagnostics"]
             .as_array()
@@ -155,6 +148,7 @@ fn paths_and_types_per_release() {
             })
             .collect()
     };
+    let findings = |version: &str| findings_in("testdata/fixtures/paths/slice-claim.yaml", version);
     let want = |list: &[(&str, &str)]| -> Vec<(String, String)> {
         list.iter()
             .map(|(f, t)| (f.to_string(), t.to_string()))
@@ -184,4 +178,19 @@ fn paths_and_types_per_release() {
     ]);
     expect.sort();
     assert_eq!(got, expect);
+    // An over-long list: only TooMany from 1.35; 1.34 checks the items too.
+    let file = "testdata/fixtures/paths/too-many-devices.yaml";
+    assert_eq!(
+        findings_in(file, "1.37"),
+        want(&[("spec.devices", "TooMany")])
+    );
+    let got = findings_in(file, "1.34");
+    assert!(
+        got.contains(&("spec.devices".into(), "TooMany".into())),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("spec.devices[128].name".into(), "Invalid".into())),
+        "{got:?}"
+    );
 }
