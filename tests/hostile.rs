@@ -106,6 +106,18 @@ fn deep_nesting_and_long_lines() {
         "{rules:?}"
     );
     assert_eq!(v["summary"]["objects"], 2);
+    // The text report says where a finding on a megabyte line is, without
+    // echoing the line.
+    let out = support::run(&[
+        "lint",
+        dir.join("long-line.yaml").to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.len() < 4096, "{} bytes of output", text.len());
+    assert!(text.contains("long-line.yaml:7:"), "{text}");
+    assert!(text.contains("the line is too long to show"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

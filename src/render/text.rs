@@ -111,6 +111,17 @@ impl miette::Diagnostic for Shown<'_> {
     }
 }
 
+/// The longest source line a snippet shows.
+const MAX_SHOWN_LINE: usize = 400;
+
+/// Whether a line the snippet would show (the finding's, and one around it)
+/// is longer than `MAX_SHOWN_LINE` bytes.
+fn too_wide(text: &str, lines: &LineIndex, d: &Diagnostic) -> bool {
+    let at = lines.byte_offset(text, d.span.start).min(text.len());
+    let (from, to) = window_bytes(text, at, at, 1);
+    text[from..to].split('\n').any(|l| l.len() > MAX_SHOWN_LINE)
+}
+
 fn span_of(text: &str, lines: &LineIndex, d_span: dra_core::tree::Span) -> SourceSpan {
     let start = lines.byte_offset(text, d_span.start);
     let end = lines.byte_offset(text, d_span.end.max(d_span.start));
@@ -147,6 +158,15 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
         let lines = r.lines.get(d.file).unwrap_or(&no_lines);
         let (source, labels) = if text.is_empty() {
             help_lines.insert(0, format!("file: {name}"));
+            (None, Vec::new())
+        } else if too_wide(text, lines, d) {
+            // A minified or generated line (a 60 MB one-line JSON) would be
+            // echoed whole: say where instead.
+            let (line, col) = lines.line_col(d.span.start);
+            help_lines.insert(
+                0,
+                format!("at {name}:{line}:{col} (the line is too long to show)"),
+            );
             (None, Vec::new())
         } else {
             let mut spans: Vec<(Option<String>, SourceSpan, bool)> =
