@@ -1534,7 +1534,7 @@ impl From<Fatal> for Halt {
 
 /// Which upstream allocator implementation kube-scheduler picks
 /// (`structured.NewAllocator`): the first whose supported features cover
-/// the enabled ones. See docs/allocator-variants.md.
+/// the enabled ones. See docs/allocator.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     /// Admin access, prioritized list, partitionable devices, device taints.
