@@ -715,3 +715,128 @@ fn allocated_claim_restricts_the_pod() {
     );
     assert_eq!(v["verdict"]["closest"]["node"], "node-a");
 }
+
+/// The verdict as JSON for each situation the text snapshots show: the
+/// same facts as structured fields (`verdict`, and per node the request
+/// funnels and reasons), so a script reads the culprit without parsing text.
+#[test]
+fn verdicts_as_json() {
+    let cases: [(&str, &[&str]); 10] = [
+        (
+            "across_nodes",
+            &[
+                "claim",
+                "train-0",
+                "-n",
+                "team-a",
+                "-f",
+                "testdata/fixtures/explain",
+            ],
+        ),
+        (
+            "pod",
+            &[
+                "pod",
+                "team-a/trainer",
+                "--node",
+                "worker-1",
+                "-f",
+                "testdata/fixtures/explain",
+            ],
+        ),
+        (
+            "counter_shortfall",
+            &[
+                "claim",
+                "whole-gpu",
+                "--node",
+                "worker-1",
+                "-f",
+                "testdata/fixtures/explain-counters.yaml",
+            ],
+        ),
+        (
+            "already_allocated",
+            &[
+                "claim",
+                "team-b/held",
+                "-f",
+                "testdata/fixtures/explain-allocated.yaml",
+            ],
+        ),
+        (
+            "fleet_pod",
+            &[
+                "pod",
+                "team-a/trainer",
+                "-f",
+                "testdata/fixtures/explain-fleet/fleet.yaml",
+            ],
+        ),
+        (
+            "fleet_fatal",
+            &[
+                "claim",
+                "team-a/nvlink-pair",
+                "-f",
+                "testdata/fixtures/explain-fleet",
+            ],
+        ),
+        (
+            "invalid_pool",
+            &[
+                "claim",
+                "default/c",
+                "-f",
+                "testdata/fixtures/explain-invalid-pool.yaml",
+            ],
+        ),
+        (
+            "all_mode",
+            &[
+                "claim",
+                "team-a/all-gpus",
+                "-f",
+                "testdata/fixtures/explain-fleet",
+            ],
+        ),
+        (
+            "compile_error",
+            &[
+                "claim",
+                "default/c",
+                "-f",
+                "testdata/fixtures/explain-compile-error.yaml",
+            ],
+        ),
+        (
+            "shared_claim",
+            &[
+                "pod",
+                "default/p",
+                "-f",
+                "testdata/fixtures/explain-shared-claim.yaml",
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        let mut argv = vec!["explain"];
+        argv.extend_from_slice(args);
+        argv.extend(["-o", "json"]);
+        let (json, _) = out(&argv);
+        let v: serde_json::Value =
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name}: {e}: {json}"));
+        let shown = serde_json::json!({
+            "verdict": v["verdict"],
+            "nodes": v["nodes"].as_array().map(|nodes| nodes.iter().map(|n| serde_json::json!({
+                "node": n["node"], "result": n["result"], "error": n["error"],
+                "reasons": n["claims"].as_array().map(|cs| cs.iter()
+                    .map(|c| c["explanation"]["reasons"].clone()).collect::<Vec<_>>()),
+            })).collect::<Vec<_>>()),
+        });
+        insta::assert_snapshot!(
+            format!("json_{name}"),
+            serde_json::to_string_pretty(&shown).unwrap()
+        );
+    }
+}
