@@ -4,11 +4,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-mod cli;
-mod cluster;
-mod commands;
-mod files;
-mod render;
+use kubectl_dra::{cli, commands, render};
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -74,10 +70,4 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// What a command printed and how it ended.
-pub struct Outcome {
-    pub stdout: String,
-    pub code: u8,
 }

@@ -846,3 +846,56 @@ fn exec_plugins_are_bounded_and_never_echoed() {
     assert!(err.contains("not an ExecCredential"), "{err}");
     assert!(!err.contains("super-secret-token-123"), "{err}");
 }
+
+/// `--kubeconfig` gets the same care as `KUBECONFIG`: its exec plugin runs
+/// under the deadline, and a file it names (certificate authority, client
+/// key, token file) that is a device or FIFO is refused, not read forever.
+#[cfg(unix)]
+#[test]
+fn kubeconfig_flag_and_the_files_it_names_are_bounded() {
+    let live = Live::start("kc-flag", Fixture::new("1.37", &small_cluster(1), &[]));
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let hang = live.dir.join("hang-kubeconfig");
+    std::fs::write(
+        &hang,
+        text.replace(
+            &format!("    token: {}\n", apiserver::TOKEN),
+            "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: sh\n      args: [\"-c\", \"sleep 60\"]\n      interactiveMode: Never\n",
+        ),
+    )
+    .unwrap();
+    let o = support::run(&[
+        "devices",
+        "--request-timeout",
+        "1s",
+        "--kubeconfig",
+        hang.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did not finish within 1s"),
+        "{}",
+        stderr(&o)
+    );
+    let zero = live.dir.join("zero-kubeconfig");
+    std::fs::write(
+        &zero,
+        text.replace(
+            &format!("    token: {}\n", apiserver::TOKEN),
+            "    tokenFile: /dev/zero\n",
+        ),
+    )
+    .unwrap();
+    for (how, env) in [("flag", None), ("env", Some(zero.as_os_str()))] {
+        let o = match env {
+            None => support::run(&["devices", "--kubeconfig", zero.to_str().unwrap()]),
+            Some(e) => support::run_env(&["devices"], &[("KUBECONFIG", e)]),
+        };
+        assert_eq!(o.status.code(), Some(2), "{how}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("tokenFile file /dev/zero is not a regular file"),
+            "{how}: {err}"
+        );
+    }
+}

@@ -193,6 +193,54 @@ fn check_config_file(path: &std::path::Path) -> Result<(), ClusterError> {
     Ok(())
 }
 
+/// The largest certificate, key or token file a kubeconfig may name.
+const MAX_NAMED_FILE_BYTES: u64 = 1 << 20;
+
+/// Every file a kubeconfig names (certificate authority, client
+/// certificate and key, token file) is a regular file of bounded size before
+/// the client reads it: `/dev/zero` or a FIFO there would be read forever.
+/// kube-rs made relative paths absolute when it read the kubeconfig.
+fn check_named_files(kc: &Kubeconfig) -> Result<(), ClusterError> {
+    let clusters = kc.clusters.iter().filter_map(|c| {
+        Some((
+            c.name.as_str(),
+            "certificate-authority",
+            c.cluster.as_ref()?.certificate_authority.as_deref()?,
+        ))
+    });
+    let users = kc.auth_infos.iter().flat_map(|u| {
+        let a = u.auth_info.as_ref();
+        [
+            (
+                "client-certificate",
+                a.and_then(|a| a.client_certificate.as_deref()),
+            ),
+            ("client-key", a.and_then(|a| a.client_key.as_deref())),
+            ("tokenFile", a.and_then(|a| a.token_file.as_deref())),
+        ]
+        .into_iter()
+        .filter_map(move |(field, path)| Some((u.name.as_str(), field, path?)))
+    });
+    for (owner, field, path) in clusters.chain(users) {
+        let why = match std::fs::metadata(path) {
+            // A missing file is the client's error to report, with its path.
+            Err(_) => continue,
+            Ok(m) if !m.is_file() => "is not a regular file (a FIFO, device or socket)".to_owned(),
+            Ok(m) if m.len() > MAX_NAMED_FILE_BYTES => {
+                format!(
+                    "is larger than the {} MiB limit",
+                    MAX_NAMED_FILE_BYTES >> 20
+                )
+            }
+            Ok(_) => continue,
+        };
+        return Err(ClusterError::Config(format!(
+            "kubeconfig {owner:?}: the {field} file {path} {why}; not read"
+        )));
+    }
+    Ok(())
+}
+
 /// Tokens as people paste them (`token: |` keeps a trailing newline, files
 /// from Windows end in CR LF): surrounding whitespace is dropped; a token with
 /// other control characters cannot be an HTTP header value and is refused,
@@ -232,6 +280,8 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
         let mut kc =
             Kubeconfig::read_from(path).map_err(|e| ClusterError::Config(e.to_string()))?;
         clean_tokens(&mut kc)?;
+        check_named_files(&kc)?;
+        exec::resolve(&mut kc, &options, plugin_deadline(args))?;
         kube::Config::from_custom_kubeconfig(kc, &options)
             .await
             .map_err(|e| ClusterError::Config(e.to_string()))?
@@ -242,6 +292,7 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
         match Kubeconfig::read() {
             Ok(mut kc) => {
                 clean_tokens(&mut kc)?;
+                check_named_files(&kc)?;
                 exec::resolve(&mut kc, &options, plugin_deadline(args))?;
                 kube::Config::from_custom_kubeconfig(kc, &options)
                     .await
