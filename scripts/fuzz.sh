@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-600}"
 [ $# -gt 0 ] && shift
-targets="${*:-lint_bytes lint_manifest cel_expr allocate yaml_paths}"
+targets="${*:-lint_bytes lint_manifest cel_expr allocate yaml_paths cli_args kubeconfig http_page}"
 for t in $targets; do
     mkdir -p "work/$t" "artifacts/$t"
     cp -n corpus/"$t"/* "work/$t/" 2>/dev/null || true

@@ -73,3 +73,38 @@ fn yaml_paths_target_stays_fixed() {
         );
     }
 }
+
+/// The edge targets (argument parser, kubeconfig loader, list decoder)
+/// hold on their seeds: no panic, and the errors they give are errors.
+#[test]
+fn edge_targets_hold_on_their_seeds() {
+    use clap::Parser;
+    for (name, data) in inputs("cli_args") {
+        eprintln!("cli_args/{name}");
+        let text = String::from_utf8_lossy(&data);
+        let args = std::iter::once("kubectl-dra").chain(text.split('\0'));
+        let _ = kubectl_dra::cli::Cli::try_parse_from(args);
+    }
+    for (name, data) in inputs("kubeconfig") {
+        eprintln!("kubeconfig/{name}");
+        let got = kubectl_dra::cluster::kubeconfig_from_text(&String::from_utf8_lossy(&data));
+        if name.contains("dev-zero") || name.contains("control-chars") {
+            let e = got.err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(!e.is_empty(), "{name} must be refused");
+            assert!(!e.contains("\u{1b}"), "{name}: {e}");
+        }
+    }
+    for (name, data) in inputs("http_page") {
+        eprintln!("http_page/{name}");
+        let got = kubectl_dra::cluster::decode_page(
+            &data,
+            0,
+            "resource.k8s.io/v1",
+            "ResourceSlice",
+            false,
+        );
+        if name == "null-items" {
+            assert_eq!(got.map(|(o, t)| (o.len(), t)), Ok((0, None)));
+        }
+    }
+}

@@ -193,6 +193,58 @@ fn check_config_file(path: &std::path::Path) -> Result<(), ClusterError> {
     Ok(())
 }
 
+/// One page of a list response: its objects (documents numbered from
+/// `first_doc`) and the continue token, if the list goes on. Pure, so the
+/// fuzz target `http_page` can drive it with any bytes.
+pub fn decode_page(
+    body: &[u8],
+    first_doc: usize,
+    api_version: &str,
+    kind: &str,
+    metadata_only: bool,
+) -> Result<(Vec<Object>, Option<String>), String> {
+    #[derive(serde::Deserialize)]
+    struct ListMeta {
+        #[serde(rename = "continue", default)]
+        token: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Page {
+        #[serde(default)]
+        metadata: Option<ListMeta>,
+        #[serde(default)]
+        items: Option<Vec<Node>>,
+    }
+    let page: Page = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for mut item in page.items.unwrap_or_default() {
+        if metadata_only {
+            // PartialObjectMetadata names itself; the object is the resource's.
+            item.remove("apiVersion");
+            item.remove("kind");
+        }
+        let doc = first_doc + out.len();
+        if let Some(o) = model::object_from_node(CLUSTER_FILE, doc, item, api_version, kind) {
+            out.push(o);
+        }
+    }
+    let token = page
+        .metadata
+        .and_then(|m| m.token)
+        .filter(|t| !t.is_empty());
+    Ok((out, token))
+}
+
+/// A kubeconfig as `connect` takes it, from text: parsed, tokens cleaned,
+/// the files it names checked. No exec plugin runs, nothing is sent; the
+/// fuzz target `kubeconfig` drives it.
+pub fn kubeconfig_from_text(text: &str) -> Result<Kubeconfig, ClusterError> {
+    let mut kc = Kubeconfig::from_yaml(text).map_err(|e| ClusterError::Config(e.to_string()))?;
+    clean_tokens(&mut kc)?;
+    check_named_files(&kc)?;
+    Ok(kc)
+}
+
 /// The largest certificate, key or token file a kubeconfig may name.
 const MAX_NAMED_FILE_BYTES: u64 = 1 << 20;
 
@@ -399,18 +451,6 @@ impl Connection {
         namespace: Option<&str>,
         metadata_only: bool,
     ) -> Result<Vec<Object>, ReadError> {
-        #[derive(serde::Deserialize)]
-        struct ListMeta {
-            #[serde(rename = "continue", default)]
-            token: Option<String>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Page {
-            #[serde(default)]
-            metadata: Option<ListMeta>,
-            #[serde(default)]
-            items: Option<Vec<Node>>,
-        }
         let req = Request {
             verb: "list",
             what: res.qualified(),
@@ -449,27 +489,13 @@ impl Connection {
                     }
                     Err(e) => return Err(e),
                 };
-                let page: Page = serde_json::from_slice(&body)
-                    .map_err(|e| ReadError::decode(&req, e.to_string()))?;
+                let (objects, next) =
+                    decode_page(&body, out.len(), &api_version, res.kind, metadata_only)
+                        .map_err(|e| ReadError::decode(&req, e))?;
                 drop(body);
-                for mut item in page.items.unwrap_or_default() {
-                    if metadata_only {
-                        // PartialObjectMetadata names itself; the object is the resource's.
-                        item.remove("apiVersion");
-                        item.remove("kind");
-                    }
-                    let doc = out.len();
-                    if let Some(o) =
-                        model::object_from_node(CLUSTER_FILE, doc, item, &api_version, res.kind)
-                    {
-                        out.push(o);
-                    }
-                }
+                out.extend(objects);
                 task.set(out.len());
-                token = page
-                    .metadata
-                    .and_then(|m| m.token)
-                    .filter(|t| !t.is_empty());
+                token = next;
                 match &token {
                     None => return Ok(out),
                     // A token handed out twice would loop forever.
