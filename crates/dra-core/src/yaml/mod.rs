@@ -260,7 +260,11 @@ fn load_part(
             };
         }
     }
-    let at = |m: &Marker| pos(m).saturating_add(char_base);
+    // saphyr counts some positions in bytes (a `%` directive line with
+    // non-ASCII text shifts every later mark): no span may leave the part.
+    let part_end =
+        char_base.saturating_add(u32::try_from(text.chars().count()).unwrap_or(u32::MAX));
+    let at = |m: &Marker| pos(m).saturating_add(char_base).min(part_end);
     let span = |s: &PSpan| Span::new(at(&s.start), at(&s.end));
     let mut out = Loaded::default();
     let mut parser = Parser::new_from_str(text);
@@ -279,7 +283,7 @@ fn load_part(
             Some(Ok(ev)) => ev,
             Some(Err(e)) => {
                 // The scanner can report a mark past the end of the input.
-                let p = at(e.marker()).min(char_base.saturating_add(text.chars().count() as u32));
+                let p = at(e.marker());
                 out.errors.push(LoadError {
                     kind: LoadErrorKind::Syntax,
                     message: format!("invalid YAML: {}", e.info()),
