@@ -168,6 +168,30 @@ fn counter_set_shortfall() {
     ]);
     assert_eq!(code, 1);
     insta::assert_snapshot!("explain_counter_shortfall", text);
+    // The shortfall as fields, and who holds the counter set.
+    let (json, _) = out(&[
+        "explain",
+        "claim",
+        "whole-gpu",
+        "--node",
+        "worker-1",
+        "-o",
+        "json",
+        "-f",
+        "testdata/fixtures/explain-counters.yaml",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let f = &v["claims"][0]["explanation"]["requests"][0];
+    let d = &f["counterShortfallDetail"];
+    assert!(
+        d["counterSet"].is_string() && d["counter"].is_string(),
+        "{f}"
+    );
+    assert!(
+        d["needed"].is_string() && d["left"].is_string() && d["device"].is_string(),
+        "{f}"
+    );
+    assert!(!f["counterHolders"].as_array().unwrap().is_empty(), "{f}");
 }
 
 /// A pod asking for `example.com/gpu` in its limits gets the claim the

@@ -190,6 +190,9 @@ pub struct Funnel {
     /// The first shortfall seen: counter set, counter, needed, left.
     #[serde(rename = "counterShortfall")]
     pub shortfall: Option<String>,
+    /// The same shortfall as fields.
+    #[serde(rename = "counterShortfallDetail")]
+    pub shortfall_detail: Option<CounterShortfall>,
     /// Claims holding devices that draw on the short counter sets.
     #[serde(rename = "counterHolders")]
     pub counter_holders: Vec<String>,
@@ -214,6 +217,19 @@ pub struct Funnel {
     /// allocationMode All: `needed` is every matching device.
     #[serde(rename = "allMatching")]
     pub all: bool,
+}
+
+/// A device that needs more of a shared counter than is left.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct CounterShortfall {
+    #[serde(rename = "counterSet")]
+    pub counter_set: String,
+    pub counter: String,
+    /// Quantities as Kubernetes writes them (`8Gi`).
+    pub needed: String,
+    pub left: String,
+    /// The device (name in its pool) that needs it.
+    pub device: String,
 }
 
 /// An untolerated taint and where it comes from: a DeviceTaintRule, or the
@@ -2485,8 +2501,19 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
             // Counters: admin access and a shared device already charged take none.
             let charged = shared && search.shared_used.contains_key(&r);
             if !req.admin && !charged {
-                if let Some((set, short)) = counter_shortfall(search, r) {
-                    f.shortfall.get_or_insert(short);
+                if let Some(short) = counter_shortfall(search, r) {
+                    let set = short.counter_set.clone();
+                    if f.shortfall.is_none() {
+                        f.shortfall = Some(format!(
+                            "counter set {}: {} needs {}, {} left (device {})",
+                            short.counter_set,
+                            short.counter,
+                            short.needed,
+                            short.left,
+                            short.device
+                        ));
+                        f.shortfall_detail = Some(short);
+                    }
                     for h in counter_holders(search, r.pool, &set) {
                         if !f.counter_holders.contains(&h) {
                             f.counter_holders.push(h);
@@ -2551,22 +2578,20 @@ fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Vec<String> {
 }
 
 /// The first counter the device cannot get: its set, and what to say.
-fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<(String, String)> {
+fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<CounterShortfall> {
     let d = search.dev(r);
     let pool = &search.pools[r.pool];
     for (set, counters, _) in d.consumes() {
         for (counter, need) in counters {
             let left = pool.available(set, counter);
             if left < *need {
-                return Some((
-                    set.to_string(),
-                    format!(
-                        "counter set {set}: {counter} needs {}, {} left (device {})",
-                        need.human(),
-                        left.human(),
-                        d.name
-                    ),
-                ));
+                return Some(CounterShortfall {
+                    counter_set: set.to_string(),
+                    counter: counter.to_string(),
+                    needed: need.human(),
+                    left: left.human(),
+                    device: d.name.to_owned(),
+                });
             }
         }
     }
