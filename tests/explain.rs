@@ -192,6 +192,12 @@ fn counter_set_shortfall() {
         "{f}"
     );
     assert!(!f["counterHolders"].as_array().unwrap().is_empty(), "{f}");
+    let h = &f["counterHolderDevices"][0];
+    assert_eq!(h["counterSet"], d["counterSet"], "{f}");
+    assert!(
+        h["claim"].is_string() && h["device"].is_string() && h["counters"].is_object(),
+        "{f}"
+    );
 }
 
 /// A pod asking for `example.com/gpu` in its limits gets the claim the

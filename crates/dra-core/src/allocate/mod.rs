@@ -196,6 +196,10 @@ pub struct Funnel {
     /// Claims holding devices that draw on the short counter sets.
     #[serde(rename = "counterHolders")]
     pub counter_holders: Vec<String>,
+    /// The same, device by device: which claim's device draws how much of
+    /// which counter of the short set.
+    #[serde(rename = "counterHolderDevices")]
+    pub counter_holder_devices: Vec<CounterHolder>,
     /// Devices whose compatibility groups agree with the devices already allocated
     /// from the same counter set.
     #[serde(rename = "compatibleGroups")]
@@ -217,6 +221,18 @@ pub struct Funnel {
     /// allocationMode All: `needed` is every matching device.
     #[serde(rename = "allMatching")]
     pub all: bool,
+}
+
+/// An allocated device that draws on a counter set another device needs.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct CounterHolder {
+    pub claim: String,
+    /// The device (name in its pool).
+    pub device: String,
+    #[serde(rename = "counterSet")]
+    pub counter_set: String,
+    /// Counter name to the amount the device consumes (`8Gi`).
+    pub counters: BTreeMap<String, String>,
 }
 
 /// A device that needs more of a shared counter than is left.
@@ -2515,8 +2531,11 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
                         f.shortfall_detail = Some(short);
                     }
                     for h in counter_holders(search, r.pool, &set) {
-                        if !f.counter_holders.contains(&h) {
-                            f.counter_holders.push(h);
+                        if !f.counter_holders.contains(&h.claim) {
+                            f.counter_holders.push(h.claim.clone());
+                        }
+                        if !f.counter_holder_devices.contains(&h) {
+                            f.counter_holder_devices.push(h);
                         }
                     }
                     continue;
@@ -2559,7 +2578,7 @@ fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Vec<Vec<D
 }
 
 /// The claims holding devices of the pool that draw on the counter set.
-fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Vec<String> {
+fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Vec<CounterHolder> {
     let mut held: Vec<(DevRef, &String)> = search
         .holders
         .iter()
@@ -2568,13 +2587,24 @@ fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Vec<String> {
         .map(|(r, h)| (*r, h))
         .collect();
     held.sort_by_key(|(r, _)| r.index);
-    let mut out: Vec<String> = Vec::new();
-    for (_, h) in held {
-        if !out.contains(h) {
-            out.push(h.clone());
-        }
-    }
-    out
+    held.into_iter()
+        .map(|(r, claim)| {
+            let d = search.dev(r);
+            let counters = d
+                .consumes()
+                .iter()
+                .filter(|(s, _, _)| *s == set)
+                .flat_map(|(_, counters, _)| counters.iter())
+                .map(|(name, q)| (name.to_string(), q.human()))
+                .collect();
+            CounterHolder {
+                claim: claim.clone(),
+                device: d.name.to_owned(),
+                counter_set: set.to_owned(),
+                counters,
+            }
+        })
+        .collect()
 }
 
 /// The first counter the device cannot get: its set, and what to say.
