@@ -321,11 +321,26 @@ impl Funnel {
                 ..step("not tainted, or tolerated", self.untainted, None)
             },
             held_by,
-            step(
-                "with shared counters left",
-                self.counters_left,
-                self.shortfall.as_ref(),
-            ),
+            FunnelStep {
+                // The shortfall, and which allocated device draws on the set.
+                note: self.shortfall.as_ref().map(|short| {
+                    let holders: Vec<String> = self
+                        .counter_holder_devices
+                        .iter()
+                        .take(3)
+                        .map(|h| {
+                            let drawn: Vec<String> =
+                                h.counters.iter().map(|(c, q)| format!("{c} {q}")).collect();
+                            format!("{} (device {}: {})", h.claim, h.device, drawn.join(", "))
+                        })
+                        .collect();
+                    match holders.as_slice() {
+                        [] => Cow::Borrowed(short.as_str()),
+                        _ => Cow::Owned(format!("{short}; drawn by {}", holders.join(", "))),
+                    }
+                }),
+                ..step("with shared counters left", self.counters_left, None)
+            },
             step(
                 "with compatible groups",
                 self.compatible,
