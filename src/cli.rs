@@ -288,6 +288,12 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// Largest file `lint` reads (`64Mi` by default; `512Mi`, `2Gi` or a
+    /// byte count). Inventory inputs (`--inventory`, `--stored`, and `-f` of
+    /// explain, devices and match) have no such limit.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "64Mi")]
+    pub max_file_size: u64,
+
     /// ResourceSlices to check selectors against: how many devices publish an
     /// attribute, which selectors match nothing or raise errors.
     #[arg(long, value_name = "PATH")]
@@ -360,4 +366,30 @@ pub struct RulesArgs {
     /// Print the rule table as Markdown (the README's list is generated from it).
     #[arg(long)]
     pub markdown: bool,
+}
+
+/// A size in bytes, or with a binary suffix (`Ki`, `Mi`, `Gi`).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, ""),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size: a number of bytes, or with Ki, Mi or Gi"))?;
+    let shift = match unit {
+        "" => 0,
+        "Ki" => 10,
+        "Mi" => 20,
+        "Gi" => 30,
+        _ => {
+            return Err(format!(
+                "{s:?} is not a size: a number of bytes, or with Ki, Mi or Gi"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift)
+        .filter(|b| *b > 0)
+        .ok_or_else(|| format!("{s:?} is not a usable size"))
 }

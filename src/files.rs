@@ -4,8 +4,14 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Files over this size are refused unread.
+/// `lint`'s own inputs over this size are refused unread (`--max-file-size`
+/// changes it).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Inventory inputs (`explain -f`, `devices -f`, `match -f`, `lint
+/// --inventory` / `--stored`): a snapshot of a 10,000-node cluster is one
+/// file of a few hundred MB, so only memory bounds these.
+pub const MAX_INVENTORY_BYTES: u64 = 4 << 30;
 
 /// An input: its display name and its text, or why it could not be read.
 pub struct Input {
@@ -66,12 +72,23 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     (out, missing)
 }
 
+/// How a size limit reads in a message.
+fn show_limit(limit: u64) -> String {
+    if limit >= 1 << 30 && limit.is_multiple_of(1 << 30) {
+        format!("{} GiB", limit >> 30)
+    } else if limit >= 1 << 20 {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    }
+}
+
 /// Checks that bytes are text kubectl-dra can lint.
-pub fn decode(bytes: Vec<u8>) -> Result<String, String> {
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+pub fn decode(bytes: Vec<u8>, limit: u64) -> Result<String, String> {
+    if bytes.len() as u64 > limit {
         return Err(format!(
-            "file is larger than {} MiB; not read",
-            MAX_FILE_BYTES >> 20
+            "file is larger than {}; not read",
+            show_limit(limit)
         ));
     }
     let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
@@ -91,7 +108,13 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, String> {
     }
 }
 
+/// Reads a `lint` input, refused past `MAX_FILE_BYTES`.
 pub fn read(path: &Path) -> Input {
+    read_limited(path, MAX_FILE_BYTES)
+}
+
+/// Reads an input, refused past `limit` bytes.
+pub fn read_limited(path: &Path, limit: u64) -> Input {
     let name = if path.as_os_str() == "-" {
         "<stdin>".to_owned()
     } else {
@@ -100,20 +123,20 @@ pub fn read(path: &Path) -> Input {
     let text = if path.as_os_str() == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
-            .take(MAX_FILE_BYTES + 1)
+            .take(limit.saturating_add(1))
             .read_to_end(&mut buf)
             .map_err(|e| format!("cannot read stdin: {e}"))
-            .and_then(|_| decode(buf))
+            .and_then(|_| decode(buf, limit))
     } else {
-        read_regular(path)
+        read_regular(path, limit)
     };
     Input { name, text }
 }
 
-/// A regular file's bytes, at most MAX_FILE_BYTES: a FIFO, a device such
-/// as /dev/zero or a socket would block or never end, so they are refused
+/// A regular file's bytes, at most `limit`: a FIFO, a device such as
+/// /dev/zero or a socket would block or never end, so they are refused
 /// before reading, and the read itself is capped (a file may grow).
-fn read_regular(path: &Path) -> Result<String, String> {
+fn read_regular(path: &Path, limit: u64) -> Result<String, String> {
     // Checked before opening: opening a FIFO blocks until a writer comes.
     let m = fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !m.is_file() {
@@ -121,22 +144,22 @@ fn read_regular(path: &Path) -> Result<String, String> {
     }
     let too_big = || {
         format!(
-            "file is larger than the {} MiB limit; not read",
-            MAX_FILE_BYTES >> 20
+            "file is larger than the {} limit; not read",
+            show_limit(limit)
         )
     };
-    if m.len() > MAX_FILE_BYTES {
+    if m.len() > limit {
         return Err(too_big());
     }
     let f = fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let mut buf = Vec::new();
-    f.take(MAX_FILE_BYTES + 1)
+    let mut buf = Vec::with_capacity(usize::try_from(m.len()).unwrap_or(0).saturating_add(1));
+    f.take(limit.saturating_add(1))
         .read_to_end(&mut buf)
         .map_err(|e| format!("cannot read: {e}"))?;
-    if buf.len() as u64 > MAX_FILE_BYTES {
+    if buf.len() as u64 > limit {
         return Err(too_big());
     }
-    decode(buf)
+    decode(buf, limit)
 }
 
 /// A path as users expect to see it: relative to the working directory when

@@ -140,6 +140,71 @@ fn oversized_file_is_refused_unread() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--max-file-size` moves lint's limit and the refusal says how to raise it.
+#[test]
+fn max_file_size_moves_lints_limit() {
+    let dir = tmpdir("maxsize");
+    let body = format!(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: ok}}\n# {}\n",
+        "x".repeat(2048)
+    );
+    std::fs::write(dir.join("two-k.yaml"), body).unwrap();
+    let path = dir.join("two-k.yaml");
+    let o = support::run(&[
+        "lint",
+        "-o",
+        "json",
+        "--max-file-size",
+        "1Ki",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let msg = v["diagnostics"][0]["message"].as_str().unwrap().to_owned();
+    assert!(msg.contains("larger than the 1024 bytes limit"), "{msg}");
+    assert!(msg.contains("--max-file-size raises the limit"), "{msg}");
+    let o = support::run(&[
+        "lint",
+        "-o",
+        "json",
+        "--max-file-size",
+        "4Ki",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    for bad in ["0", "12Xi", "-1", "99999999999Gi"] {
+        let o = support::run(&["lint", "--max-file-size", bad, path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "--max-file-size {bad}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Inventory inputs are not held to lint's 64 MiB: a 65 MiB snapshot is
+/// read (here it is all NUL bytes, so it is then refused as binary, which
+/// proves it was read rather than refused by size).
+#[test]
+fn inventory_inputs_are_not_held_to_lints_limit() {
+    let dir = tmpdir("biginv");
+    let path = dir.join("snapshot.yaml");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(65 * 1024 * 1024).unwrap(); // sparse
+    let o = support::run(&["devices", "-f", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(err.contains("binary file"), "{err}");
+    assert!(!err.contains("larger than"), "{err}");
+    let o = support::run(&["lint", "-o", "json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let msg = v["diagnostics"][0]["message"].as_str().unwrap().to_owned();
+    assert!(msg.contains("larger than the 64 MiB limit"), "{msg}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A missing path is reported, with exit 2, after the other files' findings.
 #[test]
 fn a_missing_path_does_not_hide_the_other_files() {

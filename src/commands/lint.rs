@@ -63,13 +63,18 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         });
     }
     for p in &paths {
-        let input = files::read(p);
+        let input = files::read_limited(p, args.max_file_size);
         let index = sources.len();
         names.push(input.name.clone());
         let text = match input.text {
             Ok(t) => t,
             Err(e) => {
                 unreadable = true;
+                let e = if e.starts_with("file is larger") {
+                    format!("{e} (--max-file-size raises the limit)")
+                } else {
+                    e
+                };
                 pre.push(lint::file_problem(index, e));
                 String::new()
             }

@@ -56,7 +56,7 @@ pub fn read_sources(paths: &[PathBuf]) -> Result<Vec<SourceFile>, String> {
     }
     let mut out = Vec::new();
     for p in &paths {
-        let input = crate::files::read(p);
+        let input = crate::files::read_limited(p, crate::files::MAX_INVENTORY_BYTES);
         let text = input.text.map_err(|e| format!("{}: {e}", input.name))?;
         out.push(SourceFile {
             name: input.name,
