@@ -870,3 +870,41 @@ fn verdicts_as_json() {
         );
     }
 }
+
+/// A search that runs out of budget says, as JSON fields, which request took
+/// the steps, how many devices the node has and how far the search got
+/// (issue 16: "for a budget or timeout, which request multiplied the search
+/// and the real device counts").
+#[test]
+fn budget_exhaustion_as_fields() {
+    let (stdout, code) = out(&[
+        "explain",
+        "claim",
+        "big",
+        "-n",
+        "default",
+        "-f",
+        "testdata/fixtures/explain-budget.yaml",
+        "--timeout",
+        "1ms",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let fatal = &v["verdict"]["fatalError"];
+    let search = &fatal["search"];
+    assert_eq!(search["limit"], "time", "{fatal}");
+    assert_eq!(search["budget"], serde_json::Value::Null);
+    assert_eq!(search["claim"], "default/big");
+    assert_eq!(search["request"], "a");
+    assert_eq!(search["candidates"], 64);
+    assert_eq!(search["needed"], 6);
+    assert!(search["bestPartial"].as_u64().unwrap() <= 5, "{search}");
+    assert!(search["steps"].as_u64().unwrap() >= search["requestSteps"].as_u64().unwrap());
+    assert_eq!(v["nodes"][0]["search"], *search);
+    assert!(fatal["error"]
+        .as_str()
+        .unwrap()
+        .ends_with("of 6 devices (the node has 64 devices)"));
+}

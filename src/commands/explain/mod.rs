@@ -89,8 +89,12 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
                 claim_json(o, Value::Null, json!({"reasons": reasons, "requests": mine, "constraints": blocked}))
             }).collect::<Vec<_>>(),
         }),
-        Outcome::Error { error, device } => json!({
-            "node": node, "result": "error", "error": error, "device": device,
+        Outcome::Error {
+            error,
+            device,
+            search,
+        } => json!({
+            "node": node, "result": "error", "error": error, "device": device, "search": search,
             "claims": claims.iter().map(|o| claim_json(o, Value::Null, json!({"error": error}))).collect::<Vec<_>>(),
         }),
         Outcome::Undecided { reason } => json!({
@@ -558,7 +562,8 @@ fn report(
             let hidden = per_node.len() - shown.len();
             if hidden > 0 {
                 out.push_str(&format!(
-                    "\n({hidden} more node{} tried; --all-nodes shows each, -o json has all)\n",
+                    "\n({hidden} {}node{} tried; --all-nodes shows each, -o json has all)\n",
+                    if shown.is_empty() { "" } else { "more " },
                     if hidden == 1 { "" } else { "s" }
                 ));
             }

@@ -6,7 +6,7 @@
 //! (`findNodesThatPassFilters`): the pod stays pending even where the
 //! claims would fit. Otherwise the claims fit where any node allocates them.
 
-use dra_core::allocate::{Funnel, Outcome};
+use dra_core::allocate::{Funnel, Outcome, SearchCost};
 use serde_json::{json, Value};
 
 use super::text::blocking_reason;
@@ -29,6 +29,9 @@ pub struct Summary {
     /// The first node where the scheduler fails with an error, the error,
     /// and the device a selector failed on.
     pub fatal: Option<(String, String, Option<String>)>,
+    /// When the fatal error is a search that ran out of budget: where the
+    /// steps went.
+    pub fatal_search: Option<SearchCost>,
     /// How to fix the fatal error, when kubectl-dra can tell.
     pub hint: Option<String>,
     /// Sorted by node count, most first.
@@ -79,6 +82,7 @@ impl Summary {
         let mut allocated = Vec::new();
         let mut undecided = 0;
         let mut fatal = None;
+        let mut fatal_search = None;
         let mut closest: Option<(String, usize, String)> = None;
         for (node, o) in per_node {
             match o {
@@ -93,8 +97,15 @@ impl Summary {
                 {
                     add(error.clone(), node);
                 }
-                Outcome::Error { error, device } => {
-                    fatal.get_or_insert_with(|| (node.clone(), error.clone(), device.clone()));
+                Outcome::Error {
+                    error,
+                    device,
+                    search,
+                } => {
+                    if fatal.is_none() {
+                        fatal = Some((node.clone(), error.clone(), device.clone()));
+                        fatal_search = search.clone();
+                    }
                     add(format!("error: {error}"), node);
                 }
                 Outcome::Unsatisfiable {
@@ -122,6 +133,7 @@ impl Summary {
             total: per_node.len() + excluded.len(),
             allocated,
             fatal,
+            fatal_search,
             hint: None,
             causes,
             closest,
@@ -259,6 +271,7 @@ impl Summary {
             "allocatedOn": self.allocated,
             "fatalError": self.fatal.as_ref().map(|(node, error, device)| json!({
                 "node": node, "error": error, "device": device, "fix": self.hint,
+                "search": self.fatal_search,
             })),
             "causes": self.causes.iter().map(|c| json!({
                 "reason": c.reason, "nodes": c.nodes.len(), "example": c.nodes[0],

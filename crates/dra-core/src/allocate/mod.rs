@@ -393,11 +393,35 @@ pub enum Outcome {
         error: String,
         /// The device a selector failed on (`driver/pool/device`), if any.
         device: Option<String>,
+        /// When the search ran out of budget: where the steps went.
+        search: Option<SearchCost>,
     },
     /// Not tried: the whole command's search budget ran out first.
     Undecided {
         reason: String,
     },
+}
+
+/// Where a search that ran out of budget spent it, as fields (the
+/// error's text says the same in words).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchCost {
+    /// `steps` (the search budget) or `time` (the time budget).
+    pub limit: &'static str,
+    /// The step budget, when that is what ran out.
+    pub budget: Option<u64>,
+    pub steps: u64,
+    /// The request (`claim`'s `request` or `request/subrequest`) most steps
+    /// went to, and how many.
+    pub claim: Option<String>,
+    pub request: Option<String>,
+    pub request_steps: u64,
+    /// The devices of the node the search chose among.
+    pub candidates: usize,
+    /// The most devices a partial allocation held, and how many were needed.
+    pub best_partial: usize,
+    pub needed: usize,
 }
 
 /// Steps the whole command may spend over all nodes (`on_nodes`): ten
@@ -666,10 +690,12 @@ fn error_outcome(e: String) -> Outcome {
         Some((error, device)) => Outcome::Error {
             error: error.to_owned(),
             device: Some(device.to_owned()),
+            search: None,
         },
         None => Outcome::Error {
             error: e,
             device: None,
+            search: None,
         },
     }
 }
@@ -793,6 +819,10 @@ struct Search<'a> {
     steps_by_request: Vec<u64>,
     /// The most devices a partial allocation held.
     deepest: usize,
+    /// Set when a budget ran out, with where it went.
+    exhausted: Option<SearchCost>,
+    /// How many devices of the node the search chose among.
+    candidates: usize,
 }
 
 impl<'a> Search<'a> {
@@ -1307,36 +1337,28 @@ impl<'a> Search<'a> {
         let out_of_time =
             self.steps.is_multiple_of(1024) && self.deadline.is_some_and(|(now, end)| now() >= end);
         if self.steps > self.budget || out_of_time {
-            return Err(Fatal(self.timed_out(out_of_time)));
+            let cost = self.cost(out_of_time);
+            let msg = cost.message();
+            self.exhausted = Some(cost);
+            return Err(Fatal(msg));
         }
         Ok(())
     }
 
-    /// The scheduler's words, then which request the steps went to and how
+    /// Where the steps went: the request that took most of them, and how
     /// far the search got.
-    fn timed_out(&self, out_of_time: bool) -> String {
-        let why = match out_of_time {
-            true => "the time budget ran out".to_owned(),
-            false => format!("the search budget of {} steps ran out", self.budget),
-        };
-        let mut msg = format!("timed out trying to allocate devices: {why}");
+    fn cost(&self, out_of_time: bool) -> SearchCost {
         let costly = self
             .steps_by_request
             .iter()
             .enumerate()
             .max_by_key(|(_, n)| **n)
-            .filter(|(_, n)| **n > 0);
-        if let Some((key, n)) = costly {
-            if let Some(req) = all_requests(self).into_iter().find(|r| r.key == key) {
-                msg.push_str(&format!(
-                    "; request {:?} of claim {} took {n} of the {} steps",
-                    req.name,
-                    claim_ref(self.plans[req.claim].obj),
-                    self.steps
-                ));
-            }
-        }
-        let wanted: usize = self
+            .filter(|(_, n)| **n > 0)
+            .and_then(|(key, n)| {
+                let req = all_requests(self).into_iter().find(|r| r.key == key)?;
+                Some((req.name.clone(), claim_ref(self.plans[req.claim].obj), *n))
+            });
+        let needed: usize = self
             .plans
             .iter()
             .flat_map(|p| &p.slots)
@@ -1346,11 +1368,17 @@ impl<'a> Search<'a> {
                 Slot::First(v) => v.iter().map(|r| self.num_devices(r)).min().unwrap_or(0),
             })
             .sum();
-        msg.push_str(&format!(
-            "; the best partial allocation had {} of {wanted} devices",
-            self.deepest
-        ));
-        msg
+        SearchCost {
+            limit: if out_of_time { "time" } else { "steps" },
+            budget: (!out_of_time).then_some(self.budget),
+            steps: self.steps,
+            claim: costly.as_ref().map(|c| c.1.clone()),
+            request: costly.as_ref().map(|c| c.0.clone()),
+            request_steps: costly.as_ref().map_or(0, |c| c.2),
+            candidates: self.candidates,
+            best_partial: self.deepest,
+            needed,
+        }
     }
 
     /// Counts a step for the request being searched.
@@ -1571,6 +1599,29 @@ impl At {
 enum Halt {
     Fatal(Fatal),
     MaxSize,
+}
+
+impl SearchCost {
+    /// The scheduler's words, then which request the steps went to and how
+    /// far the search got.
+    fn message(&self) -> String {
+        let why = match self.budget {
+            None => "the time budget ran out".to_owned(),
+            Some(b) => format!("the search budget of {b} steps ran out"),
+        };
+        let mut msg = format!("timed out trying to allocate devices: {why}");
+        if let (Some(req), Some(claim)) = (&self.request, &self.claim) {
+            msg.push_str(&format!(
+                "; request {req:?} of claim {claim} took {} of the {} steps",
+                self.request_steps, self.steps
+            ));
+        }
+        msg.push_str(&format!(
+            "; the best partial allocation had {} of {} devices (the node has {} devices)",
+            self.best_partial, self.needed, self.candidates
+        ));
+        msg
+    }
 }
 
 impl From<Fatal> for Halt {
@@ -2290,6 +2341,8 @@ fn solve_node<'a>(
             .and_then(|(now, timeout)| Some((now, now().checked_add(timeout)?))),
         steps_by_request: Vec::new(),
         deepest: 0,
+        exhausted: None,
+        candidates: 0,
     };
     // Seed compatibility groups with allocated devices.
     for r in search.allocated.clone() {
@@ -2309,10 +2362,21 @@ fn solve_node<'a>(
     }
     search.validate()?;
     let cands = search.candidates();
-    let found = match search.allocate_one(At::claim(0), 0, &search.search_candidates()) {
+    let searched = search.search_candidates();
+    search.candidates = searched.len();
+    let found = match search.allocate_one(At::claim(0), 0, &searched) {
         Ok(found) => found,
         Err(Halt::MaxSize) => false,
-        Err(Halt::Fatal(f)) => return Err(f),
+        Err(Halt::Fatal(f)) => match search.exhausted.take() {
+            Some(cost) => {
+                return Ok(Outcome::Error {
+                    error: f.0,
+                    device: None,
+                    search: Some(cost),
+                })
+            }
+            None => return Err(f),
+        },
     };
     if found {
         let mut claims = Vec::new();
@@ -2930,6 +2994,10 @@ mod tests {
     }
 
     fn error_with(limits: Limits) -> String {
+        cost_with(limits).0
+    }
+
+    fn cost_with(limits: Limits) -> (String, super::SearchCost) {
         let objects = hopeless();
         let gates = FeatureGates::defaults(Version::LATEST);
         let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
@@ -2937,9 +3005,37 @@ mod tests {
             .with_limits(limits)
             .on_node("node-w")
         {
-            Outcome::Error { error, .. } => error,
+            Outcome::Error {
+                error,
+                search: Some(cost),
+                ..
+            } => (error, cost),
             other => panic!("expected the budget to run out: {other:?}"),
         }
+    }
+
+    /// The same facts as fields, for JSON: which request took the steps,
+    /// the node's device count, how far the search got.
+    #[test]
+    fn budgets_are_reported_as_fields() {
+        let (error, cost) = cost_with(Limits {
+            steps: 10_000,
+            timeout: None,
+        });
+        assert_eq!(cost.limit, "steps");
+        assert_eq!(cost.budget, Some(10_000));
+        assert_eq!(cost.steps, 10_001);
+        assert_eq!(cost.claim.as_deref(), Some("default/w"));
+        assert_eq!(cost.request.as_deref(), Some("r"));
+        assert!(cost.request_steps > 9_000 && cost.request_steps <= cost.steps);
+        assert_eq!((cost.best_partial, cost.needed), (7, 8));
+        assert!(cost.candidates >= 8, "{cost:?}");
+        assert_eq!(error, cost.message());
+        let (_, time) = cost_with(Limits {
+            steps: u64::MAX,
+            timeout: Some((std::time::Instant::now, std::time::Duration::ZERO)),
+        });
+        assert_eq!((time.limit, time.budget), ("time", None));
     }
 
     /// Either budget ends the search with the scheduler's words, the request
