@@ -193,4 +193,25 @@ fn paths_and_types_per_release() {
         got.contains(&("spec.devices[128].name".into(), "Invalid".into())),
         "{got:?}"
     );
+    // The same for every list validateSlice/validateSet checks: requests,
+    // and the selectors of a request inside them.
+    let file = "testdata/fixtures/paths/too-many-requests.yaml";
+    assert_eq!(
+        findings_in(file, "1.35"),
+        want(&[("spec.devices.requests", "TooMany")])
+    );
+    let mut got = findings_in(file, "1.34");
+    got.sort();
+    assert_eq!(
+        got,
+        want(&[
+            ("spec.devices.requests", "TooMany"),
+            ("spec.devices.requests[0].exactly.selectors", "TooMany"),
+            (
+                "spec.devices.requests[0].exactly.selectors[32].cel",
+                "Required"
+            ),
+            ("spec.devices.requests[32].name", "Invalid"),
+        ])
+    );
 }

@@ -1,6 +1,7 @@
 //! Shared ways into DRA objects for the rules: the devices of a slice, the
-//! requests of a claim, with their apiserver field paths. Lists over their
-//! maximum size yield no items, as the apiserver short-circuits them.
+//! requests of a claim, with their apiserver field paths. From 1.35 lists
+//! over their maximum size yield no items, as the apiserver short-circuits
+//! them (`items_validated`).
 
 use crate::gates::{Gate, Version};
 use crate::model::{Object, ObjectKind};
@@ -108,7 +109,7 @@ pub fn devices(v: Version, obj: &Object) -> impl Iterator<Item = (usize, &Node)>
     let list = obj.spec().map(|s| items(s, "devices")).unwrap_or_default();
     // From 1.35 an over-long list is only TooMany; 1.34's validateSlice
     // still validated every item.
-    let list = if v >= Version::V1_35 && list.len() > device_limit(v, list) {
+    let list = if !items_validated(v, list.len(), device_limit(v, list)) {
         &[][..]
     } else {
         list
@@ -133,13 +134,22 @@ pub fn device_claim(obj: &Object) -> Option<(&Node, &'static str)> {
     }
 }
 
-/// The requests of a claim (none when there are more than the limit).
-pub fn requests(obj: &Object) -> Vec<(usize, &Node, String)> {
+/// Whether the apiserver of `v` validates the items of a list of `len`
+/// items whose limit is `max`: from 1.35 `validateSlice` and `validateSet`
+/// stop at TooMany ("maxSize check short-circuits for DOS protection");
+/// 1.34's validated every item, then reported TooMany.
+pub fn items_validated(v: Version, len: usize, max: usize) -> bool {
+    len <= max || v < Version::V1_35
+}
+
+/// The requests of a claim (from 1.35 none when there are more than the
+/// limit).
+pub fn requests(v: Version, obj: &Object) -> Vec<(usize, &Node, String)> {
     let Some((dc, prefix)) = device_claim(obj) else {
         return Vec::new();
     };
     let reqs = items(dc, "requests");
-    if reqs.len() > MAX_REQUESTS {
+    if !items_validated(v, reqs.len(), MAX_REQUESTS) {
         return Vec::new();
     }
     reqs.iter()
@@ -158,9 +168,9 @@ pub struct RequestBody<'a> {
     pub subrequest: Option<usize>,
 }
 
-pub fn request_bodies(obj: &Object) -> Vec<RequestBody<'_>> {
+pub fn request_bodies(v: Version, obj: &Object) -> Vec<RequestBody<'_>> {
     let mut out = Vec::new();
-    for (i, r, path) in requests(obj) {
+    for (i, r, path) in requests(v, obj) {
         if let Some(ex) = get(r, "exactly") {
             out.push(RequestBody {
                 node: ex,
@@ -170,7 +180,7 @@ pub fn request_bodies(obj: &Object) -> Vec<RequestBody<'_>> {
             });
         }
         let subs = items(r, "firstAvailable");
-        if subs.len() <= MAX_SUBREQUESTS {
+        if items_validated(v, subs.len(), MAX_SUBREQUESTS) {
             for (k, s) in subs.iter().enumerate() {
                 out.push(RequestBody {
                     node: s,
@@ -185,17 +195,17 @@ pub fn request_bodies(obj: &Object) -> Vec<RequestBody<'_>> {
 }
 
 /// Every CEL selector expression of an object: (expression node, field path).
-pub fn cel_selectors(obj: &Object) -> Vec<(&Node, String)> {
+pub fn cel_selectors(v: Version, obj: &Object) -> Vec<(&Node, String)> {
     let mut out = Vec::new();
     match obj.kind {
         ObjectKind::DeviceClass => {
             if let Some(spec) = obj.spec() {
-                collect_selectors(spec, "spec", &mut out);
+                collect_selectors(v, spec, "spec", &mut out);
             }
         }
         ObjectKind::ResourceClaim | ObjectKind::ResourceClaimTemplate => {
-            for body in request_bodies(obj) {
-                collect_selectors(body.node, &body.path, &mut out);
+            for body in request_bodies(v, obj) {
+                collect_selectors(v, body.node, &body.path, &mut out);
             }
         }
         _ => {}
@@ -203,9 +213,14 @@ pub fn cel_selectors(obj: &Object) -> Vec<(&Node, String)> {
     out
 }
 
-fn collect_selectors<'a>(owner: &'a Node, base: &str, out: &mut Vec<(&'a Node, String)>) {
+fn collect_selectors<'a>(
+    v: Version,
+    owner: &'a Node,
+    base: &str,
+    out: &mut Vec<(&'a Node, String)>,
+) {
     let sels = items(owner, "selectors");
-    if sels.len() > MAX_SELECTORS {
+    if !items_validated(v, sels.len(), MAX_SELECTORS) {
         return;
     }
     for (j, s) in sels.iter().enumerate() {
@@ -216,8 +231,8 @@ fn collect_selectors<'a>(owner: &'a Node, base: &str, out: &mut Vec<(&'a Node, S
 }
 
 /// The request and subrequest names of a claim, for reference checks.
-pub fn request_names(obj: &Object) -> Vec<(String, Vec<String>)> {
-    requests(obj)
+pub fn request_names(v: Version, obj: &Object) -> Vec<(String, Vec<String>)> {
+    requests(v, obj)
         .into_iter()
         .filter_map(|(_, r, _)| {
             let name = get_str(r, "name")?.to_owned();

@@ -10,7 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (n, path) in cel_selectors(obj) {
+    for (n, path) in cel_selectors(cx.gates.version, obj) {
         let Some(expr) = n.as_str() else { continue };
         if expr.len() > CEL_MAX_LEN {
             continue;

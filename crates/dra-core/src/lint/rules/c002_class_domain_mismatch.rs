@@ -10,7 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let selectors = cel_selectors(obj);
+    let selectors = cel_selectors(cx.gates.version, obj);
     let mut drivers: Vec<String> = Vec::new();
     for (n, _) in &selectors {
         if let Some(Ok(p)) = n.as_str().map(|e| cx.compile(e)).as_deref() {

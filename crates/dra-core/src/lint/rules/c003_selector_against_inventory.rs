@@ -19,7 +19,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             };
             vec![("spec.selectors".to_owned(), sels, n.clone())]
         }
-        _ => request_bodies(obj)
+        _ => request_bodies(cx.gates.version, obj)
             .into_iter()
             .filter_map(|b| {
                 let class = get_str(b.node, "deviceClassName")?;

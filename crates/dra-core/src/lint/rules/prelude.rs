@@ -216,7 +216,7 @@ pub(crate) fn compiled_selectors<'o>(
     String,
     std::sync::Arc<Result<crate::cel::Program, crate::cel::CompileError>>,
 )> {
-    cel_selectors(obj)
+    cel_selectors(cx.gates.version, obj)
         .into_iter()
         .filter_map(|(n, path)| {
             let expr = n.as_str()?;
@@ -251,7 +251,7 @@ pub(crate) fn published_drivers(cx: &Ctx<'_>) -> Vec<String> {
         }
     }
     for c in cx.of_kind(DeviceClass) {
-        for (n, _) in cel_selectors(c) {
+        for (n, _) in cel_selectors(cx.gates.version, c) {
             if let Some(Ok(p)) = n.as_str().map(|e| cx.compile(e)).as_deref() {
                 out.extend(p.driver_literals());
             }
@@ -322,8 +322,8 @@ pub(crate) fn node_allocatable<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<NodeAll
 }
 
 /// The `derivedAttributes` of every request body (DRADerivedAttributes).
-pub(crate) fn derived_attributes(obj: &Object) -> Vec<(RequestBody<'_>, &[Node])> {
-    request_bodies(obj)
+pub(crate) fn derived_attributes(v: Version, obj: &Object) -> Vec<(RequestBody<'_>, &[Node])> {
+    request_bodies(v, obj)
         .into_iter()
         .filter_map(|b| {
             let list = get(b.node, "derivedAttributes").and_then(Node::as_seq)?;

@@ -27,7 +27,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
 /// The taints of a device that the apiserver validates one by one.
 pub(crate) fn taints<'a>(cx: &Ctx<'_>, d: &'a Node) -> &'a [Node] {
     let t = items(d, "taints");
-    if t.len() > max_taints(cx.gates.version) {
+    if !items_validated(cx.gates.version, t.len(), max_taints(cx.gates.version)) {
         &[]
     } else {
         t

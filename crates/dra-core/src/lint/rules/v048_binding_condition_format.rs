@@ -13,7 +13,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for k in ["bindingConditions", "bindingFailureConditions"] {
             let list = items(d, k);
-            if list.len() > MAX_BINDING_CONDITIONS {
+            if !items_validated(cx.gates.version, list.len(), MAX_BINDING_CONDITIONS) {
                 continue;
             }
             for (j, c) in list.iter().enumerate() {

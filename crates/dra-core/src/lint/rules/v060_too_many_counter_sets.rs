@@ -47,7 +47,11 @@ pub(crate) fn counter_sets<'a>(cx: &Ctx<'_>, obj: &'a Object) -> &'a [Node] {
         .spec()
         .map(|s| items(s, "sharedCounters"))
         .unwrap_or_default();
-    if sets.len() > max_counter_sets(cx.gates.version) {
+    if !items_validated(
+        cx.gates.version,
+        sets.len(),
+        max_counter_sets(cx.gates.version),
+    ) {
         &[]
     } else {
         sets

@@ -13,7 +13,7 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, s) in counter_sets(cx, obj).iter().enumerate() {
         let counters = entries(s, "counters");
-        if counters.len() > MAX_COUNTERS {
+        if !items_validated(cx.gates.version, counters.len(), MAX_COUNTERS) {
             continue;
         }
         for c in counters {

@@ -14,7 +14,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         for (j, c) in consumptions(cx.gates.version, d).iter().enumerate() {
             let groups = items(c, "compatibilityGroups");
-            if groups.len() > MAX_COMPAT_GROUPS {
+            if !items_validated(cx.gates.version, groups.len(), MAX_COMPAT_GROUPS) {
                 continue;
             }
             for (k, g) in duplicates(

@@ -13,7 +13,7 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let fractional = cx.gates.enabled(Gate::DRAFractionalCapacityRange);
     for (p, vals) in value_lists(cx, obj) {
-        if vals.len() > MAX_VALID_VALUES {
+        if !items_validated(cx.gates.version, vals.len(), MAX_VALID_VALUES) {
             continue;
         }
         let mut seen: Vec<i128> = Vec::new();

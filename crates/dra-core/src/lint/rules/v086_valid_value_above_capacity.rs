@@ -12,7 +12,7 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (p, vals) in value_lists(cx, obj) {
-        if vals.len() > MAX_VALID_VALUES {
+        if !items_validated(cx.gates.version, vals.len(), MAX_VALID_VALUES) {
             continue;
         }
         for (j, v) in vals.iter().enumerate() {

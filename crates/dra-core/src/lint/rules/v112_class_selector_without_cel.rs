@@ -9,10 +9,10 @@ declare_rule! {
     check: Check::Object(CLASSES, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
     let sels = items(spec, "selectors");
-    if sels.len() > MAX_SELECTORS {
+    if !items_validated(cx.gates.version, sels.len(), MAX_SELECTORS) {
         return;
     }
     for (j, s) in sels.iter().enumerate() {

@@ -9,10 +9,10 @@ declare_rule! {
     check: Check::Object(CLASSES, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
     let cfgs = items(spec, "config");
-    if cfgs.len() > MAX_CONFIGS {
+    if !items_validated(cx.gates.version, cfgs.len(), MAX_CONFIGS) {
         return;
     }
     for (j, c) in cfgs.iter().enumerate() {

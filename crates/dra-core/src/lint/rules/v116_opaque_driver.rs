@@ -9,14 +9,14 @@ declare_rule! {
     check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (opaque, path) in opaque_configs(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (opaque, path) in opaque_configs(cx.gates.version, obj) {
         check_driver_name(obj, opaque, "driver", &format!("{path}.driver"), out);
     }
 }
 
 /// The opaque configs of a class or claim with their paths.
-pub(crate) fn opaque_configs(obj: &Object) -> Vec<(&Node, String)> {
+pub(crate) fn opaque_configs(v: Version, obj: &Object) -> Vec<(&Node, String)> {
     let (owner, prefix) = match obj.kind {
         DeviceClass => match obj.spec() {
             Some(s) => (s, "spec".to_owned()),
@@ -28,7 +28,7 @@ pub(crate) fn opaque_configs(obj: &Object) -> Vec<(&Node, String)> {
         },
     };
     let cfgs = items(owner, "config");
-    if cfgs.len() > MAX_CONFIGS {
+    if !items_validated(v, cfgs.len(), MAX_CONFIGS) {
         return Vec::new();
     }
     cfgs.iter()

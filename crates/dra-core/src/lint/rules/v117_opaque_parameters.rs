@@ -10,8 +10,8 @@ declare_rule! {
     check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (opaque, path) in opaque_configs(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (opaque, path) in opaque_configs(cx.gates.version, obj) {
         let path = format!("{path}.parameters");
         match get(opaque, "parameters") {
             None => {

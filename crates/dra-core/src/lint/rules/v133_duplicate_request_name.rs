@@ -10,7 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let reqs = requests(obj);
+    let reqs = requests(cx.gates.version, obj);
     for (i, name) in duplicates(
         reqs.iter()
             .filter_map(|(i, r, _)| get_str(r, "name").map(|n| (*i, n))),

@@ -9,8 +9,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (_, r, path) in requests(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (_, r, path) in requests(cx.gates.version, obj) {
         check_dns_label(obj, r, "name", &format!("{path}.name"), "request name", out);
     }
 }

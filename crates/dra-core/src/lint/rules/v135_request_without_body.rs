@@ -9,8 +9,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (_, r, path) in requests(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (_, r, path) in requests(cx.gates.version, obj) {
         if get(r, "exactly").is_none() && get(r, "firstAvailable").is_none() {
             let d = out.report(
                 obj,

@@ -9,8 +9,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (_, r, path) in requests(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (_, r, path) in requests(cx.gates.version, obj) {
         if let (Some(_), Some(fa)) = (entry(r, "exactly"), entry(r, "firstAvailable")) {
             out.report(obj, Invalid, path, fa.key_span, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
         }

@@ -10,9 +10,9 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (_, r, path) in requests(obj) {
+    for (_, r, path) in requests(cx.gates.version, obj) {
         let subs = items(r, "firstAvailable");
-        if subs.len() > MAX_SUBREQUESTS {
+        if !items_validated(cx.gates.version, subs.len(), MAX_SUBREQUESTS) {
             continue;
         }
         for (k, name) in duplicates(

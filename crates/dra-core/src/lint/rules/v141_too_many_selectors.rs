@@ -6,8 +6,8 @@ declare_rule! {
     summary: "A request (or subrequest) has more than 32 selectors",
     docs: "Combine conditions with && in one CEL expression instead.",
     example: "exactly:\n  selectors: [... 33 ...]\n",
-    check: Check::Object(CLAIMS, |_, obj, out| {
-        for b in request_bodies(obj) {
+    check: Check::Object(CLAIMS, |cx, obj, out| {
+        for b in request_bodies(cx.gates.version, obj) {
             check_too_many(obj, b.node, "selectors", format_args!("{}.selectors", b.path), MAX_SELECTORS, "selectors", out);
         }
     }),

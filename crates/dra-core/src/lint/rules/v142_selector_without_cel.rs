@@ -9,10 +9,10 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for b in request_bodies(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for b in request_bodies(cx.gates.version, obj) {
         let sels = items(b.node, "selectors");
-        if sels.len() > MAX_SELECTORS {
+        if !items_validated(cx.gates.version, sels.len(), MAX_SELECTORS) {
             continue;
         }
         for (j, s) in sels.iter().enumerate() {

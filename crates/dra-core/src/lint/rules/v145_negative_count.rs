@@ -9,8 +9,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for b in request_bodies(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for b in request_bodies(cx.gates.version, obj) {
         if !matches!(
             get_str(b.node, "allocationMode"),
             None | Some("") | Some("ExactCount")

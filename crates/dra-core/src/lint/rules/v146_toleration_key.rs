@@ -9,14 +9,12 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-/// The tolerations of every request body, unless over the limit.
-pub(crate) fn tolerations(obj: &Object) -> Vec<(&Node, String)> {
+/// The tolerations of every request body. Their number has no limit in the
+/// validation code (16 is only documented, DRA-V170), so each is validated.
+pub(crate) fn tolerations(v: Version, obj: &Object) -> Vec<(&Node, String)> {
     let mut out = Vec::new();
-    for b in request_bodies(obj) {
+    for b in request_bodies(v, obj) {
         let t = items(b.node, "tolerations");
-        if t.len() > MAX_TOLERATIONS {
-            continue;
-        }
         out.extend(
             t.iter()
                 .enumerate()
@@ -26,8 +24,8 @@ pub(crate) fn tolerations(obj: &Object) -> Vec<(&Node, String)> {
     out
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (t, path) in tolerations(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (t, path) in tolerations(cx.gates.version, obj) {
         if let Some(k) = get(t, "key") {
             if k.as_str()
                 .is_some_and(|s| !s.is_empty() && !is_label_key(s))

@@ -10,8 +10,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (t, path) in tolerations(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (t, path) in tolerations(cx.gates.version, obj) {
         let Some(v) = get(t, "value") else { continue };
         let Some(value) = v.as_str() else { continue };
         match get_str(t, "operator").unwrap_or("Equal") {

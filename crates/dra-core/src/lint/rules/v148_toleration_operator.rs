@@ -10,8 +10,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (t, path) in tolerations(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (t, path) in tolerations(cx.gates.version, obj) {
         let Some(n) = get(t, "operator") else {
             continue;
         };

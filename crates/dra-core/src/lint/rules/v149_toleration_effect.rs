@@ -13,7 +13,7 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let effects = taint_effects(cx.gates.version);
-    for (t, path) in tolerations(obj) {
+    for (t, path) in tolerations(cx.gates.version, obj) {
         let Some(n) = get(t, "effect") else { continue };
         if let Some(e) = n.as_str() {
             if !e.is_empty() && !effects.contains(&e) {

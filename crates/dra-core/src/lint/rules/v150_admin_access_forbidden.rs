@@ -39,9 +39,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
 }
 
 /// The first request with `exactly.adminAccess: true`, where
-/// AuthorizedForAdmin stops.
+/// AuthorizedForAdmin stops. It runs before validation, over every request
+/// whatever their number.
 fn first_admin_request(obj: &Object) -> Option<(usize, &Node)> {
-    requests(obj).into_iter().find_map(|(i, r, _)| {
+    let (dc, _) = device_claim(obj)?;
+    items(dc, "requests").iter().enumerate().find_map(|(i, r)| {
         let n = get(get(r, "exactly")?, "adminAccess")?;
         (n.as_bool() == Some(true)).then_some((i, n))
     })

@@ -9,8 +9,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (body, list) in derived_attributes(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (body, list) in derived_attributes(cx.gates.version, obj) {
         for (j, name) in duplicates(
             list.iter()
                 .enumerate()

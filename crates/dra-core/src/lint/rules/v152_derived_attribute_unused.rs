@@ -9,13 +9,13 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some((claim, _)) = device_claim(obj) else {
         return;
     };
-    let reqs = requests(obj);
+    let reqs = requests(cx.gates.version, obj);
     let constraints = items(claim, "constraints");
-    for (body, list) in derived_attributes(obj) {
+    for (body, list) in derived_attributes(cx.gates.version, obj) {
         let Some((_, r, _)) = reqs.iter().find(|(i, _, _)| *i == body.request) else {
             continue;
         };

@@ -10,7 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (body, list) in derived_attributes(obj) {
+    for (body, list) in derived_attributes(cx.gates.version, obj) {
         for (j, d) in list.iter().enumerate() {
             let Some(n) = get(d, "expression") else {
                 continue;

@@ -14,12 +14,12 @@ declare_rule! {
 }
 
 /// The constraints the apiserver validates one by one.
-pub(crate) fn constraints(obj: &Object) -> Vec<(&Node, String)> {
+pub(crate) fn constraints(v: Version, obj: &Object) -> Vec<(&Node, String)> {
     let Some((dc, prefix)) = device_claim(obj) else {
         return Vec::new();
     };
     let list = items(dc, "constraints");
-    if list.len() > MAX_CONSTRAINTS {
+    if !items_validated(v, list.len(), MAX_CONSTRAINTS) {
         return Vec::new();
     }
     list.iter()

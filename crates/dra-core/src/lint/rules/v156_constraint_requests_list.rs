@@ -10,8 +10,8 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (c, path) in constraints(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (c, path) in constraints(cx.gates.version, obj) {
         check_too_many(
             obj,
             c,
@@ -22,7 +22,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             out,
         );
         let refs = items(c, "requests");
-        if refs.len() > MAX_REQUESTS {
+        if !items_validated(cx.gates.version, refs.len(), MAX_REQUESTS) {
             continue;
         }
         for (j, name) in duplicates(

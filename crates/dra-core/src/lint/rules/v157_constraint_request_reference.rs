@@ -57,11 +57,11 @@ pub(crate) fn check_request_ref(
     }
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let names = request_names(obj);
-    for (c, path) in constraints(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let names = request_names(cx.gates.version, obj);
+    for (c, path) in constraints(cx.gates.version, obj) {
         let refs = items(c, "requests");
-        if refs.len() > MAX_REQUESTS {
+        if !items_validated(cx.gates.version, refs.len(), MAX_REQUESTS) {
             continue;
         }
         for (j, r) in refs.iter().enumerate() {

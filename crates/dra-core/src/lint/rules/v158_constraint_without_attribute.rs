@@ -12,7 +12,7 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let consumable = cx.gates.enabled(Gate::DRAConsumableCapacity);
-    for (c, path) in constraints(obj) {
+    for (c, path) in constraints(cx.gates.version, obj) {
         if get(c, "matchAttribute").is_none() && get(c, "distinctAttribute").is_none() {
             let path = if consumable {
                 path

@@ -11,7 +11,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (c, path) in constraints(obj) {
+    for (c, path) in constraints(cx.gates.version, obj) {
         for k in ["matchAttribute", "distinctAttribute"] {
             let Some(n) = get(c, k) else { continue };
             let Some(name) = n.as_str() else { continue };

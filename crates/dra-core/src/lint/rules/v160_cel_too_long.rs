@@ -9,8 +9,8 @@ declare_rule! {
     check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (n, path) in cel_selectors(obj) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    for (n, path) in cel_selectors(cx.gates.version, obj) {
         if let Some(e) = n.as_str() {
             if e.len() > CEL_MAX_LEN {
                 out.report(

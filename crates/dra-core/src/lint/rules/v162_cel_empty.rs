@@ -9,20 +9,20 @@ declare_rule! {
     check: Check::Object(&[DeviceClass, ResourceClaim, ResourceClaimTemplate], check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let owners: Vec<(&Node, String)> = match obj.kind {
         DeviceClass => obj
             .spec()
             .map(|s| vec![(s, "spec".to_owned())])
             .unwrap_or_default(),
-        _ => request_bodies(obj)
+        _ => request_bodies(cx.gates.version, obj)
             .into_iter()
             .map(|b| (b.node, b.path))
             .collect(),
     };
     for (owner, base) in owners {
         let sels = items(owner, "selectors");
-        if sels.len() > MAX_SELECTORS {
+        if !items_validated(cx.gates.version, sels.len(), MAX_SELECTORS) {
             continue;
         }
         for (j, s) in sels.iter().enumerate() {

@@ -10,15 +10,15 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some((dc, prefix)) = device_claim(obj) else {
         return;
     };
     let cfgs = items(dc, "config");
-    if cfgs.len() > MAX_CONFIGS {
+    if !items_validated(cx.gates.version, cfgs.len(), MAX_CONFIGS) {
         return;
     }
-    let names = request_names(obj);
+    let names = request_names(cx.gates.version, obj);
     for (i, c) in cfgs.iter().enumerate() {
         let refs = items(c, "requests");
         let path = format!("{prefix}.config[{i}].requests");

@@ -9,12 +9,12 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some((dc, prefix)) = device_claim(obj) else {
         return;
     };
     let cfgs = items(dc, "config");
-    if cfgs.len() > MAX_CONFIGS {
+    if !items_validated(cx.gates.version, cfgs.len(), MAX_CONFIGS) {
         return;
     }
     for (i, c) in cfgs.iter().enumerate() {

@@ -72,7 +72,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 let Some((_, Some(target))) = targets.iter().find(|(n, _)| *n == name) else {
                     continue;
                 };
-                let names = request_names(target);
+                let names = request_names(cx.gates.version, target);
                 if !names.iter().any(|(r, _)| r == request) {
                     out.report(
                         obj,

@@ -28,7 +28,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             "selectors",
             out,
         );
-        return;
+        // 1.34's validateSlice goes on to validate every item.
     }
     for (j, s) in sels.iter().enumerate() {
         let Some(cel) = get(s, "cel") else {

@@ -14,7 +14,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if classes.is_empty() {
         return;
     }
-    for b in request_bodies(obj) {
+    for b in request_bodies(cx.gates.version, obj) {
         let Some(n) = get(b.node, "deviceClassName") else {
             continue;
         };

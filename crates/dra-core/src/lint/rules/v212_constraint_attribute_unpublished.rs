@@ -29,7 +29,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if cx.of_kind(ResourceSlice).next().is_none() {
         return;
     }
-    for (c, path) in constraints(obj) {
+    for (c, path) in constraints(cx.gates.version, obj) {
         for k in ["matchAttribute", "distinctAttribute"] {
             let Some(n) = get(c, k) else { continue };
             let Some(name) = n.as_str() else { continue };

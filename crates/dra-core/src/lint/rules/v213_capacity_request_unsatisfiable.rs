@@ -45,7 +45,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if cx.of_kind(ResourceSlice).next().is_none() {
         return;
     }
-    for b in request_bodies(obj) {
+    for b in request_bodies(cx.gates.version, obj) {
         let Some(cap) = get(b.node, "capacity") else {
             continue;
         };
