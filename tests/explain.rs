@@ -751,7 +751,7 @@ fn allocated_claim_restricts_the_pod() {
 /// funnels and reasons), so a script reads the culprit without parsing text.
 #[test]
 fn verdicts_as_json() {
-    let cases: [(&str, &[&str]); 10] = [
+    let cases: [(&str, &[&str]); 11] = [
         (
             "across_nodes",
             &[
@@ -840,6 +840,15 @@ fn verdicts_as_json() {
             ],
         ),
         (
+            "shared_devices",
+            &[
+                "pod",
+                "team-a/legacy",
+                "-f",
+                "testdata/fixtures/explain-shared-devices.yaml",
+            ],
+        ),
+        (
             "shared_claim",
             &[
                 "pod",
@@ -907,4 +916,40 @@ fn budget_exhaustion_as_fields() {
         .as_str()
         .unwrap()
         .ends_with("of 6 devices (the node has 64 devices)"));
+}
+
+/// Requests that each have enough devices but draw on the same ones: the
+/// cause says how many each needs, the total and how many match, in text
+/// (with the containers of extended resources) and as fields.
+#[test]
+fn requests_competing_for_the_same_devices() {
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy",
+        "-f",
+        "testdata/fixtures/explain-shared-devices.yaml",
+        "--color",
+        "never",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    insta::assert_snapshot!("explain_shared_devices", text);
+    let (json, _) = out(&[
+        "explain",
+        "claim",
+        "team-a/pair",
+        "-f",
+        "testdata/fixtures/explain-shared-devices.yaml",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let c = &v["nodes"][0]["claims"][0]["explanation"]["constraints"][0];
+    assert_eq!(c["kind"], "sharedDevices", "{c}");
+    assert_eq!(c["requests"], serde_json::json!(["train", "eval"]));
+    assert_eq!(
+        (c["needed"].as_u64(), c["available"].as_u64()),
+        (Some(4), Some(3))
+    );
+    assert_eq!(v["verdict"]["closest"]["node"], "worker-1");
 }

@@ -370,11 +370,19 @@ impl Funnel {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConstraintBlock {
     pub claim: String,
-    /// `matchAttribute` or `distinctAttribute`.
+    /// `matchAttribute`, `distinctAttribute`, or `sharedDevices` (requests
+    /// that draw on the same devices need more than there are).
     pub kind: &'static str,
+    /// The constraint's attribute; empty for `sharedDevices`.
     pub attribute: String,
     pub requests: Vec<String>,
     pub message: String,
+    /// `sharedDevices`: how many devices the requests need together, and
+    /// how many distinct devices match them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -2456,7 +2464,12 @@ fn solve_node<'a>(
     // so only once it meets a device, so say it here.
     reasons.extend(compile_errors(&search.plans));
     let constraints = if funnels.iter().all(Funnel::enough) {
-        constraint_blocks(&search, &left)
+        let blocks = constraint_blocks(&search, &left);
+        if blocks.is_empty() {
+            shared_device_blocks(&search, &left)
+        } else {
+            blocks
+        }
     } else {
         Vec::new()
     };
@@ -2906,11 +2919,111 @@ fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<Constrain
                     attribute: c.attribute.clone(),
                     requests: slots.iter().map(|(n, _)| n.clone()).collect(),
                     message,
+                    needed: None,
+                    available: None,
                 });
             }
         }
     }
     out
+}
+
+/// Requests that each have enough devices on their own but draw on the same
+/// ones: the smallest group of them that needs more devices together than
+/// match any of them (Hall's condition). Only requests whose devices serve
+/// one request each are counted (no admin access, no device that allows
+/// multiple allocations), and only plain requests (not firstAvailable
+/// alternatives), so a group found is certain to be short.
+fn shared_device_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<ConstraintBlock> {
+    /// Subsets are tried up to this many requests (2^n groups).
+    const MAX_REQUESTS: usize = 12;
+    let reqs = all_requests(search);
+    let exact: Vec<usize> = reqs
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            let plain = search.plans[r.claim]
+                .slots
+                .iter()
+                .any(|s| matches!(s, Slot::Exact(x) if x.key == r.key));
+            plain && !r.admin && !left[*i].iter().any(|&d| search.dev(d).allow_multiple)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if exact.len() < 2 || exact.len() > MAX_REQUESTS {
+        return Vec::new();
+    }
+    let need = |i: usize| {
+        if reqs[i].all {
+            left[i].len()
+        } else {
+            reqs[i].count
+        }
+    };
+    let mut masks: Vec<u32> = (1u32..(1 << exact.len()))
+        .filter(|m| m.count_ones() >= 2)
+        .collect();
+    masks.sort_by_key(|m| m.count_ones());
+    for m in masks {
+        let members: Vec<usize> = (0..exact.len())
+            .filter(|b| m & (1 << b) != 0)
+            .map(|b| exact[b])
+            .collect();
+        let needed: usize = members.iter().map(|&i| need(i)).sum();
+        let mut union: Vec<DevRef> = members
+            .iter()
+            .flat_map(|&i| left[i].iter().copied())
+            .collect();
+        union.sort_by_key(|d| (d.pool, d.index));
+        union.dedup();
+        if needed <= union.len() {
+            continue;
+        }
+        let claims: Vec<usize> = members.iter().map(|&i| reqs[i].claim).collect();
+        let one_claim = claims.iter().all(|c| *c == claims[0]);
+        let named = |i: usize| -> String {
+            let r = &reqs[i];
+            if one_claim {
+                format!("request {:?}", r.name)
+            } else {
+                format!(
+                    "request {:?} of claim {}",
+                    r.name,
+                    claim_ref(search.plans[r.claim].obj)
+                )
+            }
+        };
+        let mut parts: Vec<String> = members
+            .iter()
+            .map(|&i| format!("{} needs {}", named(i), need(i)))
+            .collect();
+        let last = parts.pop().unwrap_or_default();
+        return vec![ConstraintBlock {
+            claim: claim_ref(search.plans[claims[0]].obj),
+            kind: "sharedDevices",
+            attribute: String::new(),
+            requests: members
+                .iter()
+                .map(|&i| match one_claim {
+                    true => reqs[i].name.clone(),
+                    false => format!(
+                        "{}/{}",
+                        claim_ref(search.plans[reqs[i].claim].obj),
+                        reqs[i].name
+                    ),
+                })
+                .collect(),
+            message: format!(
+                "{} and {last} of the same devices: {needed} together, but only {} match{} them",
+                parts.join(", "),
+                union.len(),
+                if union.len() == 1 { "es" } else { "" },
+            ),
+            needed: Some(needed),
+            available: Some(union.len()),
+        }];
+    }
+    Vec::new()
 }
 
 /// The funnel in one line: counts in order (notes shown always right after
