@@ -953,3 +953,40 @@ fn requests_competing_for_the_same_devices() {
     );
     assert_eq!(v["verdict"]["closest"]["node"], "worker-1");
 }
+
+/// Partitions that each fit but together draw more of a counter set than it
+/// has: the cause names the counter set, what is left and the least the
+/// requests draw, in text and as fields.
+#[test]
+fn counters_that_run_out_together() {
+    let file = "testdata/fixtures/explain-counters-together.yaml";
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "default/two",
+        "-f",
+        file,
+        "--color",
+        "never",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    insta::assert_snapshot!("explain_counters_together", text);
+    let (json, _) = out(&[
+        "explain",
+        "claim",
+        "default/one-each",
+        "-f",
+        file,
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let c = &v["nodes"][0]["claims"][0]["explanation"]["constraints"][0];
+    assert_eq!(c["kind"], "sharedCounters", "{c}");
+    assert_eq!(c["requests"], serde_json::json!(["a", "b"]));
+    assert_eq!(
+        c["counter"],
+        serde_json::json!({"pool": "gpu.example.com/n1", "counterSet": "gpu-0",
+            "counter": "memory", "atLeast": "60Gi", "left": "40Gi"})
+    );
+}

@@ -383,6 +383,23 @@ pub struct ConstraintBlock {
     pub needed: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub available: Option<usize>,
+    /// `sharedCounters`: the counter the devices together need more of than
+    /// is left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counter: Option<CounterDemand>,
+}
+
+/// The least the devices a group of requests needs draw from one counter,
+/// against what the counter set has left.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CounterDemand {
+    pub pool: String,
+    pub counter_set: String,
+    pub counter: String,
+    /// Quantities as Kubernetes writes them (`60Gi`).
+    pub at_least: String,
+    pub left: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -2464,12 +2481,14 @@ fn solve_node<'a>(
     // so only once it meets a device, so say it here.
     reasons.extend(compile_errors(&search.plans));
     let constraints = if funnels.iter().all(Funnel::enough) {
-        let blocks = constraint_blocks(&search, &left);
+        let mut blocks = constraint_blocks(&search, &left);
         if blocks.is_empty() {
-            shared_device_blocks(&search, &left)
-        } else {
-            blocks
+            blocks = shared_device_blocks(&search, &left);
         }
+        if blocks.is_empty() {
+            blocks = counter_blocks(&search, &left);
+        }
+        blocks
     } else {
         Vec::new()
     };
@@ -2921,6 +2940,7 @@ fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<Constrain
                     message,
                     needed: None,
                     available: None,
+                    counter: None,
                 });
             }
         }
@@ -2938,16 +2958,8 @@ fn shared_device_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<Constr
     /// Subsets are tried up to this many requests (2^n groups).
     const MAX_REQUESTS: usize = 12;
     let reqs = all_requests(search);
-    let exact: Vec<usize> = reqs
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| {
-            let plain = search.plans[r.claim]
-                .slots
-                .iter()
-                .any(|s| matches!(s, Slot::Exact(x) if x.key == r.key));
-            plain && !r.admin && !left[*i].iter().any(|&d| search.dev(d).allow_multiple)
-        })
+    let exact: Vec<usize> = plain_requests(search, left)
+        .into_iter()
         .map(|(i, _)| i)
         .collect();
     if exact.len() < 2 || exact.len() > MAX_REQUESTS {
@@ -3021,6 +3033,125 @@ fn shared_device_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<Constr
             ),
             needed: Some(needed),
             available: Some(union.len()),
+            counter: None,
+        }];
+    }
+    Vec::new()
+}
+
+/// Plain requests (no admin access, no firstAvailable alternatives, no
+/// device that allows multiple allocations) and the devices left to each.
+fn plain_requests<'a>(search: &Search<'a>, left: &[Vec<DevRef>]) -> Vec<(usize, Req<'a>)> {
+    all_requests(search)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            let plain = search.plans[r.claim]
+                .slots
+                .iter()
+                .any(|s| matches!(s, Slot::Exact(x) if x.key == r.key));
+            plain && !r.admin && !left[*i].iter().any(|&d| search.dev(d).allow_multiple)
+        })
+        .collect()
+}
+
+/// Requests whose devices all draw on one counter set, more than it has
+/// left: any `count` devices of a request draw at least the sum of the
+/// `count` smallest consumptions among its devices (a device that does not
+/// consume the counter counts 0), and requests add up, as no device is
+/// picked twice. A counter whose least total exceeds what is left rules
+/// out every combination.
+fn counter_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<ConstraintBlock> {
+    let reqs = plain_requests(search, left);
+    // (pool, set, counter) every consumption the requests' devices name.
+    let mut keys: Vec<(usize, &str, &str)> = Vec::new();
+    for (i, _) in &reqs {
+        for &d in &left[*i] {
+            for (set, counters, _) in search.dev(d).consumes() {
+                for (counter, _) in counters {
+                    let k = (d.pool, *set, *counter);
+                    if !keys.contains(&k) {
+                        keys.push(k);
+                    }
+                }
+            }
+        }
+    }
+    let draw = |d: DevRef, (pool, set, counter): (usize, &str, &str)| -> Quantity {
+        if d.pool != pool {
+            return Quantity::zero();
+        }
+        search
+            .dev(d)
+            .consumes()
+            .iter()
+            .filter(|(s, _, _)| *s == set)
+            .flat_map(|(_, cs, _)| cs.iter())
+            .filter(|(c, _)| *c == counter)
+            .fold(Quantity::zero(), |acc, (_, q)| {
+                acc.checked_add(q).unwrap_or(acc)
+            })
+    };
+    for key in keys {
+        let mut total = Quantity::zero();
+        let mut parts = Vec::new();
+        for (i, r) in &reqs {
+            let need = if r.all { left[*i].len() } else { r.count };
+            let mut draws: Vec<Quantity> = left[*i].iter().map(|&d| draw(d, key)).collect();
+            draws.sort();
+            let least = draws
+                .iter()
+                .take(need)
+                .fold(Quantity::zero(), |acc, q| acc.checked_add(q).unwrap_or(acc));
+            if !least.is_zero() {
+                parts.push((r, need, least));
+                total = total.checked_add(&least).unwrap_or(total);
+            }
+        }
+        let (pool, set, counter) = key;
+        let have = search.pools[pool].available(set, counter);
+        if parts.is_empty() || total <= have {
+            continue;
+        }
+        let p = &search.pools[pool];
+        let claims: Vec<usize> = parts.iter().map(|(r, _, _)| r.claim).collect();
+        let named: Vec<String> = parts
+            .iter()
+            .map(|(r, need, least)| {
+                format!(
+                    "request {:?} needs {need} device{} drawing at least {}",
+                    r.name,
+                    if *need == 1 { "" } else { "s" },
+                    least.human()
+                )
+            })
+            .collect();
+        return vec![ConstraintBlock {
+            claim: claim_ref(search.plans[claims[0]].obj),
+            kind: "sharedCounters",
+            attribute: String::new(),
+            requests: parts.iter().map(|(r, _, _)| r.name.clone()).collect(),
+            message: format!(
+                "counter set {set} of pool {}/{} has {} of {counter} left, but {}{}",
+                p.driver,
+                p.name,
+                have.human(),
+                named.join(" and "),
+                if parts.len() > 1 {
+                    format!(" ({} together)", total.human())
+                } else {
+                    String::new()
+                }
+            ),
+            needed: None,
+            available: None,
+            counter: Some(CounterDemand {
+                pool: format!("{}/{}", p.driver, p.name),
+                counter_set: set.to_owned(),
+                counter: counter.to_owned(),
+                at_least: total.human(),
+                left: have.human(),
+            }),
         }];
     }
     Vec::new()
