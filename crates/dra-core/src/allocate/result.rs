@@ -1,0 +1,199 @@
+//! The allocation result as upstream's Allocate writes it: the config of
+//! each request's class and claim, and the node selector merged from the
+//! devices picked (`createNodeSelector`).
+
+use super::*;
+
+/// `allocation.devices.config`, as upstream's Allocate fills it: for each
+/// request (the chosen subrequest of a firstAvailable one), its class's
+/// configs once per class, later requests of that class added to their
+/// `requests`; then each claim config with no `requests`, and each one once
+/// per request it names (by request, or by the chosen subrequest's full name).
+pub(super) fn allocation_config<'a>(
+    plan: &ClaimPlan<'a>,
+    results: &[DeviceResult],
+) -> Vec<serde_json::Value> {
+    use serde_json::{json, Value};
+    let chosen = |slot: &Slot<'_>| -> Option<String> {
+        match slot {
+            Slot::Exact(r) => Some(r.name.clone()),
+            Slot::First(subs) => {
+                let parent = subs.first()?.parent.clone();
+                let prefix = format!("{parent}/");
+                Some(
+                    results
+                        .iter()
+                        .find(|r| r.request.starts_with(&prefix))
+                        .map_or_else(|| subs[0].name.clone(), |r| r.request.clone()),
+                )
+            }
+        }
+    };
+    let class_of = |slot: &Slot<'a>, name: &str| -> Option<&'a Object> {
+        match slot {
+            Slot::Exact(r) => Some(r.class),
+            Slot::First(subs) => subs.iter().find(|r| r.name == name).map(|r| r.class),
+        }
+    };
+    let mut config: Vec<Value> = Vec::new();
+    let mut ranges: HashMap<&str, std::ops::Range<usize>> = HashMap::new();
+    for slot in &plan.slots {
+        let Some(name) = chosen(slot) else { continue };
+        let Some(class) = class_of(slot, &name) else {
+            continue;
+        };
+        let class_name = class.name().unwrap_or_default();
+        if let Some(range) = ranges.get(class_name) {
+            for c in &mut config[range.clone()] {
+                if let Some(list) = c["requests"].as_array_mut() {
+                    list.push(json!(name));
+                }
+            }
+            continue;
+        }
+        let start = config.len();
+        for c in class
+            .spec()
+            .and_then(|s| s.get("config"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+        {
+            let mut entry = json!({"source": "FromClass", "requests": [name]});
+            if let Some(opaque) = c.get("opaque") {
+                entry["opaque"] = opaque.to_json();
+            }
+            config.push(entry);
+        }
+        ranges.insert(class_name, start..config.len());
+    }
+    let requests: Vec<&Node> = plan
+        .obj
+        .spec()
+        .and_then(|s| s.get("devices"))
+        .and_then(|d| d.get("requests"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .collect();
+    for c in plan
+        .obj
+        .spec()
+        .and_then(|s| s.get("devices"))
+        .and_then(|d| d.get("config"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
+        let named: Vec<&str> = c
+            .get("requests")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+            .collect();
+        let mut entry = json!({"source": "FromClaim"});
+        if !named.is_empty() {
+            entry["requests"] = json!(named);
+        }
+        if let Some(opaque) = c.get("opaque") {
+            entry["opaque"] = opaque.to_json();
+        }
+        if named.is_empty() {
+            config.push(entry);
+            continue;
+        }
+        for (r, slot) in requests.iter().zip(&plan.slots) {
+            let request = str_of(r, "name").unwrap_or_default();
+            let hit = named.contains(&request)
+                || (matches!(slot, Slot::First(_))
+                    && chosen(slot).is_some_and(|sub| named.contains(&sub.as_str())));
+            if hit {
+                config.push(entry.clone());
+            }
+        }
+    }
+    config
+}
+
+/// The allocation result's node selector, as upstream's `createNodeSelector`:
+/// a device bound to a node by name restricts the allocation to that node;
+/// otherwise the one-term selectors of the devices' slices (or of the devices,
+/// with per-device node selection) are merged into one term, each
+/// requirement once; devices available everywhere add nothing.
+#[derive(Default)]
+pub(super) struct ResultNodeSelector {
+    local: bool,
+    fields: Vec<serde_json::Value>,
+    expressions: Vec<serde_json::Value>,
+}
+
+impl ResultNodeSelector {
+    pub(super) fn add(&mut self, d: &PoolDevice<'_>) -> Result<(), Fatal> {
+        if d.node_name.is_some() || d.binds_to_node {
+            self.local = true;
+        }
+        if self.local {
+            return Ok(());
+        }
+        let Some(selector) = d.node_selector.map(Node::to_json) else {
+            return Ok(());
+        };
+        let terms = selector["nodeSelectorTerms"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        match terms.as_slice() {
+            [] => {}
+            [term] => {
+                add_requirements(&term["matchFields"], &mut self.fields);
+                add_requirements(&term["matchExpressions"], &mut self.expressions);
+            }
+            more => {
+                return Err(Fatal(format!(
+                    "unsupported ResourceSlice.NodeSelector with {} terms",
+                    more.len()
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(self, node: &str) -> Option<serde_json::Value> {
+        if self.local {
+            return Some(
+                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}),
+            );
+        }
+        if self.fields.is_empty() && self.expressions.is_empty() {
+            return None;
+        }
+        let mut term = serde_json::Map::new();
+        if !self.expressions.is_empty() {
+            term.insert("matchExpressions".into(), self.expressions.into());
+        }
+        if !self.fields.is_empty() {
+            term.insert("matchFields".into(), self.fields.into());
+        }
+        Some(serde_json::json!({ "nodeSelectorTerms": [term] }))
+    }
+}
+
+/// Upstream's `addNewNodeSelectorRequirements`: a requirement is added
+/// unless one with the same key, operator and set of values is there.
+pub(super) fn add_requirements(from: &serde_json::Value, to: &mut Vec<serde_json::Value>) {
+    let values = |r: &serde_json::Value| -> std::collections::BTreeSet<String> {
+        r["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    for r in from.as_array().into_iter().flatten() {
+        let dup = to.iter().any(|e| {
+            e["key"] == r["key"] && e["operator"] == r["operator"] && values(e) == values(r)
+        });
+        if !dup {
+            to.push(r.clone());
+        }
+    }
+}

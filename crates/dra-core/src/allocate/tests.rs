@@ -1,0 +1,234 @@
+//! Unit tests of the allocator: budgets, variants, the command budget.
+
+use super::{Allocator, Limits, Outcome};
+use crate::gates::{FeatureGates, Version};
+use crate::lint::{load_objects, SourceFile};
+
+/// structured.NewAllocator (allocator.go): the first implementation
+/// whose supported features cover the enabled ones.
+#[test]
+fn the_variant_is_the_one_new_allocator_picks() {
+    use super::Variant;
+    let v: Version = "1.37".parse().unwrap();
+    let with = |on: &[&str], off: &[&str]| {
+        let mut g = FeatureGates::defaults(v);
+        for n in on {
+            g.set(n, true).unwrap();
+        }
+        for n in off {
+            g.set(n, false).unwrap();
+        }
+        Variant::for_gates(&g)
+    };
+    let all_off = [
+        "DRAConsumableCapacity",
+        "DRADeviceBindingConditions",
+        "DRAListTypeAttributes",
+    ];
+    assert_eq!(with(&[], &all_off), Variant::Stable);
+    assert_eq!(
+        with(&["DRAConsumableCapacity"], &all_off[1..]),
+        Variant::Incubating
+    );
+    assert_eq!(
+        with(
+            &["DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus"],
+            &["DRAConsumableCapacity", "DRAListTypeAttributes"]
+        ),
+        Variant::Incubating
+    );
+    assert_eq!(with(&["DRAListTypeAttributes"], &[]), Variant::Experimental);
+}
+
+fn hopeless() -> Vec<crate::model::Object> {
+    let text = crate::fleet::hopeless_case();
+    load_objects(
+        &[SourceFile {
+            name: "w.yaml".into(),
+            text,
+        }],
+        Default::default(),
+    )
+    .0
+}
+
+fn error_with(limits: Limits) -> String {
+    cost_with(limits).0
+}
+
+fn cost_with(limits: Limits) -> (String, super::SearchCost) {
+    let objects = hopeless();
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+    match Allocator::new(&objects, &gates, &claims)
+        .with_limits(limits)
+        .on_node("node-w")
+    {
+        Outcome::Error {
+            error,
+            search: Some(cost),
+            ..
+        } => (error, cost),
+        other => panic!("expected the budget to run out: {other:?}"),
+    }
+}
+
+/// The same facts as fields, for JSON: which request took the steps,
+/// the node's device count, how far the search got.
+#[test]
+fn budgets_are_reported_as_fields() {
+    let (error, cost) = cost_with(Limits {
+        steps: 10_000,
+        timeout: None,
+    });
+    assert_eq!(cost.limit, "steps");
+    assert_eq!(cost.budget, Some(10_000));
+    assert_eq!(cost.steps, 10_001);
+    assert_eq!(cost.claim.as_deref(), Some("default/w"));
+    assert_eq!(cost.request.as_deref(), Some("r"));
+    assert!(cost.request_steps > 9_000 && cost.request_steps <= cost.steps);
+    assert_eq!((cost.best_partial, cost.needed), (7, 8));
+    assert!(cost.candidates >= 8, "{cost:?}");
+    assert_eq!(error, cost.message());
+    let (_, time) = cost_with(Limits {
+        steps: u64::MAX,
+        timeout: Some((std::time::Instant::now, std::time::Duration::ZERO)),
+    });
+    assert_eq!((time.limit, time.budget), ("time", None));
+}
+
+/// Either budget ends the search with the scheduler's words, the request
+/// the steps went to, and how far the search got.
+#[test]
+fn budgets_name_the_costly_request_and_the_progress() {
+    let steps = error_with(Limits {
+        steps: 10_000,
+        timeout: None,
+    });
+    assert!(
+        steps.starts_with(
+            "timed out trying to allocate devices: the search budget of 10000 steps ran out"
+        ),
+        "{steps}"
+    );
+    assert!(
+        steps.contains("request \"r\" of claim default/w took"),
+        "{steps}"
+    );
+    assert!(
+        steps.contains("the best partial allocation had 7 of 8 devices"),
+        "{steps}"
+    );
+    // A time budget already spent stops the search at its first check.
+    let time = error_with(Limits {
+        steps: u64::MAX,
+        timeout: Some((std::time::Instant::now, std::time::Duration::ZERO)),
+    });
+    assert!(
+        time.starts_with("timed out trying to allocate devices: the time budget ran out"),
+        "{time}"
+    );
+}
+/// The command's budget across nodes: once spent, the nodes left are
+/// Undecided, not searched (each node here spends its whole budget).
+#[test]
+fn the_command_budget_leaves_nodes_undecided() {
+    let objects = hopeless();
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+    let a = Allocator::new(&objects, &gates, &claims).with_limits(Limits {
+        steps: 1_000,
+        timeout: None,
+    });
+    let nodes = vec!["node-w"; 12];
+    let outcomes = a.on_nodes_within(&nodes, 2_500);
+    let undecided = outcomes
+        .iter()
+        .filter(|o| matches!(o, Outcome::Undecided { .. }))
+        .count();
+    // 1,000 steps a node: at most three, plus one per other thread
+    // started before the sum was seen, are tried.
+    assert!(
+        undecided >= 12 - 3 - rayon::current_num_threads(),
+        "{undecided}"
+    );
+    assert!(undecided < 12);
+}
+/// DRAListTypeAttributes: matchAttribute needs a value all devices'
+/// lists share; distinctAttribute needs the lists pairwise disjoint
+/// (experimental/constraint.go, attributeAsSet).
+#[test]
+fn list_attributes_compare_as_sets() {
+    let inventory = |a: &str, b: &str, kind: &str| {
+        format!(
+            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: d.example.com\n  nodeName: node-1\n  pool: {{name: node-1, resourceSliceCount: 1}}\n  devices:\n  - {{name: a, attributes: {{numa: {{ints: {a}}}}}}}\n  - {{name: b, attributes: {{numa: {{ints: {b}}}}}}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - {{name: r, exactly: {{deviceClassName: c, count: 2}}}}\n    constraints:\n    - {{{kind}: d.example.com/numa}}\n"
+        )
+    };
+    let fits = |a: &str, b: &str, kind: &str| {
+        let objects = load_objects(
+            &[SourceFile {
+                name: "l.yaml".into(),
+                text: inventory(a, b, kind),
+            }],
+            Default::default(),
+        )
+        .0;
+        let mut gates = FeatureGates::defaults(Version::LATEST);
+        gates.set("DRAListTypeAttributes", true).unwrap();
+        let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+        // (`n` would be a boolean in YAML 1.1: the node is node-1.)
+        let o = Allocator::new(&objects, &gates, &claims).on_node("node-1");
+        matches!(o, Outcome::Allocated { .. })
+    };
+    assert!(fits("[0, 1]", "[1, 2]", "matchAttribute"));
+    assert!(!fits("[0]", "[2]", "matchAttribute"));
+    assert!(!fits("[0, 1]", "[1, 2]", "distinctAttribute"));
+    assert!(fits("[0]", "[2, 3]", "distinctAttribute"));
+}
+/// nodeaffinity.NewNodeSelector's refusals, as GatherPools meets them:
+/// the allocation stops with an error on every node, also one the
+/// broken slice does not target.
+#[test]
+fn unparsable_node_selectors_stop_the_allocation() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/fixtures/explain-bad-selector.yaml"
+    ))
+    .unwrap();
+    let objects = load_objects(
+        &[SourceFile {
+            name: "s.yaml".into(),
+            text,
+        }],
+        Default::default(),
+    )
+    .0;
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+    match Allocator::new(&objects, &gates, &claims).on_node("node-1") {
+        Outcome::Error { error, .. } => assert!(
+            error.starts_with(
+                "gather pool information: failed to perform node selection for slice bad-selector"
+            ),
+            "{error}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let parse = |yaml: &str| {
+        let n: crate::tree::Node = serde_json::from_str(yaml).unwrap();
+        super::pools::node_selector_error(&n)
+    };
+    assert!(parse(
+        r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"In","values":[]}]}]}"#
+    )
+    .is_some());
+    assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Exists","values":["x"]}]}]}"#).is_some());
+    assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Gt","values":["x"]}]}]}"#).is_some());
+    assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Near","values":["1"]}]}]}"#).is_some());
+    assert!(parse(r#"{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"Gt","values":["3"]}]}]}"#).is_none());
+    assert!(parse(r#"{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}]}]}"#).is_none());
+    assert!(
+        parse(r#"{"nodeSelectorTerms":[{}]}"#).is_none(),
+        "an empty term is skipped"
+    );
+}
