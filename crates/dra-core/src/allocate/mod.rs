@@ -1426,24 +1426,70 @@ impl<'a> Allocator<'a> {
     pub fn on_nodes_within<N: AsRef<str> + Sync>(&self, nodes: &[N], budget: u64) -> Vec<Outcome> {
         use rayon::prelude::*;
         use std::sync::atomic::{AtomicU64, Ordering};
-        let spent = AtomicU64::new(0);
-        nodes
+        // Nodes that see the same devices get the same answer: each class
+        // is searched once, by its first node, and costs the budget once.
+        let classes: Vec<Option<Vec<bool>>> = nodes
             .par_iter()
-            .map(|n| {
+            .map(|n| self.node_class(n.as_ref()))
+            .collect();
+        let mut first: HashMap<&[bool], usize> = HashMap::new();
+        let searched_by: Vec<usize> = classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c {
+                Some(c) => *first.entry(c.as_slice()).or_insert(i),
+                None => i,
+            })
+            .collect();
+        let spent = AtomicU64::new(0);
+        let mut outcomes: Vec<Option<Outcome>> = nodes
+            .par_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if searched_by[i] != i {
+                    return None;
+                }
                 if spent.load(Ordering::Relaxed) >= budget {
-                    return Outcome::Undecided {
+                    return Some(Outcome::Undecided {
                         reason: format!(
                             "not tried: the search budget of {budget} steps for all nodes ran out"
                         ),
-                    };
+                    });
                 }
                 let before = THREAD_STEPS.with(std::cell::Cell::get);
                 let o = self.on_node(n.as_ref());
                 let used = THREAD_STEPS.with(std::cell::Cell::get) - before;
                 spent.fetch_add(used, Ordering::Relaxed);
-                o
+                Some(o)
             })
-            .collect()
+            .collect();
+        for i in 0..outcomes.len() {
+            if searched_by[i] != i {
+                outcomes[i] = outcomes[searched_by[i]].clone();
+            }
+        }
+        outcomes.into_iter().flatten().collect()
+    }
+
+    /// Which nodes are alike for these claims: the same devices
+    /// ([`pools::PoolIndex::node_class`]) and the same answer from the node
+    /// selector of each claim allocated before. `None`: a node of its own.
+    fn node_class(&self, node: &str) -> Option<Vec<bool>> {
+        let labels = self.shared.labels.get(node).copied();
+        let partitionable = self.gates.enabled(Gate::DRAPartitionableDevices);
+        let mut bits = self.index.node_class(node, labels, partitionable)?;
+        for p in self.plans.as_deref().unwrap_or_default() {
+            if let Some(sel) = p
+                .obj
+                .root
+                .get("status")
+                .and_then(|s| s.get("allocation"))
+                .and_then(|a| a.get("nodeSelector"))
+            {
+                bits.push(pools::node_selector_matches(sel, node, labels));
+            }
+        }
+        Some(bits)
     }
 
     /// The outcome on one node.

@@ -880,6 +880,42 @@ impl<'a> PoolIndex<'a> {
     }
 }
 
+impl PoolIndex<'_> {
+    /// What of the inventory a node sees, as bits: for each slice not bound
+    /// to a node by name, whether it targets the node (and, with per-device
+    /// node selection, whether each device does). Nodes with the same bits
+    /// gather the same devices, and nothing else `gather` builds depends on
+    /// the node, so they share one answer. `None` when a slice names the
+    /// node: its devices are its own.
+    pub fn node_class(
+        &self,
+        node: &str,
+        labels: Option<&Node>,
+        partitionable: bool,
+    ) -> Option<Vec<bool>> {
+        if self.by_node.contains_key(node) {
+            return None;
+        }
+        let mut bits = Vec::new();
+        for key in &self.elsewhere {
+            for s in self.pools.get(key).map(Vec::as_slice).unwrap_or_default() {
+                let spec = s.spec()?;
+                bits.push(targets(spec, node, labels, partitionable));
+                if spec.get("perDeviceNodeSelection").is_some() {
+                    for d in spec
+                        .get("devices")
+                        .and_then(Node::as_seq)
+                        .unwrap_or_default()
+                    {
+                        bits.push(selects_node(d, node, labels) == Some(true));
+                    }
+                }
+            }
+        }
+        Some(bits)
+    }
+}
+
 /// The pools of the node, sorted by driver and name, binding-condition pools last.
 pub fn gather<'a>(
     index: &PoolIndex<'a>,

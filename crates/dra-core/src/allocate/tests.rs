@@ -232,3 +232,104 @@ fn unparsable_node_selectors_stop_the_allocation() {
         "an empty term is skipped"
     );
 }
+
+/// Network-attached devices: a slice for all nodes and one for the nodes
+/// labelled zone=a, 30 nodes in two zones (and one without a Node object),
+/// and a claim allocated before for zone a only.
+fn network_fleet(hopeless: bool) -> Vec<crate::model::Object> {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for n in 0..30 {
+        let zone = if n % 3 == 0 { "a" } else { "b" };
+        let _ = write!(
+            text,
+            "apiVersion: v1\nkind: Node\nmetadata: {{name: node-{n}, labels: {{zone: {zone}}}}}\n---\n"
+        );
+    }
+    let mut devices = String::new();
+    for i in 0..64 {
+        let _ = write!(
+            devices,
+            "  - name: d{i}\n    attributes:\n      slot: {{int: {}}}\n",
+            i % 7
+        );
+    }
+    let count = if hopeless { 8 } else { 2 };
+    let _ = write!(
+        text,
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\n\
+         apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: everywhere}}\nspec:\n  driver: x.example.com\n  allNodes: true\n  pool: {{name: fabric, resourceSliceCount: 1}}\n  devices:\n{devices}---\n\
+         apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: zone-a}}\nspec:\n  driver: x.example.com\n  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions: [{{key: zone, operator: In, values: [a]}}]\n  pool: {{name: a-zone, resourceSliceCount: 1}}\n  devices:\n  - name: extra\n    attributes:\n      slot: {{int: 7}}\n---\n\
+         apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {{deviceClassName: c, count: {count}}}\n    constraints:\n    - distinctAttribute: x.example.com/slot\n"
+    );
+    load_objects(
+        &[SourceFile {
+            name: "net.yaml".into(),
+            text,
+        }],
+        Default::default(),
+    )
+    .0
+}
+
+/// Nodes that see the same devices share one search (issue 18 item 3):
+/// every node's shared answer is the one it gets alone, with the node's
+/// own result (zone a gets the zone's device, zone b and the unknown node
+/// do not), and a whole-command budget worth one search decides them all.
+#[test]
+fn nodes_that_see_the_same_devices_share_one_search() {
+    let objects = network_fleet(false);
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+    let a = Allocator::new(&objects, &gates, &claims);
+    let mut nodes: Vec<String> = (0..30).map(|n| format!("node-{n}")).collect();
+    nodes.push("no-such-node".into());
+    let together = a.on_nodes(&nodes);
+    for (n, o) in nodes.iter().zip(&together) {
+        assert_eq!(o, &a.on_node(n), "{n}");
+    }
+    // (The zone's pool sorts first: zone a's nodes take its device.)
+    assert_ne!(together[0], together[1]);
+    assert_eq!(together[1], together[30]);
+    assert_eq!(
+        a.node_class("node-0").unwrap(),
+        vec![true, true],
+        "both slices target zone a"
+    );
+    // (Bits in pool order: a-zone, then fabric.)
+    assert_eq!(a.node_class("node-1").unwrap(), vec![false, true]);
+    assert_eq!(a.node_class("no-such-node").unwrap(), vec![false, true]);
+
+    // The hopeless claim spends the whole per-node budget on each search:
+    // a command budget of one and a half searches decides every node.
+    let objects = network_fleet(true);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+    let a = Allocator::new(&objects, &gates, &claims).with_limits(Limits {
+        steps: 1_000,
+        timeout: None,
+    });
+    let outcomes = a.on_nodes_within(&nodes, 1_500);
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| !matches!(o, Outcome::Undecided { .. })),
+        "{outcomes:?}"
+    );
+    assert!(
+        matches!(outcomes[1], Outcome::Error { .. }),
+        "{:?}",
+        outcomes[1]
+    );
+    assert_eq!(outcomes[1], outcomes[30]);
+}
+
+/// A slice bound to a node by name makes the node a class of its own.
+#[test]
+fn a_node_with_its_own_slice_is_its_own_class() {
+    let objects = hopeless();
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
+    let a = Allocator::new(&objects, &gates, &claims);
+    assert_eq!(a.node_class("node-w"), None);
+    assert_eq!(a.node_class("node-x"), Some(Vec::new()));
+}
