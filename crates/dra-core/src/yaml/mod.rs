@@ -629,20 +629,23 @@ pub fn resolve_plain(text: &str) -> Value {
         None => (false, plain.strip_prefix('+').unwrap_or(plain.as_ref())),
     };
     let radix_int = |s: &str, radix: u32| i64::from_str_radix(s, radix).ok();
-    let int = if let Some(h) = digits.strip_prefix("0x") {
-        radix_int(h, 16)
-    } else if let Some(b) = digits.strip_prefix("0b") {
-        radix_int(b, 2)
+    // strconv.ParseInt(plain, 0, 64): the prefixes 0x, 0o, 0b in either case.
+    let prefix = digits.get(..2).map(str::to_ascii_lowercase);
+    let int = if prefix.as_deref() == Some("0x") {
+        radix_int(&digits[2..], 16)
+    } else if prefix.as_deref() == Some("0o") {
+        radix_int(&digits[2..], 8)
+    } else if prefix.as_deref() == Some("0b") {
+        radix_int(&digits[2..], 2)
     } else if digits.len() > 1
         && digits.starts_with('0')
         && digits.bytes().all(|b| b.is_ascii_digit())
     {
         radix_int(digits, 8)
     } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        match digits.parse::<i64>() {
-            Ok(i) => Some(i),
-            Err(_) => return Value::Float(plain.parse().unwrap_or(f64::NAN)),
-        }
+        // Past int64 (and uint64, which this tree has no room for) the
+        // digits are a float, or a string when ParseFloat overflows.
+        digits.parse::<i64>().ok()
     } else {
         None
     };
@@ -650,8 +653,12 @@ pub fn resolve_plain(text: &str) -> Value {
         return Value::Int(if neg { -i } else { i });
     }
     if is_float(digits) {
+        // ParseFloat fails with ErrRange past the largest float64: go-yaml
+        // then keeps the scalar as a string (`1e999` is "1e999").
         if let Ok(f) = plain.parse::<f64>() {
-            return Value::Float(f);
+            if f.is_finite() {
+                return Value::Float(f);
+            }
         }
     }
     Value::Str(text.into())
@@ -765,6 +772,23 @@ mod tests {
         assert_eq!(resolve_plain("1.5"), Value::Float(1.5));
         assert_eq!(resolve_plain("1e3"), Value::Float(1000.0));
         assert_eq!(resolve_plain("-"), Value::Str("-".into()));
+        // go-yaml v2's resolve: strconv.ParseInt(plain, 0, 64) takes every
+        // base prefix in either case; a float ParseFloat cannot hold stays
+        // a string.
+        assert_eq!(resolve_plain("0o17"), Value::Int(15));
+        assert_eq!(resolve_plain("0X1f"), Value::Int(31));
+        assert_eq!(resolve_plain("-0B101"), Value::Int(-5));
+        assert_eq!(
+            resolve_plain("1e999999999"),
+            Value::Str("1e999999999".into())
+        );
+        assert_eq!(resolve_plain("1e-999999999"), Value::Float(0.0));
+        assert_eq!(
+            resolve_plain("99999999999999999999999999"),
+            Value::Float(1e26)
+        );
+        let huge = "9".repeat(400);
+        assert_eq!(resolve_plain(&huge), Value::Str(huge.as_str().into()));
         assert_eq!(resolve_plain("1.2.3"), Value::Str("1.2.3".into()));
         assert_eq!(one("'8'").value, Value::Str("8".into()));
     }
