@@ -6,7 +6,7 @@
 
 use kubectl_dra::{cli, commands, render};
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -51,12 +51,10 @@ fn main() -> ExitCode {
     match result {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();
-            // Input never reaches a terminal raw.
-            let text = if stdout.is_terminal() {
-                render::terminal::safe(&out.stdout)
-            } else {
-                std::borrow::Cow::Borrowed(out.stdout.as_str())
-            };
+            // Input never reaches a terminal raw, nor a pipe that may end
+            // in one (a pager, a CI log): colour passes only when this run
+            // painted.
+            let text = render::terminal::safe(&out.stdout, render::terminal::painted());
             // A closed pipe (`| head`) is not an error.
             let _ = stdout.write_all(text.as_bytes());
             let _ = stdout.flush();
@@ -65,7 +63,7 @@ fn main() -> ExitCode {
         Err(msg) => {
             // Errors quote input (names, server bodies): escaped always; a
             // closed stderr is not a reason to panic.
-            let msg = render::terminal::safe(&msg);
+            let msg = render::terminal::safe(&msg, false);
             let _ = writeln!(std::io::stderr(), "error: {msg}");
             ExitCode::from(2)
         }

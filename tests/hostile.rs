@@ -374,3 +374,52 @@ fn invalid_label_selectors_are_usage_errors() {
     ]);
     assert_eq!(o.status.code(), Some(0));
 }
+
+/// Input never reaches the reader raw, on a terminal or through a pipe (a
+/// pager, a CI log): a file name and object names carrying escape sequences
+/// (colour that conceals, a title rewrite, C1 CSI) are shown escaped by
+/// `lint`, `devices` and `explain`; with `--color always` the tool's own
+/// colour is there and the input's is not.
+#[test]
+fn escape_sequences_from_input_are_shown_escaped() {
+    let dir = tmpdir("escapes");
+    let name = dir.join("evil\x1b[8mhidden.yaml");
+    std::fs::write(
+        &name,
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: \"s\\e]0;pwned\\a\"}\nspec:\n  driver: x.example.com\n  nodeName: node-1\n  pool: {name: \"p\\e[8m\", resourceSliceCount: 1}\n  devices:\n  - name: \"d\\x9b2J\"\n    attributes:\n      note: {string: \"\\e[30;40mblack\"}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: \"no\\e[8mclass\"}\n",
+    )
+    .unwrap();
+    let path = name.to_str().unwrap();
+    for args in [
+        vec!["lint", path],
+        vec!["lint", path, "--color", "always"],
+        vec!["devices", "-f", path],
+        vec![
+            "explain",
+            "claim",
+            "default/c",
+            "-f",
+            path,
+            "--color",
+            "always",
+        ],
+        vec!["explain", "claim", "default/c", "-f", path, "--all-nodes"],
+    ] {
+        let o = support::run(&args);
+        let text = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!text.is_empty(), "{args:?}: {err}");
+        for bad in ["\x1b[8m", "\x1b]0", "\x1b[30;40m", "\u{9b}", "\x07"] {
+            assert!(!text.contains(bad), "{args:?}: {bad:?} in {text:?}");
+            assert!(!err.contains(bad), "{args:?}: {bad:?} in {err:?}");
+        }
+        let painted = args.contains(&"always");
+        assert_eq!(text.contains("\x1b["), painted, "{args:?}: {text:?}");
+    }
+    let o = support::run(&["lint", path]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("evil\\x1b[8mhidden.yaml"), "{text}");
+    let o = support::run(&["devices", "-f", path]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("d\\u009b2J"), "{text}");
+}

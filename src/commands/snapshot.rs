@@ -79,7 +79,11 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
     match &args.output_file {
         Some(path) => {
             std::fs::write(path, &out).map_err(|e| format!("{}: {e}", path.display()))?;
-            eprintln!("wrote {} objects to {}", objects.len(), path.display());
+            eprintln!(
+                "wrote {} objects to {}",
+                objects.len(),
+                crate::render::terminal::strict(&path.display().to_string())
+            );
             Ok(Outcome {
                 stdout: String::new(),
                 code: 0,

@@ -147,17 +147,17 @@ pub fn load(
     progress.finish();
     let (mut state, namespace) = state.map_err(|e| e.to_string())?;
     for n in &state.notes {
-        eprintln!("note: {n}");
+        eprintln!("note: {}", crate::render::terminal::strict(n));
     }
     for w in &state.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", crate::render::terminal::strict(w));
     }
     // For benchmarks and bug reports: how much was read, with how many requests.
     if std::env::var_os("KUBECTL_DRA_STATS").is_some() {
         eprintln!(
             "stats: {} objects from {} with {} requests in {:.2} s",
             state.objects.len(),
-            state.server,
+            crate::render::terminal::strict(&state.server),
             state.requests,
             started.elapsed().as_secs_f64()
         );

@@ -1,70 +1,133 @@
-//! What reaches a terminal: text from manifests and servers (object names,
-//! device names, error bodies) may carry control characters and escape
-//! sequences that move the cursor, rewrite the window title or hide text.
-//! Only colour (SGR: `ESC [ digits/; m`), newlines and tabs pass; every other
-//! control character is shown escaped (`\x1b`, `\r`, `\u{9b}`).
+//! What reaches a terminal (or a pipe, a CI log, a pager): text from
+//! manifests and servers (file names, object names, device names, error
+//! bodies) may carry control characters and escape sequences that move the
+//! cursor, rewrite the window title, or hide text. Every output goes through
+//! [`safe`]: newlines and tabs pass, colour (SGR: `ESC [ digits/; m`) passes
+//! only when this run paints (`--color`, a terminal), and every other
+//! control character is shown escaped (`\x1b`, `\r`, `\u009b`). Renderers
+//! that paint escape the input they quote with [`strict`] first, so input
+//! cannot bring its own colour either.
 
 use std::borrow::Cow;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::ColorChoice;
 
+/// Set once a renderer decided to paint: only then may SGR sequences pass.
+static PAINTED: AtomicBool = AtomicBool::new(false);
+
 /// Whether to colour text output: `--color`, `NO_COLOR`, and a terminal.
 pub fn use_color(choice: ColorChoice) -> bool {
-    match choice {
+    let on = match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                 && std::io::stdout().is_terminal()
         }
+    };
+    if on {
+        PAINTED.store(true, Ordering::Relaxed);
     }
+    on
 }
 
-/// `s` in an SGR colour when `on`.
+/// Whether a renderer of this run paints.
+pub fn painted() -> bool {
+    PAINTED.load(Ordering::Relaxed)
+}
+
+/// `s` in an SGR colour when `on`; `s` itself is input-safe.
 pub fn paint(s: &str, sgr: &str, on: bool) -> String {
     if on {
-        format!("\x1b[{sgr}m{s}\x1b[0m")
+        format!("\x1b[{sgr}m{}\x1b[0m", strict(s))
     } else {
         s.to_owned()
     }
 }
 
-/// The text with every control character but newline, tab and SGR colour
-/// sequences escaped.
-pub fn safe(text: &str) -> Cow<'_, str> {
-    let needs = text
-        .chars()
-        .any(|c| (c.is_control() && c != '\n' && c != '\t') || c == '\u{9b}');
-    if !needs {
+fn is_escaped(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || c == '\u{9b}'
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    let n = c as u32;
+    match c {
+        '\r' => out.push_str("\\r"),
+        _ if n < 0x20 => out.push_str(&format!("\\x{n:02x}")),
+        // DEL and C1 as JSON and YAML escapes: valid inside the quoted
+        // strings of `-o json`/`-o yaml` output, where they can appear raw.
+        _ => out.push_str(&format!("\\u{n:04x}")),
+    }
+}
+
+/// The whole output of a command: every control character but newline and
+/// tab escaped; SGR colour sequences kept when `allow_sgr` (this run
+/// paints).
+pub fn safe(text: &str, allow_sgr: bool) -> Cow<'_, str> {
+    if !text.chars().any(is_escaped) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if c == '\x1b' {
+        if c == '\x1b' && allow_sgr {
             if let Some(len) = sgr_len(rest) {
                 out.push_str(&rest[..len]);
                 rest = &rest[len..];
                 continue;
             }
         }
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let n = c as u32;
-                if n < 0x80 {
-                    out.push_str(&format!("\\x{n:02x}"));
-                } else {
-                    out.push_str(&format!("\\u{{{n:x}}}"));
-                }
-            }
-            c => out.push(c),
+        if is_escaped(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
         }
         rest = &rest[c.len_utf8()..];
     }
     Cow::Owned(out)
+}
+
+/// Input quoted in painted output: every control character but newline and
+/// tab escaped, colour included.
+pub fn strict(text: &str) -> Cow<'_, str> {
+    safe(text, false)
+}
+
+/// Source text for a snippet, escaped as [`strict`] does, with the map from
+/// byte offsets in `text` to offsets in the escaped text (so that spans
+/// still underline what they did). Line breaks (`\n`, `\r\n`) are kept.
+pub struct EscapedSource {
+    pub text: String,
+    /// (offset in the input, bytes added at it), ascending.
+    added: Vec<(usize, usize)>,
+}
+
+impl EscapedSource {
+    pub fn new(text: &str) -> Self {
+        let mut out = String::with_capacity(text.len());
+        let mut added = Vec::new();
+        let mut total = 0;
+        for (i, c) in text.char_indices() {
+            let keep = !is_escaped(c) || (c == '\r' && text[i + 1..].starts_with('\n'));
+            if keep {
+                out.push(c);
+                continue;
+            }
+            let before = out.len();
+            push_escaped(&mut out, c);
+            total += out.len() - before - c.len_utf8();
+            added.push((i, total));
+        }
+        EscapedSource { text: out, added }
+    }
+
+    /// Where byte `offset` of the input is in the escaped text.
+    pub fn offset(&self, offset: usize) -> usize {
+        let before = self.added.partition_point(|&(at, _)| at < offset);
+        offset + before.checked_sub(1).map_or(0, |i| self.added[i].1)
+    }
 }
 
 /// The length of an SGR sequence at the start of `s` (`ESC [ [0-9;]* m`).
@@ -85,13 +148,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn colour_passes_other_controls_are_escaped() {
-        assert_eq!(safe("plain\n\tok"), "plain\n\tok");
-        assert_eq!(safe("\x1b[1;31mred\x1b[0m"), "\x1b[1;31mred\x1b[0m");
-        // Title rewrite (OSC), cursor up, carriage return, C1 CSI.
-        assert_eq!(safe("a\x1b]0;pwned\x07b"), "a\\x1b]0;pwned\\x07b");
-        assert_eq!(safe("x\x1b[2Ay"), "x\\x1b[2Ay");
-        assert_eq!(safe("over\rwrite"), "over\\rwrite");
-        assert_eq!(safe("c1\u{9b}31m"), "c1\\u{9b}31m");
+    fn colour_passes_only_when_painting_other_controls_are_escaped() {
+        assert_eq!(safe("plain\n\tok", true), "plain\n\tok");
+        assert_eq!(safe("\x1b[1;31mred\x1b[0m", true), "\x1b[1;31mred\x1b[0m");
+        // Not painting: no colour is ours, so none passes.
+        assert_eq!(safe("\x1b[8mhidden", false), "\\x1b[8mhidden");
+        // Title rewrite (OSC), cursor up, carriage return, C1 CSI, DEL.
+        assert_eq!(safe("a\x1b]0;pwned\x07b", true), "a\\x1b]0;pwned\\x07b");
+        assert_eq!(safe("x\x1b[2Ay", true), "x\\x1b[2Ay");
+        assert_eq!(safe("over\rwrite", true), "over\\rwrite");
+        assert_eq!(safe("c1\u{9b}31m", true), "c1\\u009b31m");
+        assert_eq!(safe("del\u{7f}", false), "del\\u007f");
+        // Painted input cannot bring its own colour.
+        assert_eq!(paint("\x1b[8mx", "1", true), "\x1b[1m\\x1b[8mx\x1b[0m");
+    }
+
+    /// A JSON string holding raw DEL or C1 stays valid JSON, same value.
+    #[test]
+    fn escapes_are_valid_inside_json_strings() {
+        let json = serde_json::to_string("a\u{7f}b\u{9b}c").unwrap();
+        let shown = safe(&json, false);
+        assert_ne!(shown, json);
+        let back: String = serde_json::from_str(&shown).unwrap();
+        assert_eq!(back, "a\u{7f}b\u{9b}c");
+    }
+
+    #[test]
+    fn escaped_source_keeps_spans_on_their_text() {
+        let text = "name: \x1b[8mx\r\nother: \u{9b}y\n";
+        let e = EscapedSource::new(text);
+        assert_eq!(e.text, "name: \\x1b[8mx\r\nother: \\u009by\n");
+        for word in ["name", "x\r", "other", "y"] {
+            let at = text.find(word).unwrap();
+            assert_eq!(&e.text[e.offset(at)..e.offset(at) + word.len()], word);
+        }
     }
 }

@@ -12,6 +12,7 @@ use miette::{
 
 use dra_core::tree::LineIndex;
 
+use super::terminal::{strict, EscapedSource};
 use super::Report;
 
 /// The lines around a finding's labels, not the whole file: miette scans
@@ -144,16 +145,18 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
     let mut out = String::new();
     for d in r.diagnostics {
         let text = r.texts.get(d.file).map(String::as_str).unwrap_or("");
-        let name = r.file_name(d);
-        let header = format!("{}[{}]: {}", d.severity, d.rule, d.message);
+        // Everything quoted from input is escaped here, before miette
+        // paints: input cannot bring its own colour (or worse).
+        let name = strict(r.file_name(d));
+        let header = format!("{}[{}]: {}", d.severity, d.rule, strict(&d.message));
         let mut help_lines = Vec::new();
         if let Some(o) = &d.object {
-            help_lines.push(format!("in {o}"));
+            help_lines.push(format!("in {}", strict(&o.to_string())));
         }
         if !d.field.is_empty() {
-            help_lines.push(format!("field: {} ({})", d.field, d.error_type));
+            help_lines.push(format!("field: {} ({})", strict(&d.field), d.error_type));
         }
-        help_lines.extend(d.notes.iter().cloned());
+        help_lines.extend(d.notes.iter().map(|n| strict(n).into_owned()));
         let no_lines = LineIndex::default();
         let lines = r.lines.get(d.file).unwrap_or(&no_lines);
         let (source, labels) = if text.is_empty() {
@@ -169,10 +172,14 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
             );
             (None, Vec::new())
         } else {
-            let mut spans: Vec<(Option<String>, SourceSpan, bool)> =
-                vec![(d.label.clone(), span_of(text, lines, d.span), true)];
+            let label = |l: &str| strict(l).into_owned();
+            let mut spans: Vec<(Option<String>, SourceSpan, bool)> = vec![(
+                d.label.as_deref().map(label),
+                span_of(text, lines, d.span),
+                true,
+            )];
             for s in d.secondary.iter().filter(|s| s.file.is_none()) {
-                spans.push((Some(s.message.clone()), span_of(text, lines, s.span), false));
+                spans.push((Some(label(&s.message)), span_of(text, lines, s.span), false));
             }
             let lo = spans
                 .iter()
@@ -196,10 +203,13 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
             let first_line = lines
                 .line_of(first_char)
                 .saturating_sub(text[from..lo].matches('\n').count());
+            let window = EscapedSource::new(&text[from..to]);
             let labels = spans
                 .into_iter()
                 .map(|(label, sp, primary)| {
-                    let shifted = SourceSpan::new((sp.offset() - from).into(), sp.len());
+                    let start = window.offset(sp.offset() - from);
+                    let end = window.offset(sp.offset() + sp.len() - from);
+                    let shifted = SourceSpan::new(start.into(), end - start);
                     if primary {
                         LabeledSpan::new_primary_with_span(label, shifted)
                     } else {
@@ -210,7 +220,7 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
             (
                 Some(Window {
                     name: name.to_string(),
-                    text: text[from..to].to_owned(),
+                    text: window.text,
                     first_line,
                 }),
                 labels,

@@ -552,12 +552,13 @@ fn report(
             };
             for &i in &shown {
                 out.push('\n');
-                out.push_str(&text::node_detail(
+                // (Painted runs let colour through: input is escaped here.)
+                out.push_str(&crate::render::terminal::strict(&text::node_detail(
                     &names,
                     &per_node[i].0,
                     &per_node[i].1,
                     &advice[i],
-                ));
+                )));
             }
             let hidden = per_node.len() - shown.len();
             if hidden > 0 {

@@ -149,8 +149,32 @@ impl Summary {
     }
 
     /// The summary lines: the verdict (coloured when `color`), then one
-    /// line per cause.
+    /// line per cause. Input (names, errors) is escaped before painting, so
+    /// it cannot bring its own colour.
     pub fn text(&self, names: &str, color: bool) -> String {
+        let plain = crate::render::terminal::strict(&self.lines(names, false)).into_owned();
+        if !color {
+            return plain;
+        }
+        let mut out = String::with_capacity(plain.len() + 32);
+        for (i, line) in plain.split_inclusive('\n').enumerate() {
+            let (body, end) = match line.strip_suffix('\n') {
+                Some(b) => (b, "\n"),
+                None => (line, ""),
+            };
+            if i == 0 {
+                let sgr = if self.fits() { GREEN } else { RED };
+                out.push_str(&format!("\x1b[{sgr}m{body}\x1b[0m{end}"));
+            } else if let Some(rest) = body.strip_prefix("Closest:") {
+                out.push_str(&format!("\x1b[{BOLD}mClosest:\x1b[0m{rest}{end}"));
+            } else {
+                out.push_str(line);
+            }
+        }
+        out
+    }
+
+    fn lines(&self, names: &str, color: bool) -> String {
         let mut out = String::new();
         let n = self.total;
         let nodes = |k: usize| if k == 1 { "node" } else { "nodes" };
