@@ -359,18 +359,40 @@ impl FeatureGates {
         Ok(())
     }
 
-    /// Parses `Name=true,Other=false` as kube-apiserver's `--feature-gates`.
+    /// Parses `Name=true,Other=false` as kube-apiserver's `--feature-gates`
+    /// (component-base's `MapStringBool.Set` and `SetFromMap`): values as
+    /// `strconv.ParseBool` reads them, and the special gates `AllAlpha` and
+    /// `AllBeta`, which set every alpha (beta) gate of the release that the
+    /// same list does not set itself (`setUnsetAlphaGates`).
     pub fn parse_into(&mut self, list: &str) -> Result<(), String> {
+        let mut explicit = Vec::new();
+        let mut special = Vec::new();
         for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, value) = part.split_once('=').ok_or_else(|| {
                 format!("invalid feature gate {part:?}: expected Name=true|false")
             })?;
-            let on = match value.trim().to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
+            let (name, value) = (name.trim(), value.trim());
+            let on = match value {
+                "1" | "t" | "T" | "true" | "TRUE" | "True" => true,
+                "0" | "f" | "F" | "false" | "FALSE" | "False" => false,
                 _ => return Err(format!("invalid value for feature gate {name}: {value:?}")),
             };
-            self.set(name.trim(), on)?;
+            match name {
+                "AllAlpha" => special.push((Maturity::Alpha, on)),
+                "AllBeta" => special.push((Maturity::Beta, on)),
+                _ => {
+                    self.set(name, on)?;
+                    explicit.push(Gate::from_name(name));
+                }
+            }
+        }
+        for (maturity, on) in special {
+            for gate in Gate::ALL {
+                let stage = gate.spec(self.version).map(|s| s.maturity);
+                if stage == Some(maturity) && !explicit.contains(&Some(gate)) {
+                    self.overrides.insert(gate, on);
+                }
+            }
         }
         Ok(())
     }
@@ -408,6 +430,37 @@ impl FeatureGates {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// component-base featuregate: ParseBool values, and AllAlpha/AllBeta
+    /// set the release's alpha (beta) gates the list leaves unset.
+    #[test]
+    fn all_alpha_and_all_beta_set_the_unset_gates() {
+        let v = Version::V1_37;
+        let mut g = FeatureGates::defaults(v);
+        g.parse_into("DRAListTypeAttributes=f, AllAlpha=1").unwrap();
+        for gate in Gate::ALL {
+            match gate.spec(v) {
+                Some(s) if s.maturity == Maturity::Alpha => assert_eq!(
+                    g.enabled(gate),
+                    gate != Gate::DRAListTypeAttributes,
+                    "{}",
+                    gate.name()
+                ),
+                Some(s) => assert_eq!(g.enabled(gate), s.default, "{}", gate.name()),
+                None => {}
+            }
+        }
+        let mut g = FeatureGates::defaults(v);
+        g.parse_into("AllBeta=false").unwrap();
+        assert!(Gate::ALL
+            .iter()
+            .filter(|gate| gate.spec(v).is_some_and(|s| s.maturity == Maturity::Beta))
+            .all(|&gate| !g.enabled(gate)));
+        assert!(g.enabled(Gate::DynamicResourceAllocation));
+        assert!(FeatureGates::defaults(v)
+            .parse_into("DRAAdminAccess=tRuE")
+            .is_err());
+    }
 
     #[test]
     fn cluster_versions_and_metrics() {
