@@ -33,7 +33,22 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let result = match cli.command {
+    // The command runs on a thread with the workers' stack: the main
+    // thread's 8 MiB is not enough for the deepest trees the parsers admit.
+    let result = std::thread::Builder::new()
+        .name("kubectl-dra".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || run(cli))
+        .map_err(|e| format!("cannot start: {e}"))
+        .and_then(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err("internal error".to_owned()))
+        });
+    finish(result)
+}
+
+fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
+    match cli.command {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
@@ -47,7 +62,10 @@ fn main() -> ExitCode {
             cli::ExplainWhat::Claim(a) => commands::explain::run(a),
             cli::ExplainWhat::Pod(a) => commands::explain::run_pod(a),
         },
-    };
+    }
+}
+
+fn finish(result: Result<kubectl_dra::Outcome, String>) -> ExitCode {
     match result {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();

@@ -323,9 +323,26 @@ fn long_operator_chains_on_worker_threads() {
         )
         .unwrap();
     }
-    let (_, code, stderr) = lint_json(&d.to_string_lossy());
-    assert!(code == 0 || code == 1, "exit {code}: {stderr}");
+    let (v, code, stderr) = lint_json(&d.to_string_lossy());
+    assert_eq!(code, 1, "exit {code}: {stderr}");
     assert!(!stderr.contains("overflow"), "{stderr}");
+    // cel-go's parser refuses it (recursion limit 250), as the apiserver does.
+    assert!(
+        v.to_string()
+            .contains("expression recursion limit exceeded: 250"),
+        "{v}"
+    );
+    // A chain of 4,000 selections in one file (linted on the command's own
+    // thread) overflowed the main thread's stack.
+    let one = tmpdir("select-chain");
+    std::fs::write(
+        one.join("c.yaml"),
+        format!("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec:\n  selectors:\n  - cel: {{expression: \"device{} == 1\"}}\n", ".a".repeat(4000)),
+    )
+    .unwrap();
+    let (v, code, stderr) = lint_json(&one.to_string_lossy());
+    assert_eq!(code, 1, "exit {code}: {stderr}");
+    assert!(v.to_string().contains("recursion"), "{v}");
 }
 
 /// cel.bind doubling a string (or a list) thirty times stops at the cost

@@ -10,9 +10,17 @@ pub struct CelError {
     pub column: u32,
 }
 
-/// Deepest nesting the parser accepts, as cel-go's default (Kubernetes uses 32
-/// for its own limits; the parser limit guards the stack).
-const MAX_RECURSION: u16 = 96;
+/// cel-go's parser limit (`maxRecursionDepth`, 250 by default; the
+/// apiserver's CEL environments do not change it). It bounds two things:
+/// how deep any grammar rule nests (the parse listener: "expression
+/// recursion limit exceeded: 250"), and how deeply the visitor nests
+/// selections, calls, indexes and operators ("max recursion depth
+/// exceeded").
+pub const CEL_GO_RECURSION: usize = 250;
+
+/// The `cel` crate's own expression-depth limit, above cel-go's: the bracket
+/// scan below decides first.
+const MAX_RECURSION: u16 = CEL_GO_RECURSION as u16 + 1;
 
 /// Shortens ANTLR's "mismatched input 'x' expecting {...}" to what a user needs.
 pub fn short_message(msg: &str) -> String {
@@ -36,8 +44,9 @@ pub fn parse(expr: &str) -> Result<(), CelError> {
     parse_ast(expr).map(|_| ())
 }
 
-/// Deepest bracket nesting accepted; the parser itself gives up near 100.
-pub const MAX_BRACKET_DEPTH: usize = 50;
+/// Deepest bracket nesting accepted: each level nests the `expr` rule once
+/// more, and cel-go's listener refuses a rule nested deeper than 250.
+pub const MAX_BRACKET_DEPTH: usize = CEL_GO_RECURSION - 1;
 
 /// Stack for the parser thread: the generated parser recurses deeply (prefix
 /// operators, brackets) before its own depth check applies.
@@ -86,6 +95,17 @@ fn parse_here(expr: &str) -> Result<Parsed, CelError> {
             .parse_with_source_info(expr)
     });
     match result {
+        Ok(Ok(r)) if listener_depth(&r.0) > CEL_GO_RECURSION => Err(CelError {
+            message: format!("expression recursion limit exceeded: {CEL_GO_RECURSION}"),
+            line: 1,
+            column: 1,
+        }),
+        Ok(Ok(r)) if visitor_depth(&r.0) > CEL_GO_RECURSION => Err(CelError {
+            // (The deep tree is dropped here, on the parser's big stack.)
+            message: "max recursion depth exceeded".into(),
+            line: 1,
+            column: 1,
+        }),
         Ok(Ok(r)) => Ok(r),
         Ok(Err(errs)) => {
             let first = errs.errors.first();
@@ -103,12 +123,147 @@ fn parse_here(expr: &str) -> Result<Parsed, CelError> {
     }
 }
 
+/// How deep cel-go's parser visitor nests (`checkAndIncrementRecursionDepth`):
+/// selections, member calls (macros included), indexes, arithmetic and
+/// relational operators and the conditional count a level; `&&`, `||`,
+/// unary operators, global calls and literals do not. Walked with an
+/// explicit stack: the tree may be thousands deep.
+fn visitor_depth(root: &cel::common::ast::IdedExpr) -> usize {
+    use cel::common::ast::{EntryExpr, Expr};
+    let mut deepest = 0;
+    let mut stack = vec![(root, 0usize)];
+    while let Some((e, above)) = stack.pop() {
+        let counts = match &e.expr {
+            Expr::Select(_) | Expr::Comprehension(_) => true,
+            Expr::Call(c) => {
+                c.target.is_some()
+                    || matches!(
+                        c.func_name.as_str(),
+                        "_+_"
+                            | "_-_"
+                            | "_*_"
+                            | "_/_"
+                            | "_%_"
+                            | "_==_"
+                            | "_!=_"
+                            | "_<_"
+                            | "_<=_"
+                            | "_>_"
+                            | "_>=_"
+                            | "@in"
+                            | "_?_:_"
+                            | "_[_]"
+                            | "_[?_]"
+                            | "_?._"
+                    )
+            }
+            _ => false,
+        };
+        let depth = above + usize::from(counts);
+        deepest = deepest.max(depth);
+        if deepest > CEL_GO_RECURSION {
+            break;
+        }
+        match &e.expr {
+            Expr::Select(s) => stack.push((&s.operand, depth)),
+            Expr::Call(c) => {
+                stack.extend(c.target.as_deref().map(|t| (t, depth)));
+                stack.extend(c.args.iter().map(|a| (a, depth)));
+            }
+            Expr::Comprehension(c) => {
+                for part in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_cond,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    stack.push((part, depth));
+                }
+            }
+            Expr::List(l) => stack.extend(l.elements.iter().map(|x| (x, depth))),
+            Expr::Map(m) => {
+                for entry in &m.entries {
+                    if let EntryExpr::MapEntry(me) = &entry.expr {
+                        stack.push((&me.key, depth));
+                        stack.push((&me.value, depth));
+                    }
+                }
+            }
+            Expr::Struct(st) => {
+                for entry in &st.entries {
+                    if let EntryExpr::StructField(f) = &entry.expr {
+                        stack.push((&f.value, depth));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// How deep a run of left-nested operators nests its grammar rule in
+/// cel-go's parse listener: `1+1+...` nests `calc` once per operator plus
+/// the rule's entry and its right operand (so does `relation` for
+/// comparisons); `a.b.c[0].d()` nests `member` once per postfix plus the
+/// entry.
+fn listener_depth(root: &cel::common::ast::IdedExpr) -> usize {
+    use cel::common::ast::{Expr, IdedExpr};
+    /// The rule a node continues, with its left operand.
+    fn step(e: &IdedExpr) -> Option<(u8, &IdedExpr)> {
+        match &e.expr {
+            Expr::Select(s) => Some((2, &s.operand)),
+            Expr::Call(c) => match (c.target.as_deref(), c.func_name.as_str()) {
+                (Some(t), _) => Some((2, t)),
+                (None, "_[_]" | "_[?_]" | "_?._") => c.args.first().map(|a| (2, a)),
+                (None, "_+_" | "_-_" | "_*_" | "_/_" | "_%_") if c.args.len() == 2 => {
+                    Some((0, &c.args[0]))
+                }
+                (None, "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" | "@in")
+                    if c.args.len() == 2 =>
+                {
+                    Some((1, &c.args[0]))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let mut deepest = 0;
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if let Some((rule, mut left)) = step(e) {
+            let mut run = 1;
+            while let Some((_, next)) = step(left).filter(|(r, _)| *r == rule) {
+                run += 1;
+                left = next;
+            }
+            deepest = deepest.max(run + if rule == 2 { 1 } else { 2 });
+            if deepest > CEL_GO_RECURSION {
+                break;
+            }
+        }
+        match &e.expr {
+            Expr::Select(s) => stack.push(&s.operand),
+            Expr::Call(c) => {
+                stack.extend(c.target.as_deref());
+                stack.extend(c.args.iter());
+            }
+            Expr::Comprehension(c) => stack.extend([&c.iter_range, &c.loop_step, &c.result]),
+            Expr::List(l) => stack.extend(l.elements.iter()),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Parses an expression into the `cel` crate's AST (standard macros expanded),
 /// on a thread with a large stack so that no input can overflow it.
 pub fn parse_ast(expr: &str) -> Result<Parsed, CelError> {
     if let Some(col) = too_deep(expr) {
         return Err(CelError {
-            message: format!("expression nesting exceeds {MAX_BRACKET_DEPTH} levels"),
+            message: format!("expression recursion limit exceeded: {CEL_GO_RECURSION}"),
             line: 1,
             column: col,
         });
@@ -133,6 +288,44 @@ pub fn parse_ast(expr: &str) -> Result<Parsed, CelError> {
 
 #[cfg(test)]
 mod tests {
+    /// cel-go's parser limits at its default `maxRecursionDepth` of 250
+    /// (parser.go: recursionListener.EnterEveryRule,
+    /// checkAndIncrementRecursionDepth), which the apiserver keeps: 249
+    /// nested brackets, selections or `+` terms parse, one more does not,
+    /// and no depth within the length limit overflows a stack.
+    #[test]
+    fn recursion_limits_are_cel_gos() {
+        let parses = |e: &str| super::parse(e).map_err(|e| e.message);
+        let nested = |n: usize| format!("{}true{}", "(".repeat(n), ")".repeat(n));
+        assert!(parses(&nested(249)).is_ok());
+        assert_eq!(
+            parses(&nested(250)).unwrap_err(),
+            "expression recursion limit exceeded: 250"
+        );
+        let chain = |n: usize| format!("device{} == 1", ".a".repeat(n));
+        assert!(parses(&chain(249)).is_ok());
+        assert_eq!(
+            parses(&chain(250)).unwrap_err(),
+            "expression recursion limit exceeded: 250"
+        );
+        // Chains within chains (through brackets): the visitor's limit.
+        let wrapped = format!("({})", chain(200)) + &".a".repeat(60);
+        assert_eq!(
+            parses(&wrapped).unwrap_err(),
+            "max recursion depth exceeded"
+        );
+        // 4,000 selections: refused, not a stack overflow.
+        assert!(parses(&chain(4000)).is_err());
+        let sum = |terms: usize| vec!["1"; terms].join("+");
+        assert!(parses(&sum(249)).is_ok());
+        assert_eq!(
+            parses(&sum(250)).unwrap_err(),
+            "expression recursion limit exceeded: 250"
+        );
+        // `&&` and `||` chains are balanced by the parser: not deep.
+        assert!(parses(&vec!["true"; 1000].join(" && ")).is_ok());
+    }
+
     #[test]
     fn syntax_errors_have_positions() {
         assert!(super::parse("device.driver == \"a\"").is_ok());
