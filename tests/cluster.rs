@@ -899,3 +899,42 @@ fn kubeconfig_flag_and_the_files_it_names_are_bounded() {
         );
     }
 }
+
+/// $KUBECONFIG lists files to merge, as client-go's loading rules read it:
+/// a missing one is skipped (it was an error), the first file to set a
+/// value wins, and a directory is refused by name.
+#[test]
+fn kubeconfig_lists_skip_missing_files_and_merge() {
+    let live = Live::start(
+        "kubeconfig-list",
+        Fixture::new("1.37", &small_cluster(1), &[]),
+    );
+    // A second file with another context that the first file's
+    // current-context wins over.
+    let other = live.dir.join("other");
+    std::fs::write(
+        &other,
+        "apiVersion: v1\nkind: Config\ncurrent-context: elsewhere\nclusters:\n- name: elsewhere\n  cluster: {server: 'https://127.0.0.1:1'}\ncontexts:\n- name: elsewhere\n  context: {cluster: elsewhere, user: nobody}\nusers:\n- name: nobody\n  user: {token: x}\n",
+    )
+    .unwrap();
+    let list = std::env::join_paths([
+        live.dir.join("missing"),
+        live.kubeconfig.clone(),
+        other.clone(),
+    ])
+    .unwrap();
+    let o = support::run_env(
+        &["devices", "-o", "json"],
+        &[
+            ("KUBECONFIG", list.as_os_str()),
+            ("NO_COLOR", OsStr::new("1")),
+        ],
+    );
+    live.assert_read_only();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json_of(&o)["devices"].as_array().unwrap().len(), 2);
+
+    let o = support::run_env(&["devices"], &[("KUBECONFIG", live.dir.as_os_str())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+}

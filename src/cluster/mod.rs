@@ -177,6 +177,12 @@ fn default_kubeconfig_paths() -> Vec<std::path::PathBuf> {
 fn check_config_file(path: &std::path::Path) -> Result<(), ClusterError> {
     let m = std::fs::metadata(path)
         .map_err(|e| ClusterError::Config(format!("kubeconfig {}: {e}", path.display())))?;
+    if m.is_dir() {
+        return Err(ClusterError::Config(format!(
+            "kubeconfig {} is a directory; not read",
+            path.display()
+        )));
+    }
     if !m.is_file() {
         return Err(ClusterError::Config(format!(
             "kubeconfig {} is not a regular file (a FIFO, device or socket); not read",
@@ -338,10 +344,22 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
             .await
             .map_err(|e| ClusterError::Config(e.to_string()))?
     } else {
-        for p in default_kubeconfig_paths() {
-            check_config_file(&p)?;
+        let paths = default_kubeconfig_paths();
+        for p in &paths {
+            check_config_file(p)?;
         }
-        match Kubeconfig::read() {
+        // As client-go's loading rules: the files of $KUBECONFIG that exist,
+        // merged in order (a missing one is skipped, not an error).
+        let read = if paths.is_empty() {
+            Err("no file of $KUBECONFIG or ~/.kube/config exists".to_owned())
+        } else {
+            paths.iter().try_fold(Kubeconfig::default(), |merged, p| {
+                Kubeconfig::read_from(p)
+                    .and_then(|kc| merged.merge(kc))
+                    .map_err(|e| format!("kubeconfig {}: {e}", p.display()))
+            })
+        };
+        match read {
             Ok(mut kc) => {
                 clean_tokens(&mut kc)?;
                 check_named_files(&kc)?;
