@@ -605,11 +605,19 @@ fn walk_ty(
                 out.push(wrong("boolean", node, path));
             }
         }
-        Int => {
-            if !matches!(node.value, Value::Int(_)) {
-                out.push(wrong("integer", node, path));
+        Int => match node.value {
+            Value::Int(_) => {}
+            // YAML reaches the apiserver as JSON (sigs.k8s.io/yaml): a float
+            // is marshalled without a fraction or exponent when it is whole
+            // and below 1e21 (`count: 2.0`, `1e1`), and then decodes as an
+            // int64 like any integer.
+            Value::Float(f)
+                if f.fract() == 0.0 && (-(2f64.powi(63))..2f64.powi(63)).contains(&f) =>
+            {
+                node.value = Value::Int(f as i64);
             }
-        }
+            _ => out.push(wrong("integer", node, path)),
+        },
         Quantity => match node.value {
             Value::Str(_) | Value::Int(_) | Value::Float(_) => {
                 let text = node.scalar_text().unwrap_or_default();
@@ -648,5 +656,55 @@ fn walk_ty(
                 out.push(wrong("object", node, path));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gates::{FeatureGates, Version};
+    use crate::lint::{lint, Selection, Settings, SourceFile};
+
+    /// sigs.k8s.io/yaml turns YAML into JSON before the apiserver decodes
+    /// it: a whole float below 2^63 is marshalled as digits and decodes into
+    /// an int64 field; a fraction (or a number that big) does not.
+    #[test]
+    fn whole_floats_are_integers_after_yaml_to_json() {
+        let rules_for = |count: &str| {
+            let text = format!("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: c, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: gpu\n        count: {count}\n");
+            let settings = Settings {
+                gates: FeatureGates::defaults(Version::LATEST),
+                selection: Selection::default(),
+                limits: crate::yaml::Limits::default(),
+                inventory: None,
+                stored: Vec::new(),
+            };
+            let r = lint(
+                &[SourceFile {
+                    name: "c.yaml".into(),
+                    text,
+                }],
+                Vec::new(),
+                &settings,
+            );
+            r.diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::diag::Severity::Error)
+                .map(|d| d.rule.to_owned())
+                .collect::<Vec<_>>()
+        };
+        for whole in ["2", "2.0", "1e1", "0x2"] {
+            assert!(
+                rules_for(whole).is_empty(),
+                "{whole}: {:?}",
+                rules_for(whole)
+            );
+        }
+        for wrong in ["2.5", "1e19", "'2'"] {
+            assert!(rules_for(wrong).contains(&"DRA-S002".to_owned()), "{wrong}");
+        }
+        // Validated as the integer it became: -1 is not a valid count (0 is
+        // defaulted to 1).
+        assert!(!rules_for("-1.0").is_empty());
+        assert!(rules_for("0.0").is_empty());
     }
 }
