@@ -14,18 +14,17 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let consumable = cx.gates.enabled(Gate::DRAConsumableCapacity);
     for (c, path) in constraints(cx.gates.version, obj) {
         if get(c, "matchAttribute").is_none() && get(c, "distinctAttribute").is_none() {
-            let path = if consumable {
-                path
+            // validateDeviceConstraint's two messages, word for word (the
+            // "but multiple fields are set" is upstream's).
+            let (path, message) = if consumable {
+                (path, "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set")
             } else {
-                format!("{path}.matchAttribute")
+                (
+                    format!("{path}.matchAttribute"),
+                    "matchAttribute is required",
+                )
             };
-            out.report(
-                obj,
-                Required,
-                path,
-                c.span,
-                "exactly one of `matchAttribute` or `distinctAttribute` is required",
-            );
+            out.report(obj, Required, path, c.span, message);
         }
     }
 }
