@@ -10,7 +10,7 @@
 use crate::model::ObjectKind;
 use crate::tree::{Entry, Node, Value};
 
-const REQUEST_FIELDS: [&str; 8] = [
+pub(crate) const REQUEST_FIELDS: [&str; 8] = [
     "deviceClassName",
     "selectors",
     "allocationMode",
@@ -95,7 +95,7 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
 
 /// Whether a v1beta1 request field differs from its zero value (a string
 /// not empty, a count not 0, a list or pointer not nil).
-fn is_set(n: &Node) -> bool {
+pub(crate) fn is_set(n: &Node) -> bool {
     match &n.value {
         Value::Null => false,
         Value::Str(s) => !s.is_empty(),

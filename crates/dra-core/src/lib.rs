@@ -22,6 +22,7 @@ pub mod format;
 pub mod gates;
 pub mod inventory;
 pub mod lint;
+pub mod migrate;
 pub mod model;
 pub mod quantity;
 pub mod rbac;
