@@ -10,5 +10,7 @@ rb = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','driver','--dri
 t = t.replace('@@RBAC@@', rb)
 rd = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','kubectl-dra'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@READER@@', rd)
+cv = subprocess.run(['./target/debug/kubectl-dra','convert','--diff','testdata/fixtures/convert/beta.yaml'],capture_output=True,text=True).stdout.rstrip()
+t = t.replace('@@CONVERT@@', cv)
 t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
 open('README.md','w').write(t)

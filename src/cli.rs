@@ -32,6 +32,8 @@ pub enum Command {
     Devices(DevicesArgs),
     /// Write what `explain -f` needs from the live cluster to one multi-document YAML file.
     Snapshot(SnapshotArgs),
+    /// Move resource.k8s.io manifests to another API version (v1 by default) as minimal edits that keep comments and layout.
+    Convert(ConvertArgs),
     /// Print the least-privilege ClusterRole of a DRA driver, controller, allocator or of kubectl-dra itself.
     Rbac(RbacArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -253,6 +255,28 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
         _ => return Err(format!("invalid duration unit in {s:?}: use ms, s, m or h")),
     };
     std::time::Duration::try_from_secs_f64(secs).map_err(|e| format!("invalid duration {s:?}: {e}"))
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// Files or directories (searched for *.yaml, *.yml, *.json); `-` reads stdin.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+
+    /// The API version to convert to (any the target release serves for the kind).
+    #[arg(long, value_name = "VERSION", default_value = "v1", value_parser = ["v1", "v1beta2", "v1beta1", "resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"])]
+    pub to: String,
+
+    #[command(flatten)]
+    pub target: Target,
+
+    /// Print a unified diff instead of the converted files.
+    #[arg(long, conflicts_with = "write")]
+    pub diff: bool,
+
+    /// Edit the files in place.
+    #[arg(long)]
+    pub write: bool,
 }
 
 #[derive(Args, Debug)]

@@ -53,6 +53,7 @@ fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
         cli::Command::Rbac(args) => commands::rbac::run(&args),
+        cli::Command::Convert(args) => commands::convert::run(&args),
         cli::Command::Devices(args) => commands::devices::run(&args),
         cli::Command::Snapshot(args) => commands::snapshot::run(&args),
         cli::Command::Completion(args) => commands::completion::completion(args.shell),

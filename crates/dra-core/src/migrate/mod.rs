@@ -221,6 +221,11 @@ fn plan(
             | ObjectKind::ResourceSlice
             | ObjectKind::DeviceTaintRule
     );
+    if from == "v1alpha2" {
+        return Err(format!(
+            "resource.k8s.io/v1alpha2 is classic DRA, removed in Kubernetes 1.31: its {kind_name} has no equivalent in resource.k8s.io/{to}; rewrite it for structured parameters (DeviceClass, requests with exactly)"
+        ));
+    }
     if !dra {
         return Err(format!(
             "{kind_name} (resource.k8s.io/{from}) has no equivalent in resource.k8s.io/{to}: classic DRA was removed in Kubernetes 1.31"
@@ -457,10 +462,23 @@ fn unwrap_basic(
     }
     let x = src.extent(basic);
     if inner.is_empty() {
-        if x.on_dash_line {
-            return Err("an empty `basic` starts a list item; remove it by hand".into());
+        if !x.on_dash_line {
+            return Ok(delete_block_entry(src, &x));
         }
-        return Ok(delete_block_entry(src, &x));
+        // `- basic:` then `  name: d`: the next key moves up onto the
+        // item's line.
+        let next = &src.text[x.end..];
+        let sibling = next.len() > x.col
+            && next.as_bytes()[..x.col].iter().all(|&b| b == b' ')
+            && !matches!(next.as_bytes()[x.col], b' ' | b'#' | b'-' | b'\n' | b'\r');
+        if !sibling {
+            return Err("an empty `basic` is all of a list item; remove it by hand".into());
+        }
+        return Ok(Edit {
+            start: x.key,
+            end: x.end + x.col,
+            text: String::new(),
+        });
     }
     let text = if src.is_flow(&basic.value) {
         // `basic: {attributes: ..., capacity: ...}`: one line per field.
@@ -497,18 +515,18 @@ fn unwrap_basic(
         }
         let body = dedent(&src.text[key_line_end..x.end], first_inner - x.col);
         let mut out = String::from(if x.on_dash_line { "" } else { leading });
-        if let Some(c) = comment {
-            if x.on_dash_line {
-                return Err(
-                    "a comment after `basic:` on a list item's line; convert it by hand".into(),
-                );
+        match (comment, x.on_dash_line) {
+            // `- # the device` then the fields below: still one item.
+            (Some(c), true) => {
+                out.push_str(&format!("{c}\n"));
+                out.push_str(&body);
             }
-            out.push_str(&format!("{}{c}\n", " ".repeat(x.col)));
-        }
-        if x.on_dash_line {
-            out.push_str(body.trim_start_matches(' '));
-        } else {
-            out.push_str(&body);
+            (Some(c), false) => {
+                out.push_str(&format!("{}{c}\n", " ".repeat(x.col)));
+                out.push_str(&body);
+            }
+            (None, true) => out.push_str(body.trim_start_matches(' ')),
+            (None, false) => out.push_str(&body),
         }
         out
     };

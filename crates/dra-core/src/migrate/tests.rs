@@ -145,3 +145,14 @@ fn comments_inside_flow_mappings_are_not_lost() {
         c.problems
     );
 }
+
+/// `- basic:` with nothing in it (a KEP's example): the next key moves up.
+#[test]
+fn an_empty_basic_on_the_item_line() {
+    converts(
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n  devices:\n  - basic:\n    name: gpu-0\n  - basic: {}\n    name: gpu-1\n  driver: gpu.example.com\n  nodeName: n\n",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n  devices:\n  - name: gpu-0\n  - name: gpu-1\n  driver: gpu.example.com\n  nodeName: n\n",
+    );
+    let classic = "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaim\nmetadata: {name: c, namespace: d}\nspec: {resourceClassName: gpu}\n";
+    assert!(to_v1(classic).problems[0].message.contains("classic DRA"));
+}

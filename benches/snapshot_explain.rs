@@ -1,0 +1,120 @@
+//! `kubectl dra explain claim ... -f cluster.yaml -o json`, the whole
+//! command, on a one-file snapshot of a generated fleet (8 GPUs x 7
+//! partitions per node, counter sets in their own slices, one Node object
+//! per node): 5,000 nodes (issue target: under 3 s and 1 GiB peak RSS) and
+//! 10,000 nodes (under 6 s and 2 GiB). Prints wall time and the peak RSS of
+//! the CLI (wait4's ru_maxrss). Run: `cargo bench --bench snapshot_explain`
+//! (add `-- --nodes 5000` for one size). Without `--bench` (as
+//! `cargo test --all-targets` runs it) a 50-node smoke run.
+
+use std::io::Write;
+use std::time::Instant;
+
+use dra_core::fleet::{generate, FleetSpec};
+
+const CLAIMS: &str = r#"
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: one-gpu, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel: {expression: '!has(device.attributes["gpu.example.com"].profile)'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: four-partitions, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: mig
+      exactly:
+        deviceClassName: gpu.example.com
+        count: 4
+        selectors:
+        - cel: {expression: 'has(device.attributes["gpu.example.com"].profile)'}
+    constraints:
+    - matchAttribute: gpu.example.com/parentUUID
+"#;
+
+fn snapshot(nodes: usize) -> String {
+    let mut text = generate(FleetSpec {
+        nodes,
+        gpus_per_node: 8,
+        partitions_per_gpu: 7,
+    });
+    for n in 0..nodes {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: worker-{n}\n  labels:\n    kubernetes.io/hostname: worker-{n}\n"
+        ));
+    }
+    text.push_str("\n---\n");
+    text.push_str(CLAIMS);
+    text
+}
+
+/// Runs the CLI; returns (wall seconds, peak RSS in MB, exit code).
+#[allow(clippy::zombie_processes)] // reaped by wait4, which also gives its rusage
+fn run(args: &[&str]) -> (f64, f64, i32) {
+    let started = Instant::now();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-dra"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn kubectl-dra");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our child; status and usage are valid pointers.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4");
+    let wall = started.elapsed().as_secs_f64();
+    (
+        wall,
+        usage.ru_maxrss as f64 / 1024.0,
+        libc::WEXITSTATUS(status),
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--list") {
+        return;
+    }
+    let full = args.iter().any(|a| a == "--bench");
+    let sizes: Vec<usize> = match args.iter().position(|a| a == "--nodes") {
+        Some(i) => vec![args[i + 1].parse().expect("--nodes N")],
+        None if full => vec![5_000, 10_000],
+        None => vec![50],
+    };
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-snapshot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for nodes in sizes {
+        let path = dir.join(format!("cluster-{nodes}.yaml"));
+        let text = snapshot(nodes);
+        std::fs::File::create(&path)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .unwrap();
+        println!(
+            "{nodes} nodes: one file of {:.0} MB",
+            text.len() as f64 / 1e6
+        );
+        drop(text);
+        let file = path.to_str().unwrap();
+        for claim in ["default/one-gpu", "default/four-partitions"] {
+            for _ in 0..if full { 2 } else { 1 } {
+                let (wall, rss, code) = run(&["explain", "claim", claim, "-f", file, "-o", "json"]);
+                assert_eq!(code, 0, "explain {claim} exit {code}");
+                println!("  explain claim {claim} -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
+            }
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
