@@ -12,5 +12,7 @@ rd = subprocess.run(['./target/debug/kubectl-dra','rbac','--for','kubectl-dra'],
 t = t.replace('@@READER@@', rd)
 cv = subprocess.run(['./target/debug/kubectl-dra','convert','--diff','testdata/fixtures/convert/beta.yaml'],capture_output=True,text=True).stdout.rstrip()
 t = t.replace('@@CONVERT@@', cv)
+fd = subprocess.run(['./target/debug/kubectl-dra','lint','--fix','--diff','testdata/fixtures/fix/dra-a001-deprecated-version.yaml'],capture_output=True,text=True).stdout.rstrip()
+t = t.replace('@@FIXDIFF@@', fd)
 t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
 open('README.md','w').write(t)

@@ -25,4 +25,13 @@ if out="$(pre-commit try-repo "$root" kubectl-dra-system --all-files 2>&1)"; the
   exit 1
 fi
 grep -q "DRA-V015" <<<"$out" || { echo "$out" >&2; exit 1; }
+# The fix hook edits a fixable file (and fails, so that it can be reviewed).
+git rm -q --cached broken.yaml && rm broken.yaml
+cp "$root/testdata/fixtures/fix/dra-a001-deprecated-version.yaml" old.yaml
+git add old.yaml
+if pre-commit try-repo "$root" kubectl-dra-fix-system --files old.yaml >/dev/null 2>&1; then
+  echo "the fix hook left a fixable file as it was" >&2
+  exit 1
+fi
+grep -q "^apiVersion: resource.k8s.io/v1$" old.yaml || { cat old.yaml >&2; exit 1; }
 echo "pre-commit hooks: ok"

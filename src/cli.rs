@@ -318,6 +318,18 @@ pub struct LintArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "64Mi")]
     pub max_file_size: u64,
 
+    /// Apply the safe fixes the findings offer (each checked by linting again), then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Apply the unsafe fixes too (they change what the manifest means: a renamed device, a removed field).
+    #[arg(long = "unsafe-fixes", requires = "fix")]
+    pub unsafe_fixes: bool,
+
+    /// With --fix: print a unified diff of the fixes instead of writing them.
+    #[arg(long, requires = "fix")]
+    pub diff: bool,
+
     /// ResourceSlices to check selectors against: how many devices publish an
     /// attribute, which selectors match nothing or raise errors.
     #[arg(long, value_name = "PATH")]

@@ -99,7 +99,7 @@ fn unified_diff(name: &str, old: &str, new: &str) -> String {
 
 /// Writes next to the file, then renames over it: a crash leaves the old
 /// file or the new one, never half of each. The file's permissions stay.
-fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()

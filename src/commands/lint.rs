@@ -49,7 +49,10 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     let mut names = Vec::new();
     let mut pre = Vec::new();
     let mut unreadable = false;
+    // The path of each source, for `--fix` (none for missing files).
+    let mut source_paths: Vec<Option<std::path::PathBuf>> = Vec::new();
     for m in missing {
+        source_paths.push(None);
         let index = sources.len();
         unreadable = true;
         pre.push(lint::file_problem(
@@ -63,6 +66,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         });
     }
     for p in &paths {
+        source_paths.push(Some(p.clone()));
         let input = files::read_limited(p, args.max_file_size);
         let index = sources.len();
         names.push(input.name.clone());
@@ -200,6 +204,13 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         inventory,
         stored,
     };
+    if args.fix {
+        let fixed = dra_core::fix::run(&sources, &settings, args.unsafe_fixes);
+        if args.diff {
+            return Ok(fix_diff(&sources, &fixed, context_file));
+        }
+        write_fixes(&mut sources, &source_paths, &fixed, context_file)?;
+    }
     let mut result = lint::lint(&sources, pre, &settings);
     if let Some(ctx) = context_file {
         let context_objects = result.objects.iter().filter(|o| o.file == ctx).count();
@@ -220,6 +231,11 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     // The process exits right after rendering: freeing a tree of millions of
     // nodes one by one would only cost time.
     std::mem::forget(std::mem::take(&mut result.objects));
+    let mut fixes: Vec<Option<dra_core::fix::Offer>> = vec![None; result.diagnostics.len()];
+    for o in dra_core::fix::offers(&sources, &result.diagnostics, &settings.gates) {
+        let i = o.diagnostic;
+        fixes[i] = Some(o);
+    }
     let texts: Vec<String> = sources.into_iter().map(|s| s.text).collect();
     let lines: Vec<dra_core::tree::LineIndex> = texts
         .iter()
@@ -232,6 +248,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         lines: &lines,
         summary: result.summary,
         gates: &settings.gates,
+        fixes: &fixes,
     };
     let stdout = match args.output {
         OutputFormat::Text => render::text::render(&report, use_color(args.color)),
@@ -255,4 +272,76 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         0
     };
     Ok(Outcome { stdout, code })
+}
+
+/// `--fix --diff`: the fixes as a unified diff per file; exit 1 when there
+/// is one.
+fn fix_diff(
+    sources: &[SourceFile],
+    fixed: &dra_core::fix::FixRun,
+    context_file: Option<usize>,
+) -> Outcome {
+    let mut stdout = String::new();
+    for (i, (s, new)) in sources.iter().zip(&fixed.texts).enumerate() {
+        if Some(i) == context_file || *new == s.text {
+            continue;
+        }
+        stdout.push_str(
+            &similar::TextDiff::from_lines(&s.text, new)
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{}", s.name), &format!("b/{}", s.name))
+                .to_string(),
+        );
+    }
+    report_fixes(sources, fixed);
+    let code = u8::from(!stdout.is_empty());
+    Outcome { stdout, code }
+}
+
+/// `--fix`: the fixed files written in place (stdin and the cluster's
+/// classes are never written), then linted again by the caller.
+fn write_fixes(
+    sources: &mut [SourceFile],
+    paths: &[Option<std::path::PathBuf>],
+    fixed: &dra_core::fix::FixRun,
+    context_file: Option<usize>,
+) -> Result<(), String> {
+    report_fixes(sources, fixed);
+    for (i, new) in fixed.texts.iter().enumerate() {
+        if Some(i) == context_file || *new == sources[i].text {
+            continue;
+        }
+        match paths.get(i).cloned().flatten() {
+            Some(p) if p.as_os_str() != "-" => {
+                super::convert::write_in_place(&p, new)
+                    .map_err(|e| format!("{}: cannot write: {e}", sources[i].name))?;
+                sources[i].text = new.clone();
+            }
+            _ => {
+                return Err("--fix cannot edit stdin: use --fix --diff, or give file paths".into())
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One stderr line per fix applied or refused.
+fn report_fixes(sources: &[SourceFile], fixed: &dra_core::fix::FixRun) {
+    use crate::render::terminal::strict;
+    for (what, list) in [
+        ("fixed", &fixed.applied),
+        ("not fixed (it would bring a new finding)", &fixed.refused),
+    ] {
+        for a in list {
+            let name = sources.get(a.file).map_or("", |s| s.name.as_str());
+            eprintln!(
+                "{}:{}: {} {what}: {}",
+                strict(name),
+                a.line,
+                a.rule,
+                a.description
+            );
+        }
+    }
 }

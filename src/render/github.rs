@@ -16,7 +16,7 @@ fn escape_property(s: &str) -> String {
 
 pub fn render(r: &Report<'_>) -> String {
     let mut out = String::new();
-    for d in r.diagnostics {
+    for (i, d) in r.diagnostics.iter().enumerate() {
         let level = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -26,9 +26,9 @@ pub fn render(r: &Report<'_>) -> String {
         if !d.field.is_empty() {
             msg.push_str(&format!(" [{}: {}]", d.field, d.error_type));
         }
-        for n in &d.notes {
+        for n in d.notes.iter().cloned().chain(r.fix_note(i)) {
             msg.push('\n');
-            msg.push_str(n);
+            msg.push_str(&n);
         }
         let pos = r.position(d);
         out.push_str(&format!(

@@ -8,9 +8,10 @@ pub fn render(r: &Report<'_>) -> String {
     let diagnostics: Vec<Value> = r
         .diagnostics
         .iter()
-        .map(|d| {
+        .enumerate()
+        .map(|(i, d)| {
             let pos = r.position(d);
-            json!({
+            let mut v = json!({
                 "rule": d.rule,
                 "severity": d.severity,
                 "type": d.error_type.as_str(),
@@ -24,7 +25,12 @@ pub fn render(r: &Report<'_>) -> String {
                 "document": d.document,
                 "object": d.object,
                 "notes": d.notes,
-            })
+            });
+            // Only fixable findings carry `fix`.
+            if let Some(o) = r.fix(i) {
+                v["fix"] = json!({"applicability": o.applicability, "description": o.description});
+            }
+            v
         })
         .collect();
     let out = json!({

@@ -31,6 +31,8 @@ pub struct Report<'a> {
     pub lines: &'a [LineIndex],
     pub summary: Summary,
     pub gates: &'a FeatureGates,
+    /// The fix each finding offers, by finding index (`lint --fix`).
+    pub fixes: &'a [Option<dra_core::fix::Offer>],
 }
 
 impl Report<'_> {
@@ -56,6 +58,21 @@ impl Report<'_> {
             end_line,
             end_column,
         }
+    }
+
+    /// The fix a finding offers.
+    pub fn fix(&self, i: usize) -> Option<&dra_core::fix::Offer> {
+        self.fixes.get(i).and_then(Option::as_ref)
+    }
+
+    /// "fixable with --fix: what it does" (or `--unsafe-fixes`).
+    pub fn fix_note(&self, i: usize) -> Option<String> {
+        let o = self.fix(i)?;
+        let flag = match o.applicability {
+            dra_core::fix::Applicability::Safe => "--fix",
+            dra_core::fix::Applicability::Unsafe => "--fix --unsafe-fixes",
+        };
+        Some(format!("fixable with {flag}: {}", o.description))
     }
 
     /// "Kubernetes 1.37, default gates" or "..., gates: A=true".

@@ -40,7 +40,8 @@ pub fn render(r: &Report<'_>) -> String {
     let results: Vec<Value> = r
         .diagnostics
         .iter()
-        .map(|d| {
+        .enumerate()
+        .map(|(i, d)| {
             let uri = r.file_name(d);
             let index = match artifacts.iter().position(|a| *a == uri) {
                 Some(i) => i,
@@ -61,7 +62,7 @@ pub fn render(r: &Report<'_>) -> String {
             if !d.field.is_empty() {
                 text.push_str(&format!(" (field {}: {})", d.field, d.error_type));
             }
-            json!({
+            let mut result = json!({
                 "ruleId": d.rule,
                 "ruleIndex": rule_index,
                 "level": level(d.severity),
@@ -78,7 +79,27 @@ pub fn render(r: &Report<'_>) -> String {
                     }
                 }],
                 "properties": {"field": d.field, "type": d.error_type.as_str(), "document": d.document},
-            })
+            });
+            // SARIF's own fix object: the edits as byte replacements.
+            if let Some(o) = r.fix(i) {
+                let replacements: Vec<Value> = o
+                    .edits
+                    .iter()
+                    .map(|e| json!({
+                        "deletedRegion": {"byteOffset": e.start, "byteLength": e.end - e.start},
+                        "insertedContent": {"text": e.text},
+                    }))
+                    .collect();
+                result["fixes"] = json!([{
+                    "description": {"text": o.description},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%", "index": index},
+                        "replacements": replacements,
+                    }],
+                }]);
+                result["properties"]["fixApplicability"] = json!(o.applicability);
+            }
+            result
         })
         .collect();
     let artifacts: Vec<Value> = artifacts

@@ -143,7 +143,7 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
         .with_links(false)
         .with_context_lines(1);
     let mut out = String::new();
-    for d in r.diagnostics {
+    for (i, d) in r.diagnostics.iter().enumerate() {
         let text = r.texts.get(d.file).map(String::as_str).unwrap_or("");
         // Everything quoted from input is escaped here, before miette
         // paints: input cannot bring its own colour (or worse).
@@ -157,6 +157,7 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
             help_lines.push(format!("field: {} ({})", strict(&d.field), d.error_type));
         }
         help_lines.extend(d.notes.iter().map(|n| strict(n).into_owned()));
+        help_lines.extend(r.fix_note(i));
         let no_lines = LineIndex::default();
         let lines = r.lines.get(d.file).unwrap_or(&no_lines);
         let (source, labels) = if text.is_empty() {

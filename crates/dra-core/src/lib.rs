@@ -17,6 +17,7 @@ pub mod cel;
 pub mod convert;
 pub mod diag;
 pub mod extended;
+pub mod fix;
 pub mod fleet;
 pub mod format;
 pub mod gates;

@@ -95,11 +95,13 @@ fn parse_here(expr: &str) -> Result<Parsed, CelError> {
             .parse_with_source_info(expr)
     });
     match result {
-        Ok(Ok(r)) if listener_depth(&r.0) > CEL_GO_RECURSION => Err(CelError {
-            message: format!("expression recursion limit exceeded: {CEL_GO_RECURSION}"),
-            line: 1,
-            column: 1,
-        }),
+        Ok(Ok(_)) if super::depth::rule_depth(expr, CEL_GO_RECURSION) > CEL_GO_RECURSION => {
+            Err(CelError {
+                message: format!("expression recursion limit exceeded: {CEL_GO_RECURSION}"),
+                line: 1,
+                column: 1,
+            })
+        }
         Ok(Ok(r)) if visitor_depth(&r.0) > CEL_GO_RECURSION => Err(CelError {
             // (The deep tree is dropped here, on the parser's big stack.)
             message: "max recursion depth exceeded".into(),
@@ -197,61 +199,6 @@ fn visitor_depth(root: &cel::common::ast::IdedExpr) -> usize {
                     }
                 }
             }
-            _ => {}
-        }
-    }
-    deepest
-}
-
-/// How deep a run of left-nested operators nests its grammar rule in
-/// cel-go's parse listener: `1+1+...` nests `calc` once per operator plus
-/// the rule's entry and its right operand (so does `relation` for
-/// comparisons); `a.b.c[0].d()` nests `member` once per postfix plus the
-/// entry.
-fn listener_depth(root: &cel::common::ast::IdedExpr) -> usize {
-    use cel::common::ast::{Expr, IdedExpr};
-    /// The rule a node continues, with its left operand.
-    fn step(e: &IdedExpr) -> Option<(u8, &IdedExpr)> {
-        match &e.expr {
-            Expr::Select(s) => Some((2, &s.operand)),
-            Expr::Call(c) => match (c.target.as_deref(), c.func_name.as_str()) {
-                (Some(t), _) => Some((2, t)),
-                (None, "_[_]" | "_[?_]" | "_?._") => c.args.first().map(|a| (2, a)),
-                (None, "_+_" | "_-_" | "_*_" | "_/_" | "_%_") if c.args.len() == 2 => {
-                    Some((0, &c.args[0]))
-                }
-                (None, "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" | "@in")
-                    if c.args.len() == 2 =>
-                {
-                    Some((1, &c.args[0]))
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-    let mut deepest = 0;
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        if let Some((rule, mut left)) = step(e) {
-            let mut run = 1;
-            while let Some((_, next)) = step(left).filter(|(r, _)| *r == rule) {
-                run += 1;
-                left = next;
-            }
-            deepest = deepest.max(run + if rule == 2 { 1 } else { 2 });
-            if deepest > CEL_GO_RECURSION {
-                break;
-            }
-        }
-        match &e.expr {
-            Expr::Select(s) => stack.push(&s.operand),
-            Expr::Call(c) => {
-                stack.extend(c.target.as_deref());
-                stack.extend(c.args.iter());
-            }
-            Expr::Comprehension(c) => stack.extend([&c.iter_range, &c.loop_step, &c.result]),
-            Expr::List(l) => stack.extend(l.elements.iter()),
             _ => {}
         }
     }

@@ -72,6 +72,8 @@ pub struct Rule {
     /// A manifest fragment that triggers the rule.
     pub example: &'static str,
     pub check: Check,
+    /// The rule's automatic fix, when it has one (`lint --fix`).
+    pub fix: Option<&'static crate::fix::FixSpec>,
 }
 
 /// What the rules may read: the objects as they would be stored, and the gates.

@@ -169,6 +169,48 @@ fn check(
     (Some(new_text), failed)
 }
 
+/// The edits that convert one object of `text` (the first `pick` accepts)
+/// to `resource.k8s.io/{to}`, checked as [`convert`] checks them.
+pub fn convert_one(
+    text: &str,
+    pick: impl Fn(&Object) -> bool,
+    to: &str,
+    gates: &FeatureGates,
+) -> Result<Vec<Edit>, String> {
+    let parsed = parse_file(0, text, Limits::default());
+    let i = parsed
+        .objects
+        .iter()
+        .position(pick)
+        .ok_or_else(|| "no such object".to_owned())?;
+    let obj = &parsed.objects[i];
+    let from = obj
+        .root
+        .get("apiVersion")
+        .and_then(Node::as_str)
+        .and_then(|a| a.strip_prefix("resource.k8s.io/"))
+        .ok_or_else(|| "not a resource.k8s.io object".to_owned())?;
+    let edits = plan(&Source::new(text), obj, from, to, gates)?;
+    let line = LineIndex::new(text).line_col(obj.root.span.start).0;
+    let planned = [(
+        i,
+        edits,
+        Converted {
+            object: describe(obj),
+            from: from.to_owned(),
+            to: to.to_owned(),
+            line,
+        },
+    )];
+    match check(text, &parsed.objects, &planned, to) {
+        (Some(_), failed) if failed.is_empty() => {
+            let [(_, edits, _)] = planned;
+            Ok(edits)
+        }
+        _ => Err("the rewrite would change the object".into()),
+    }
+}
+
 /// "ResourceClaim team-a/gpu".
 fn describe(obj: &Object) -> String {
     let kind = obj
@@ -310,7 +352,7 @@ fn api_version_edit(src: &Source<'_>, obj: &Object, to: &str) -> Result<Edit, St
 
 /// A v1beta1 request's own fields move into `exactly` when any is set
 /// (zero values alone are dropped, as the conversion leaves them unset).
-fn request_edits(src: &Source<'_>, request: &Node) -> Result<Vec<Edit>, String> {
+pub(crate) fn request_edits(src: &Source<'_>, request: &Node) -> Result<Vec<Edit>, String> {
     let Some(entries) = request.as_map() else {
         return Ok(Vec::new());
     };
@@ -546,7 +588,7 @@ fn line_of(src: &Source<'_>, b: usize) -> usize {
     src.text[..b].rfind('\n').map_or(0, |i| i + 1)
 }
 
-fn delete_block_entry(_src: &Source<'_>, x: &edit::Extent) -> Edit {
+pub(crate) fn delete_block_entry(_src: &Source<'_>, x: &edit::Extent) -> Edit {
     Edit {
         start: x.start,
         end: x.end,
@@ -555,7 +597,7 @@ fn delete_block_entry(_src: &Source<'_>, x: &edit::Extent) -> Edit {
 }
 
 /// Rewriting a flow mapping would lose a comment inside it.
-fn flow_without_comments(src: &Source<'_>, map: &Node) -> Result<(), String> {
+pub(crate) fn flow_without_comments(src: &Source<'_>, map: &Node) -> Result<(), String> {
     let (start, end) = src.bytes(map.span);
     if src.text[start..end].contains('#') {
         return Err(
@@ -566,13 +608,13 @@ fn flow_without_comments(src: &Source<'_>, map: &Node) -> Result<(), String> {
 }
 
 /// `key: value` of a flow entry, as written.
-fn flow_text(src: &Source<'_>, e: &Entry) -> String {
+pub(crate) fn flow_text(src: &Source<'_>, e: &Entry) -> String {
     let (start, end) = src.flow_entry(e);
     src.text[start..end].trim_end().to_owned()
 }
 
 /// The flow mapping rewritten with `parts` as its entries.
-fn replace_flow(src: &Source<'_>, map: &Node, parts: &[String]) -> Edit {
+pub(crate) fn replace_flow(src: &Source<'_>, map: &Node, parts: &[String]) -> Edit {
     let (start, end) = src.bytes(map.span);
     Edit {
         start,

@@ -7,4 +7,5 @@ declare_rule! {
     docs: "When a DRA feature gate is off, kube-apiserver clears the fields of that feature on create (strategy PrepareForCreate) and stores the object without them: no error, no warning. The claim or slice then behaves differently than written (e.g. a device loses its counters, a request its tolerations). The finding names the gate and the first version where it is on by default. Validation then runs on the stripped object, so dropping can cause errors of its own (a request left without `exactly` or `firstAvailable`).",
     example: "# Kubernetes 1.35 (DRAPartitionableDevices off by default)\nspec:\n  sharedCounters:\n  - name: gpu-0\n    counters: {memory: {value: 80Gi}}\n",
     check: Check::Loader,
+    fix: &crate::fix::builders::REMOVE_DROPPED,
 }

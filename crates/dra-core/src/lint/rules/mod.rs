@@ -7,15 +7,19 @@ pub(crate) mod prelude;
 #[macro_export]
 #[doc(hidden)]
 macro_rules! declare_rule {
+    (@fix) => { None };
+    (@fix $fix:expr) => { Some($fix) };
     (id: $id:literal, name: $name:literal, severity: $sev:ident, origin: $origin:ident,
-     summary: $summary:literal, docs: $docs:literal, example: $example:literal, check: $check:expr $(,)?) => {
+     summary: $summary:literal, docs: $docs:literal, example: $example:literal, check: $check:expr
+     $(, fix: $fix:expr)? $(,)?) => {
         declare_rule! {
             id: $id, name: $name, severity: $sev, origin: $origin, releases: "1.34+",
-            summary: $summary, docs: $docs, example: $example, check: $check,
+            summary: $summary, docs: $docs, example: $example, check: $check $(, fix: $fix)?
         }
     };
     (id: $id:literal, name: $name:literal, severity: $sev:ident, origin: $origin:ident, releases: $rel:literal,
-     summary: $summary:literal, docs: $docs:literal, example: $example:literal, check: $check:expr $(,)?) => {
+     summary: $summary:literal, docs: $docs:literal, example: $example:literal, check: $check:expr
+     $(, fix: $fix:expr)? $(,)?) => {
         pub static RULE: $crate::lint::Rule = $crate::lint::Rule {
             id: $id,
             name: $name,
@@ -26,6 +30,7 @@ macro_rules! declare_rule {
             docs: $docs,
             example: $example,
             check: $check,
+            fix: declare_rule!(@fix $($fix)?),
         };
     };
 }

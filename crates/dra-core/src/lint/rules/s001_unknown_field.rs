@@ -7,4 +7,5 @@ declare_rule! {
     docs: "kubectl's strict field validation (the default since 1.27) rejects unknown fields; with `--validate=false` the apiserver drops them silently, so a misspelled field simply has no effect. Fields added in a later Kubernetes version are unknown to earlier ones.",
     example: "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClass: gpu.example.com   # deviceClassName\n",
     check: Check::Loader,
+    fix: &crate::fix::builders::ADD_EXACTLY,
 }

@@ -7,4 +7,5 @@ declare_rule! {
     docs: "The apiserver cannot decode the object and answers 400 Bad Request before any validation. Note that YAML reads unquoted `yes`, `no`, `on`, `off` as booleans and `1.2` as a number: quote such strings.",
     example: "exactly:\n  deviceClassName: gpu.example.com\n  count: two\n",
     check: Check::Loader,
+    fix: &crate::fix::builders::QUOTE,
 }

@@ -7,6 +7,7 @@ declare_rule! {
     docs: "Device names are DNS labels: lower-case letters, digits and '-', at most 63 characters; no dots.",
     example: "devices:\n- name: gpu.0\n",
     check: Check::Object(SLICES, check),
+    fix: &crate::fix::builders::LOWER_CASE,
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {

@@ -1,0 +1,252 @@
+//! `lint --fix`: the fixes rules declare (the rule's `fix:`), applied as
+//! minimal edits of the files. A fix is safe (certain to keep what the user
+//! meant) or unsafe (applied with `--unsafe-fixes`). Every fix is checked
+//! by linting again: one after which a finding appears that was not there
+//! before is not applied.
+
+pub mod builders;
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::gates::FeatureGates;
+use crate::lint::{lint, registry, Settings, SourceFile};
+use crate::migrate::edit::{self, Edit, Source};
+use crate::model::{parse_file, Object};
+use crate::tree::{Entry, LineIndex, Node, Span, Value};
+
+/// Whether a fix may be applied without asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Keeps what the manifest means (or what it evidently meant).
+    Safe,
+    /// Changes what the manifest means: `--unsafe-fixes`.
+    Unsafe,
+}
+
+/// A rule's fix.
+pub struct FixSpec {
+    pub applicability: Applicability,
+    /// What the fix does, in a few words.
+    pub description: &'static str,
+    /// The edits for one finding of the rule, when this finding can be
+    /// fixed.
+    pub build: fn(&FixInput<'_>, &Diagnostic) -> Option<Vec<Edit>>,
+}
+
+/// What a fix may read: the file as written (parsed again: before the
+/// conversion and the dropping of gated fields) and the target release.
+pub struct FixInput<'a> {
+    pub src: Source<'a>,
+    pub objects: Vec<Object>,
+    pub gates: &'a FeatureGates,
+}
+
+impl<'a> FixInput<'a> {
+    pub fn new(text: &'a str, gates: &'a FeatureGates) -> Self {
+        FixInput {
+            src: Source::new(text),
+            objects: parse_file(0, text, Default::default()).objects,
+            gates,
+        }
+    }
+
+    /// The object a finding is about.
+    pub fn object(&self, d: &Diagnostic) -> Option<&Object> {
+        let r = d.object.as_ref()?;
+        self.objects
+            .iter()
+            .find(|o| o.document == d.document && &o.reference == r)
+    }
+
+    /// The node whose span is `span`, in the finding's object.
+    pub fn node_at(&self, d: &Diagnostic, span: Span) -> Option<&Node> {
+        let mut stack = vec![&self.object(d)?.root];
+        while let Some(n) = stack.pop() {
+            if n.span == span {
+                return Some(n);
+            }
+            match &n.value {
+                Value::Seq(items) => stack.extend(items.iter()),
+                Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The mapping entry whose key is at `span`, with the mapping.
+    pub fn entry_at(&self, d: &Diagnostic, span: Span) -> Option<(&Node, &Entry)> {
+        let mut stack = vec![&self.object(d)?.root];
+        while let Some(n) = stack.pop() {
+            match &n.value {
+                Value::Seq(items) => stack.extend(items.iter()),
+                Value::Map(entries) => {
+                    if let Some(e) = entries.iter().find(|e| e.key_span == span) {
+                        return Some((n, e));
+                    }
+                    stack.extend(entries.iter().map(|e| &e.value));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// A fix offered for a finding.
+#[derive(Clone, Debug)]
+pub struct Offer {
+    /// Index of the finding in the run's diagnostics.
+    pub diagnostic: usize,
+    pub file: usize,
+    pub rule: &'static str,
+    pub applicability: Applicability,
+    pub description: &'static str,
+    pub edits: Vec<Edit>,
+}
+
+/// The fixes the findings of a run offer, in finding order.
+pub fn offers(
+    files: &[SourceFile],
+    diagnostics: &[Diagnostic],
+    gates: &FeatureGates,
+) -> Vec<Offer> {
+    let mut inputs: Vec<Option<FixInput<'_>>> = (0..files.len()).map(|_| None).collect();
+    let mut out = Vec::new();
+    for (i, d) in diagnostics.iter().enumerate() {
+        let Some(spec) = registry::find(d.rule).and_then(|r| r.fix) else {
+            continue;
+        };
+        let Some(file) = files.get(d.file) else {
+            continue;
+        };
+        let input = inputs[d.file].get_or_insert_with(|| FixInput::new(&file.text, gates));
+        if let Some(edits) = (spec.build)(input, d).filter(|e| !e.is_empty()) {
+            out.push(Offer {
+                diagnostic: i,
+                file: d.file,
+                rule: d.rule,
+                applicability: spec.applicability,
+                description: spec.description,
+                edits,
+            });
+        }
+    }
+    out
+}
+
+/// A fix applied (or refused), for the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub file: usize,
+    pub rule: &'static str,
+    /// 1-based line of the finding it fixed.
+    pub line: u32,
+    pub description: &'static str,
+}
+
+/// The files after `--fix`, and what was done.
+#[derive(Debug, Default)]
+pub struct FixRun {
+    pub texts: Vec<String>,
+    pub applied: Vec<Applied>,
+    /// Fixes not applied: they would have brought a new finding.
+    pub refused: Vec<Applied>,
+}
+
+/// A finding, positions left out (edits move them).
+fn key(d: &Diagnostic) -> (String, usize, String, String, String) {
+    (
+        d.rule.to_owned(),
+        d.file,
+        d.object
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+        d.field.clone(),
+        d.message.clone(),
+    )
+}
+
+/// Applies the fixes the findings offer (unsafe ones too when
+/// `unsafe_fixes`), each only if linting the result finds nothing that was
+/// not found before.
+pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> FixRun {
+    let before = lint(files, Vec::new(), settings);
+    let mut offers: Vec<Offer> = offers(files, &before.diagnostics, &settings.gates)
+        .into_iter()
+        .filter(|o| unsafe_fixes || o.applicability == Applicability::Safe)
+        .collect();
+    // Several findings may offer the same edits (one conversion for the
+    // whole object): keep the first.
+    let mut seen: Vec<(usize, Vec<Edit>)> = Vec::new();
+    offers.retain(|o| {
+        let k = (o.file, o.edits.clone());
+        !seen.contains(&k) && {
+            seen.push(k);
+            true
+        }
+    });
+    let known: Vec<_> = before.diagnostics.iter().map(key).collect();
+    let line = |o: &Offer| {
+        let d = &before.diagnostics[o.diagnostic];
+        LineIndex::new(&files[o.file].text).line_col(d.span.start).0
+    };
+    let applied_of = |o: &Offer| Applied {
+        file: o.file,
+        rule: o.rule,
+        line: line(o),
+        description: o.description,
+    };
+    // Texts with the given offers applied, or None when edits overlap.
+    let with = |chosen: &[&Offer]| -> Option<Vec<SourceFile>> {
+        files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let edits: Vec<Edit> = chosen
+                    .iter()
+                    .filter(|o| o.file == i)
+                    .flat_map(|o| o.edits.iter().cloned())
+                    .collect();
+                Some(SourceFile {
+                    name: f.name.clone(),
+                    text: edit::apply(&f.text, &edits)?,
+                })
+            })
+            .collect()
+    };
+    let clean = |candidate: &[SourceFile]| {
+        lint(candidate, Vec::new(), settings)
+            .diagnostics
+            .iter()
+            .all(|d| known.contains(&key(d)))
+    };
+    let all: Vec<&Offer> = offers.iter().collect();
+    let mut chosen: Vec<&Offer> = Vec::new();
+    let mut refused = Vec::new();
+    match with(&all) {
+        Some(candidate) if clean(&candidate) => chosen = all,
+        _ => {
+            // One at a time, each on top of those kept.
+            for o in &offers {
+                let mut next = chosen.clone();
+                next.push(o);
+                match with(&next) {
+                    Some(candidate) if clean(&candidate) => chosen = next,
+                    _ => refused.push(applied_of(o)),
+                }
+            }
+        }
+    }
+    let texts = with(&chosen)
+        .map(|fs| fs.into_iter().map(|f| f.text).collect())
+        .unwrap_or_else(|| files.iter().map(|f| f.text.clone()).collect());
+    FixRun {
+        texts,
+        applied: chosen.iter().map(|o| applied_of(o)).collect(),
+        refused,
+    }
+}
