@@ -55,9 +55,13 @@ impl<'a> FixInput<'a> {
     /// The object a finding is about.
     pub fn object(&self, d: &Diagnostic) -> Option<&Object> {
         let r = d.object.as_ref()?;
-        self.objects
+        // Objects come in document order: the finding's document is found
+        // by bisection, not by a scan per finding.
+        let first = self.objects.partition_point(|o| o.document < d.document);
+        self.objects[first..]
             .iter()
-            .find(|o| o.document == d.document && &o.reference == r)
+            .take_while(|o| o.document == d.document)
+            .find(|o| &o.reference == r)
     }
 
     /// The node whose span is `span`, in the finding's object.
