@@ -208,3 +208,137 @@ fn lower_case_name(input: &FixInput<'_>, d: &Diagnostic) -> Option<Vec<Edit>> {
         text: text.replace(name, &lower),
     }])
 }
+
+/// DRA-V015 (1.35+): counter sets beside devices move into a slice of
+/// their own in the same pool; every slice of the pool in the file counts
+/// one more in `resourceSliceCount`.
+pub static SPLIT_COUNTERS: FixSpec = FixSpec {
+    applicability: Applicability::Safe,
+    description: "move the counter sets into a new slice of the same pool (resourceSliceCount + 1)",
+    build: split_counters,
+};
+
+fn split_counters(input: &FixInput<'_>, d: &Diagnostic) -> Option<Vec<Edit>> {
+    use crate::migrate::edit::{dedent, indent, with_newline};
+    use crate::model::ObjectKind;
+    let src = &input.src;
+    let text = src.text;
+    fn spec_of(o: &crate::model::Object) -> Option<&Node> {
+        o.root.get("spec")
+    }
+    let key = |o: &crate::model::Object| -> Option<(String, String, i64)> {
+        let spec = spec_of(o)?;
+        let pool = spec.get("pool")?;
+        Some((
+            spec.get("driver")?.as_str()?.to_owned(),
+            pool.get("name")?.as_str()?.to_owned(),
+            pool.get("generation").and_then(Node::as_i64).unwrap_or(0),
+        ))
+    };
+    let this = input.object(d)?;
+    let pool = key(this)?;
+    let slices: Vec<&crate::model::Object> = input
+        .objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice && key(o).as_ref() == Some(&pool))
+        .collect();
+    let both = |o: &crate::model::Object| {
+        spec_of(o).is_some_and(|s| {
+            s.get("sharedCounters").is_some_and(|n| !n.is_null())
+                && s.get("devices").is_some_and(|n| !n.is_null())
+        })
+    };
+    let offending: Vec<&crate::model::Object> =
+        slices.iter().copied().filter(|o| both(o)).collect();
+    let added = offending.len() as i64;
+    let names: Vec<&str> = input.objects.iter().filter_map(|o| o.name()).collect();
+    let mut edits = Vec::new();
+    for s in &slices {
+        let count = spec_of(s)?.get("pool")?.get("resourceSliceCount")?;
+        let n = count.as_i64()?;
+        let (start, end) = src.bytes(count.span);
+        edits.push(Edit {
+            start,
+            end,
+            text: (n + added).to_string(),
+        });
+    }
+    for s in &offending {
+        let spec = spec_of(s)?;
+        if src.is_flow(spec) {
+            return None;
+        }
+        let (root_start, root_end) = src.bytes(s.root.span);
+        if root_start != 0 && text.as_bytes()[root_start - 1] != b'\n' {
+            return None; // an item of a List
+        }
+        let counters = spec.entry("sharedCounters")?;
+        let x = src.extent(counters);
+        if x.on_dash_line {
+            return None;
+        }
+        edits.push(Edit {
+            start: x.start,
+            end: x.end,
+            text: String::new(),
+        });
+        let name = s.name()?;
+        let mut new_name = format!("{name}-counters");
+        let mut n = 2;
+        while names.contains(&new_name.as_str()) {
+            new_name = format!("{name}-counters-{n}");
+            n += 1;
+        }
+        let field = |e: &Entry| {
+            indent(
+                &dedent(
+                    &with_newline(text[src.extent(e).start..src.extent(e).end].to_owned()),
+                    src.extent(e).col,
+                ),
+                2,
+            )
+        };
+        let mut selection = String::new();
+        for k in [
+            "nodeName",
+            "nodeSelector",
+            "allNodes",
+            "perDeviceNodeSelection",
+        ] {
+            if let Some(e) = spec.entry(k) {
+                selection.push_str(&field(e));
+            }
+        }
+        let scalar = |n: &Node| {
+            let (a, b) = src.bytes(n.span);
+            text[a..b].to_owned()
+        };
+        let pool_node = spec.get("pool")?;
+        let generation = pool_node
+            .get("generation")
+            .map(|g| format!("    generation: {}\n", scalar(g)))
+            .unwrap_or_default();
+        let count = pool_node.get("resourceSliceCount")?.as_i64()? + added;
+        let doc = format!(
+            "---\napiVersion: {}\nkind: ResourceSlice\nmetadata:\n  name: {new_name}\nspec:\n  driver: {}\n{selection}  pool:\n    name: {}\n{generation}    resourceSliceCount: {count}\n{}",
+            scalar(s.root.get("apiVersion")?),
+            scalar(spec.get("driver")?),
+            scalar(pool_node.get("name")?),
+            field(counters),
+        );
+        // After the slice's last line.
+        let last = root_end.max(1) - 1;
+        let at = text[last..].find('\n').map_or(text.len(), |i| last + i + 1);
+        let doc = if at == text.len() && !text.ends_with('\n') {
+            format!("\n{doc}")
+        } else {
+            doc
+        };
+        edits.push(Edit {
+            start: at,
+            end: at,
+            text: doc,
+        });
+    }
+    Some(edits)
+}

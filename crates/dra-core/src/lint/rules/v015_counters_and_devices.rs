@@ -7,6 +7,7 @@ declare_rule! {
     docs: "From Kubernetes 1.35, counter sets must be published in a slice of their own, separate from the devices that consume them; both slices belong to the same pool and count towards its resourceSliceCount. In 1.34 a slice holds both, and its devices may consume only the counter sets of that slice (DRA-V073).",
     example: "spec:\n  sharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]\n  devices: [{name: gpu-0}]\n",
     check: Check::Object(SLICES, check),
+    fix: &crate::fix::builders::SPLIT_COUNTERS,
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
