@@ -88,6 +88,8 @@ fn main() {
         return;
     }
     let full = args.iter().any(|a| a == "--bench");
+    // `--keep`: leave the snapshot files for profiling.
+    let keep = args.iter().any(|a| a == "--keep");
     let sizes: Vec<usize> = match args.iter().position(|a| a == "--nodes") {
         Some(i) => vec![args[i + 1].parse().expect("--nodes N")],
         None if full => vec![5_000, 10_000],
@@ -114,7 +116,13 @@ fn main() {
                 println!("  explain claim {claim} -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
             }
         }
-        let _ = std::fs::remove_file(&path);
+        if keep {
+            println!("  kept {}", path.display());
+        } else {
+            let _ = std::fs::remove_file(&path);
+        }
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    if !keep {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

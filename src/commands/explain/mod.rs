@@ -167,7 +167,12 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             place,
         )?);
     }
-    report(&args.common, gates, objects, &claims, None, &[])
+    let out = report(&args.common, gates, objects, &claims, None, &[]);
+    drop(claims);
+    // The process exits right after printing: freeing a tree of millions of
+    // nodes one by one would only cost time.
+    std::mem::forget(inv);
+    out
 }
 
 /// `explain pod`: the pod's claims in `spec.resourceClaims` order; a
@@ -271,7 +276,10 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         ));
     }
     let extended = dra_core::extended::extended_requests(pod, objects, gates);
-    report(&args.common, gates, objects, &claims, Some(pod), &extended)
+    let out = report(&args.common, gates, objects, &claims, Some(pod), &extended);
+    drop((claims, extended));
+    std::mem::forget(inv);
+    out
 }
 
 /// For a selector that reads an attribute or capacity some devices lack
