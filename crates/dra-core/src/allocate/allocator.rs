@@ -1,0 +1,599 @@
+//! The allocator's entry points: one node, many nodes (nodes alike share
+//! one search), what-if runs for advice, and the per-node solve that builds
+//! the search from the node's pools and the claims allocated before.
+
+use super::*;
+
+/// Runs the allocator for the claims on the node.
+pub fn allocate(input: &Input<'_>) -> Outcome {
+    match run(input) {
+        Ok(o) => o,
+        Err(Fatal(e)) => error_outcome(e),
+    }
+}
+
+/// The step budget of the search (the scheduler's filter timeout, in steps).
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
+
+/// How long a search of one node may go on: a step budget, and optionally a
+/// time budget with the clock to read (the core reads no clock itself).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub steps: u64,
+    pub timeout: Option<(fn() -> std::time::Instant, std::time::Duration)>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            steps: DEFAULT_BUDGET,
+            timeout: None,
+        }
+    }
+}
+
+/// Allocates the same claims on many nodes: plans (compiled selectors) and
+/// the pool index are built once.
+pub struct Allocator<'a> {
+    objects: &'a [Object],
+    gates: &'a FeatureGates,
+    plans: Result<Vec<Arc<ClaimPlan<'a>>>, String>,
+    index: pools::PoolIndex<'a>,
+    shared: Shared<'a>,
+    limits: Limits,
+}
+
+/// What every node's run reads: node labels and claims with an allocation.
+/// An allocation result of a claim already allocated in the cluster.
+pub(super) type HeldResult<'a> = (&'a Object, &'a Node);
+
+pub(super) struct Shared<'a> {
+    labels: HashMap<&'a str, &'a Node>,
+    /// The results of allocated claims by (driver, pool), in claim order:
+    /// built once, so that trying each of many nodes only visits its pools.
+    held: HashMap<(&'a str, &'a str), Vec<HeldResult<'a>>>,
+}
+
+impl<'a> Shared<'a> {
+    pub(super) fn new(objects: &'a [Object]) -> Self {
+        Shared {
+            labels: objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::Node)
+                .filter_map(|o| Some((o.name()?, o.root.get("metadata")?.get("labels")?)))
+                .collect(),
+            held: {
+                let mut held: HashMap<(&str, &str), Vec<HeldResult<'a>>> = HashMap::new();
+                for o in objects
+                    .iter()
+                    .filter(|o| o.kind == ObjectKind::ResourceClaim)
+                {
+                    let results = o
+                        .root
+                        .get("status")
+                        .and_then(|s| s.get("allocation"))
+                        .and_then(|a| a.get("devices"))
+                        .and_then(|d| d.get("results"))
+                        .and_then(Node::as_seq)
+                        .unwrap_or_default();
+                    for r in results {
+                        if let (Some(driver), Some(pool)) = (str_of(r, "driver"), str_of(r, "pool"))
+                        {
+                            held.entry((driver, pool)).or_default().push((o, r));
+                        }
+                    }
+                }
+                held
+            },
+        }
+    }
+}
+
+impl<'a> Allocator<'a> {
+    pub fn new(objects: &'a [Object], gates: &'a FeatureGates, claims: &[&'a Object]) -> Self {
+        Allocator {
+            objects,
+            gates,
+            plans: plan(objects, gates, claims)
+                .map(|p| p.into_iter().map(Arc::new).collect())
+                .map_err(|Fatal(e)| e),
+            index: pools::PoolIndex::new(objects),
+            shared: Shared::new(objects),
+            limits: Limits::default(),
+        }
+    }
+
+    /// The search budget of each node tried (steps, and optionally time).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The outcome on each node, in the order given. Nodes are independent
+    /// (each run builds its own view of its pools), so they are tried on
+    /// all cores.
+    pub fn on_nodes<N: AsRef<str> + Sync>(&self, nodes: &[N]) -> Vec<Outcome> {
+        self.on_nodes_within(nodes, COMMAND_BUDGET)
+    }
+
+    /// [`on_nodes`](Self::on_nodes) with a search budget for all nodes
+    /// together: the nodes left when it runs out are `Undecided`.
+    pub fn on_nodes_within<N: AsRef<str> + Sync>(&self, nodes: &[N], budget: u64) -> Vec<Outcome> {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        // Nodes that see the same devices get the same answer: each class
+        // is searched once, by its first node, and costs the budget once.
+        let classes: Vec<Option<Vec<bool>>> = nodes
+            .par_iter()
+            .map(|n| self.node_class(n.as_ref()))
+            .collect();
+        let mut first: HashMap<&[bool], usize> = HashMap::new();
+        let searched_by: Vec<usize> = classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c {
+                Some(c) => *first.entry(c.as_slice()).or_insert(i),
+                None => i,
+            })
+            .collect();
+        let spent = AtomicU64::new(0);
+        let mut outcomes: Vec<Option<Outcome>> = nodes
+            .par_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if searched_by[i] != i {
+                    return None;
+                }
+                if spent.load(Ordering::Relaxed) >= budget {
+                    return Some(Outcome::Undecided {
+                        reason: format!(
+                            "not tried: the search budget of {budget} steps for all nodes ran out"
+                        ),
+                    });
+                }
+                let before = THREAD_STEPS.with(std::cell::Cell::get);
+                let o = self.on_node(n.as_ref());
+                let used = THREAD_STEPS.with(std::cell::Cell::get) - before;
+                spent.fetch_add(used, Ordering::Relaxed);
+                Some(o)
+            })
+            .collect();
+        for i in 0..outcomes.len() {
+            if searched_by[i] != i {
+                outcomes[i] = outcomes[searched_by[i]].clone();
+            }
+        }
+        outcomes.into_iter().flatten().collect()
+    }
+
+    /// Which nodes are alike for these claims: the same devices
+    /// ([`pools::PoolIndex::node_class`]) and the same answer from the node
+    /// selector of each claim allocated before. `None`: a node of its own.
+    pub(super) fn node_class(&self, node: &str) -> Option<Vec<bool>> {
+        let labels = self.shared.labels.get(node).copied();
+        let partitionable = self.gates.enabled(Gate::DRAPartitionableDevices);
+        let mut bits = self.index.node_class(node, labels, partitionable)?;
+        for p in self.plans.as_deref().unwrap_or_default() {
+            if let Some(sel) = p
+                .obj
+                .root
+                .get("status")
+                .and_then(|s| s.get("allocation"))
+                .and_then(|a| a.get("nodeSelector"))
+            {
+                bits.push(pools::node_selector_matches(sel, node, labels));
+            }
+        }
+        Some(bits)
+    }
+
+    /// The outcome on one node.
+    pub fn on_node(&self, node: &str) -> Outcome {
+        self.on_node_if(node, WhatIf::default())
+    }
+
+    /// Whether the claims would fit on the node if `claim` (an allocated
+    /// claim of the inventory) were deleted: its devices, counters and
+    /// capacity freed.
+    pub fn fits_without(&self, node: &str, claim: &Object) -> bool {
+        let what_if = WhatIf {
+            without: self.objects.iter().find(|o| std::ptr::eq(*o, claim)),
+            ignore_taints: false,
+        };
+        matches!(self.on_node_if(node, what_if), Outcome::Allocated { .. })
+    }
+
+    /// Whether the claims would fit on the node if their requests tolerated
+    /// every device taint.
+    pub fn fits_tolerating_taints(&self, node: &str) -> bool {
+        let what_if = WhatIf {
+            without: None,
+            ignore_taints: true,
+        };
+        matches!(self.on_node_if(node, what_if), Outcome::Allocated { .. })
+    }
+
+    pub(super) fn on_node_if(&self, node: &str, what_if: WhatIf<'a>) -> Outcome {
+        let plans = match &self.plans {
+            Ok(p) => p.clone(),
+            Err(e) => return error_outcome(e.clone()),
+        };
+        let _ = self.objects;
+        // A claim allocated before is not allocated again: it keeps its
+        // devices (which stay in use) and admits only the nodes its
+        // allocation's node selector does, as the scheduler's filter checks.
+        let labels = self.shared.labels.get(node).copied();
+        let mut fixed: Vec<(usize, ClaimAllocation)> = Vec::new();
+        let mut todo = Vec::new();
+        for (i, p) in plans.into_iter().enumerate() {
+            match p.obj.root.get("status").and_then(|s| s.get("allocation")) {
+                Some(a) => {
+                    if let Some(sel) = a.get("nodeSelector") {
+                        if !pools::node_selector_matches(sel, node, labels) {
+                            return Outcome::Unsatisfiable {
+                                reasons: vec![format!(
+                                    "claim {} is already allocated for another node: resourceclaim not available on the node",
+                                    claim_ref(p.obj)
+                                )],
+                                funnels: Vec::new(),
+                                constraints: Vec::new(),
+                            };
+                        }
+                    }
+                    fixed.push((i, existing_allocation(p.obj, a)));
+                }
+                None => {
+                    // Requests name their claim by position among those allocated now.
+                    let mut p = p;
+                    let position = todo.len();
+                    if position != i {
+                        for slot in &mut Arc::make_mut(&mut p).slots {
+                            match slot {
+                                Slot::Exact(r) => r.claim = position,
+                                Slot::First(rs) => rs.iter_mut().for_each(|r| r.claim = position),
+                            }
+                        }
+                    }
+                    todo.push(p);
+                }
+            }
+        }
+        let outcome = if todo.is_empty() {
+            Outcome::Allocated { claims: Vec::new() }
+        } else {
+            match solve_node(
+                &self.shared,
+                self.gates,
+                todo,
+                &self.index,
+                node,
+                what_if,
+                self.limits,
+            ) {
+                Ok(o) => o,
+                Err(Fatal(e)) => error_outcome(e),
+            }
+        };
+        match outcome {
+            Outcome::Allocated { mut claims } => {
+                for (i, c) in fixed {
+                    claims.insert(i.min(claims.len()), c);
+                }
+                Outcome::Allocated { claims }
+            }
+            other => other,
+        }
+    }
+}
+
+pub(super) fn run<'a>(input: &'a Input<'a>) -> Result<Outcome, Fatal> {
+    let plans = plan(input.objects, input.gates, &input.claims)?
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let index = pools::PoolIndex::new(input.objects);
+    solve_node(
+        &Shared::new(input.objects),
+        input.gates,
+        plans,
+        &index,
+        input.node,
+        WhatIf::default(),
+        Limits::default(),
+    )
+}
+
+pub(super) fn solve_node<'a>(
+    shared: &Shared<'a>,
+    gates: &'a FeatureGates,
+    plans: Vec<Arc<ClaimPlan<'a>>>,
+    index: &pools::PoolIndex<'a>,
+    node: &str,
+    what_if: WhatIf<'a>,
+    limits: Limits,
+) -> Result<Outcome, Fatal> {
+    let node_labels = shared.labels.get(node).copied();
+    let pools = pools::gather(index, node, node_labels, gates)
+        .map_err(|e| Fatal(format!("gather pool information: {e}")))?;
+
+    // The allocated state.
+    let mut allocated = HashSet::new();
+    let mut holders = HashMap::new();
+    let mut holder_pods: HashMap<String, Vec<String>> = HashMap::new();
+    let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
+    let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
+    let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
+    // A pool gathered twice (same driver and name) takes the first, as before.
+    let mut seen_pools: Vec<(&str, &str)> = Vec::new();
+    for first in 0..pools.len() {
+        let key = (pools[first].driver, pools[first].name);
+        if seen_pools.contains(&key) {
+            continue;
+        }
+        seen_pools.push(key);
+        for &(o, r) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
+            if allocating.contains(&(o as *const Object))
+                || what_if.without.is_some_and(|w| std::ptr::eq(w, o))
+            {
+                continue;
+            }
+            let Some(device) = str_of(r, "device") else {
+                continue;
+            };
+            if r.get("adminAccess").and_then(Node::as_bool) == Some(true) {
+                continue;
+            }
+            let pi = first;
+            let Some(di) = pools[pi]
+                .all_devices()
+                .iter()
+                .position(|d| d.name == device)
+            else {
+                continue;
+            };
+            if r.get("shareID").is_some() {
+                if let Some(idx) = pools[pi].devices.iter().position(|d| d.name == device) {
+                    let e = shared_used
+                        .entry(DevRef {
+                            pool: pi,
+                            index: idx,
+                        })
+                        .or_default();
+                    for c in r
+                        .get("consumedCapacity")
+                        .and_then(Node::as_map)
+                        .unwrap_or_default()
+                    {
+                        if let Some(q) = qty(&c.value) {
+                            let cur = e
+                                .get(c.key.as_str())
+                                .copied()
+                                .unwrap_or_else(Quantity::zero);
+                            e.insert(c.key.to_string(), cur.checked_add(&q).unwrap_or(cur));
+                        }
+                    }
+                }
+                continue;
+            }
+            consumed_counters.push((pi, di));
+            if let Some(idx) = pools[pi].devices.iter().position(|d| d.name == device) {
+                let dr = DevRef {
+                    pool: pi,
+                    index: idx,
+                };
+                allocated.insert(dr);
+                holders.insert(dr, claim_ref(o));
+                holder_pods
+                    .entry(claim_ref(o))
+                    .or_insert_with(|| reserved_pods(o));
+            }
+        }
+    }
+    let mut pools = pools;
+    for (pi, di) in consumed_counters {
+        pools[pi].charge_allocated(di);
+    }
+
+    let mut search = Search {
+        gates,
+        pools,
+        plans,
+        allocated,
+        holders,
+        holder_pods,
+        shared_used,
+        picks: Vec::new(),
+        in_use_cycle: HashMap::new(),
+        all_lists: HashMap::new(),
+        variant: Variant::for_gates(gates),
+        counters: HashMap::new(),
+        capacity_cycle: HashMap::new(),
+        groups: HashMap::new(),
+        selectable: HashMap::new(),
+        steps: 0,
+        budget: limits.steps,
+        what_if,
+        // An absurd timeout is no deadline, not an overflow.
+        deadline: limits
+            .timeout
+            .and_then(|(now, timeout)| Some((now, now().checked_add(timeout)?))),
+        steps_by_request: Vec::new(),
+        deepest: 0,
+        exhausted: None,
+        candidates: 0,
+    };
+    // Seed compatibility groups with allocated devices.
+    for r in search.allocated.clone() {
+        let d = search.dev(r);
+        for (set, _, groups) in d.consumes().to_vec() {
+            let key = (r.pool, set);
+            let next = match (search.groups.get(&key).cloned(), groups) {
+                (None, g) => g,
+                (Some(None), _) => None,
+                (Some(Some(run)), Some(g)) => {
+                    Some(run.into_iter().filter(|x| g.contains(x)).collect())
+                }
+                (Some(Some(_)), None) => None,
+            };
+            search.groups.insert(key, next);
+        }
+    }
+    search.validate()?;
+    let cands = search.candidates();
+    let searched = search.search_candidates();
+    search.candidates = searched.len();
+    let found = match search.allocate_one(At::claim(0), 0, &searched) {
+        Ok(found) => found,
+        Err(Halt::MaxSize) => false,
+        Err(Halt::Fatal(f)) => match search.exhausted.take() {
+            Some(cost) => {
+                return Ok(Outcome::Error {
+                    error: f.0,
+                    device: None,
+                    search: Some(cost),
+                })
+            }
+            None => return Err(f),
+        },
+    };
+    if found {
+        let mut claims = Vec::new();
+        for (ci, plan) in search.plans.iter().enumerate() {
+            let mut results = Vec::new();
+            let mut node_selector = ResultNodeSelector::default();
+            for p in search.picks.iter().filter(|p| p.claim == ci) {
+                let pool = &search.pools[p.dev.pool];
+                let d = &pool.devices[p.dev.index];
+                node_selector.add(d)?;
+                let binding = self_binding(d, gates);
+                results.push(DeviceResult {
+                    request: p.request.clone(),
+                    driver: pool.driver.to_owned(),
+                    pool: pool.name.to_owned(),
+                    device: d.name.to_owned(),
+                    admin_access: p.admin.then_some(true),
+                    tolerations: p.tolerations.clone(),
+                    binding_conditions: binding.0,
+                    binding_failure_conditions: binding.1,
+                    share_id: p
+                        .share
+                        .as_ref()
+                        .map(|_| share_id(ci, results_len(&search, ci, p))),
+                    consumed_capacity: p
+                        .share
+                        .as_ref()
+                        .map(|s| s.iter().map(|(k, q)| (k.clone(), q.human())).collect()),
+                });
+            }
+            let node_selector = node_selector.finish(node);
+            let config = allocation_config(plan, &results);
+            claims.push(ClaimAllocation {
+                namespace: plan.obj.namespace().unwrap_or("default").to_owned(),
+                name: plan.obj.name().unwrap_or_default().to_owned(),
+                results,
+                node_selector,
+                config,
+                existing: false,
+                reserved_for: Vec::new(),
+            });
+        }
+        return Ok(Outcome::Allocated { claims });
+    }
+    let mut reasons = Vec::new();
+    // Upstream's Allocate: nothing fits and a pool of the node is invalid.
+    // An error wrapping ErrFailedAllocationOnNode, which the scheduler's
+    // Filter reports as the node being unschedulable, with this message.
+    if search
+        .pools
+        .iter()
+        .any(|p| p.invalid().is_some() && p.targets_node)
+    {
+        reasons.push("invalid resource pools were encountered".to_owned());
+        // Which, and why: the scheduler skips their devices.
+        for p in search.pools.iter().filter(|p| p.targets_node) {
+            if let Some(why) = p.invalid() {
+                reasons.push(format!(
+                    "resource pool {}/{} is invalid ({why}): the scheduler skips its {} device{} on this node",
+                    p.driver,
+                    p.name,
+                    p.devices.len(),
+                    if p.devices.len() == 1 { "" } else { "s" }
+                ));
+            }
+        }
+    }
+    let cands: Vec<DevRef> = cands
+        .into_iter()
+        .filter(|r| search.pools[r.pool].usable())
+        .collect();
+    let (funnels, left) = explain(&mut search, &cands);
+    for f in &funnels {
+        reasons.push(describe(f));
+    }
+    // A selector that does not compile matches nothing; the scheduler says
+    // so only once it meets a device, so say it here.
+    reasons.extend(compile_errors(&search.plans));
+    let constraints = if funnels.iter().all(Funnel::enough) {
+        let mut blocks = constraint_blocks(&search, &left);
+        if blocks.is_empty() {
+            blocks = shared_device_blocks(&search, &left);
+        }
+        if blocks.is_empty() {
+            blocks = counter_blocks(&search, &left);
+        }
+        blocks
+    } else {
+        Vec::new()
+    };
+    for c in &constraints {
+        reasons.push(format!("claim {}: {}", c.claim, c.message));
+    }
+    Ok(Outcome::Unsatisfiable {
+        reasons,
+        funnels,
+        constraints,
+    })
+}
+
+pub(super) fn results_len(search: &Search<'_>, claim: usize, pick: &Pick) -> usize {
+    search
+        .picks
+        .iter()
+        .filter(|p| p.claim == claim)
+        .position(|p| std::ptr::eq(p, pick))
+        .unwrap_or(0)
+}
+
+/// A deterministic stand-in for the scheduler's random share ID (a UID).
+pub(super) fn share_id(claim: usize, index: usize) -> String {
+    format!("00000000-0000-4000-8000-{:06x}{:06x}", claim, index)
+}
+
+pub(super) fn self_binding(
+    d: &PoolDevice<'_>,
+    gates: &FeatureGates,
+) -> (Option<Vec<String>>, Option<Vec<String>>) {
+    let on = gates.enabled(Gate::DRADeviceBindingConditions)
+        && gates.enabled(Gate::DRAResourceClaimDeviceStatus);
+    if !on || d.binding_conditions.is_empty() {
+        return (None, None);
+    }
+    (
+        Some(d.binding_conditions.clone()),
+        Some(d.binding_failure.clone()),
+    )
+}
+
+/// Every request (and subrequest) of the cycle, in order.
+pub(super) fn all_requests<'a>(search: &Search<'a>) -> Vec<Req<'a>> {
+    search
+        .plans
+        .iter()
+        .flat_map(|p| {
+            p.slots.iter().flat_map(|s| match s {
+                Slot::Exact(r) => vec![r.clone()],
+                Slot::First(v) => v.clone(),
+            })
+        })
+        .collect()
+}

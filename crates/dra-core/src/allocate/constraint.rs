@@ -1,0 +1,129 @@
+//! matchAttribute and distinctAttribute (upstream: `constraint.go`), with
+//! list attributes compared as sets when DRAListTypeAttributes is on.
+
+use super::*;
+
+impl<'a> Search<'a> {
+    pub(super) fn attribute(&self, r: DevRef, name: &str) -> Option<crate::cel::Value> {
+        let d = self.dev(r);
+        let (domain, id) = name.split_once('/')?;
+        match &d.cel().attributes {
+            crate::cel::Value::Domains(m) => match m.get_str(domain) {
+                Some(crate::cel::Value::Map(inner)) => inner.get_str(id).cloned(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub(super) fn constraints_ok(&self, claim: usize, req: &Req<'a>, r: DevRef) -> bool {
+        for c in &self.plans[claim].constraints {
+            let applies = c.requests.is_empty()
+                || c.requests
+                    .iter()
+                    .any(|x| *x == req.parent || *x == req.name);
+            if !applies {
+                continue;
+            }
+            let Some(v) = self.attribute(r, &c.attribute) else {
+                return false;
+            };
+            // With DRAListTypeAttributes the experimental allocator compares
+            // attributes as sets (a scalar is a set of one): matchAttribute
+            // keeps the intersection of all devices' sets non-empty,
+            // distinctAttribute keeps them pairwise disjoint
+            // (experimental/constraint.go, attributeAsSet).
+            let sets = self.gates.enabled(Gate::DRAListTypeAttributes);
+            let mut common: Option<Vec<crate::cel::Value>> = sets.then(|| as_set(&v));
+            for p in self.picks.iter().filter(|p| p.claim == claim) {
+                let plan_req = &p.request;
+                let parent = plan_req.split('/').next().unwrap_or(plan_req);
+                let other_applies = c.requests.is_empty()
+                    || c.requests.iter().any(|x| x == parent || x == plan_req);
+                if !other_applies {
+                    continue;
+                }
+                let Some(w) = self.attribute(p.dev, &c.attribute) else {
+                    return false;
+                };
+                if let Some(common) = common.as_mut() {
+                    let other = as_set(&w);
+                    if c.distinct {
+                        if intersect(&as_set(&v), &other).is_some() {
+                            return false;
+                        }
+                    } else {
+                        match intersect(common, &other) {
+                            Some(both) => *common = both,
+                            None => return false,
+                        }
+                    }
+                    continue;
+                }
+                let same = crate::cel::value::equals(&v, &w) == Some(true);
+                if c.distinct == same {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Selectors in order: the first false stops; a CEL error is fatal, named
+/// after its owner (`class gpu` or `claim ns/name`) and selector index.
+/// Whether the device passes every selector; `owner` names them in the
+/// error (built only then: this runs for every device tried).
+pub(super) fn all_match(
+    programs: &[Selector],
+    device: &Arc<crate::cel::Device>,
+    owner: impl FnOnce() -> String,
+) -> Result<bool, Fatal> {
+    for (i, p) in programs.iter().enumerate() {
+        let p = match p {
+            Ok(p) => p,
+            Err(message) => {
+                return Err(Fatal(format!(
+                    "{}: selector #{i}: CEL compile error: {message}",
+                    owner()
+                )))
+            }
+        };
+        match p.matches(device) {
+            Ok(true) => {}
+            Ok(false) => return Ok(false),
+            Err(e) => {
+                return Err(Fatal(format!(
+                    "{}: selector #{i}: CEL runtime error: {}",
+                    owner(),
+                    e.0
+                )))
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// An attribute as a set of values: a list's items, or the value alone.
+pub(super) fn as_set(v: &crate::cel::Value) -> Vec<crate::cel::Value> {
+    match v {
+        crate::cel::Value::List(items) => items.to_vec(),
+        other => vec![other.clone()],
+    }
+}
+
+/// The values both sets hold; `None` when they share none.
+pub(super) fn intersect(
+    a: &[crate::cel::Value],
+    b: &[crate::cel::Value],
+) -> Option<Vec<crate::cel::Value>> {
+    let both: Vec<crate::cel::Value> = a
+        .iter()
+        .filter(|x| {
+            b.iter()
+                .any(|y| crate::cel::value::equals(x, y) == Some(true))
+        })
+        .cloned()
+        .collect();
+    (!both.is_empty()).then_some(both)
+}
