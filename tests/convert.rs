@@ -161,3 +161,41 @@ fn corpus_manifests_convert_to_v1() {
     assert!(converted_files >= 10, "{converted_files} files");
     assert!(objects >= 10, "{objects} objects");
 }
+
+/// `--write` follows a symbolic link (the link stays a link) and refuses a
+/// read-only file.
+#[test]
+fn write_keeps_links_and_refuses_read_only_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir =
+        std::env::temp_dir().join(format!("kubectl-dra-convert-links-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let real = dir.join("real.yaml");
+    std::fs::copy(support::root().join(FIXTURE), &real).unwrap();
+    let link = dir.join("link.yaml");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = support::run(&["convert", "--write", link.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .contains("resource.k8s.io/v1\n"));
+    let ro = dir.join("ro.yaml");
+    std::fs::copy(support::root().join(FIXTURE), &ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = std::fs::read_to_string(&ro).unwrap();
+    let o = support::run(&["convert", "--write", ro.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("read-only"));
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}

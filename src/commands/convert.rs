@@ -98,8 +98,18 @@ fn unified_diff(name: &str, old: &str, new: &str) -> String {
 }
 
 /// Writes next to the file, then renames over it: a crash leaves the old
-/// file or the new one, never half of each. The file's permissions stay.
+/// file or the new one, never half of each. The file's permissions stay; a
+/// symbolic link stays a link (its target is written); a read-only file is
+/// refused.
 pub(crate) fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
+    let resolved = std::fs::canonicalize(path)?;
+    let path = resolved.as_path();
+    if std::fs::metadata(path)?.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only",
+        ));
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()
