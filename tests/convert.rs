@@ -199,3 +199,41 @@ fn write_keeps_links_and_refuses_read_only_files() {
     assert_eq!(std::fs::read_to_string(&ro).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A byte order mark survives `--write`; a CRLF file prints with its CRLF
+/// (not escaped: a CR that ends a line moves nothing on a terminal).
+#[test]
+fn byte_order_marks_and_crlf_survive() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-convert-bom-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bom.yaml");
+    std::fs::write(
+        &file,
+        "\u{feff}apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: c}\n",
+    )
+    .unwrap();
+    let o = support::run(&["convert", "--write", file.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "\u{feff}apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\n"
+    );
+    let crlf = dir.join("crlf.yaml");
+    std::fs::write(
+        &crlf,
+        "apiVersion: resource.k8s.io/v1beta1\r\nkind: DeviceClass\r\nmetadata: {name: c}\r\n",
+    )
+    .unwrap();
+    let o = support::run(&["convert", crlf.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "apiVersion: resource.k8s.io/v1\r\nkind: DeviceClass\r\nmetadata: {name: c}\r\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

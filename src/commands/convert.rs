@@ -110,6 +110,17 @@ pub(crate) fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
             "the file is read-only",
         ));
     }
+    // The reader drops a UTF-8 byte order mark; the file keeps it.
+    let mut head = [0u8; 3];
+    let bom = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok()
+        && head == *b"\xEF\xBB\xBF";
+    let text = if bom {
+        format!("\u{feff}{text}")
+    } else {
+        text.to_owned()
+    };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()
@@ -118,7 +129,7 @@ pub(crate) fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
     let tmp = dir
         .unwrap_or_else(|| Path::new("."))
         .join(format!(".{name}.kubectl-dra-{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
+    std::fs::write(&tmp, &text)?;
     if let Ok(m) = std::fs::metadata(path) {
         let _ = std::fs::set_permissions(&tmp, m.permissions());
     }

@@ -79,7 +79,10 @@ pub fn safe(text: &str, allow_sgr: bool) -> Cow<'_, str> {
                 continue;
             }
         }
-        if is_escaped(c) {
+        // A CR that ends a line (CRLF files) moves nothing visible.
+        if c == '\r' && rest[1..].starts_with('\n') {
+            out.push(c);
+        } else if is_escaped(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
@@ -157,6 +160,7 @@ mod tests {
         assert_eq!(safe("a\x1b]0;pwned\x07b", true), "a\\x1b]0;pwned\\x07b");
         assert_eq!(safe("x\x1b[2Ay", true), "x\\x1b[2Ay");
         assert_eq!(safe("over\rwrite", true), "over\\rwrite");
+        assert_eq!(safe("crlf\r\nline", false), "crlf\r\nline");
         assert_eq!(safe("c1\u{9b}31m", true), "c1\\u009b31m");
         assert_eq!(safe("del\u{7f}", false), "del\\u007f");
         // Painted input cannot bring its own colour.

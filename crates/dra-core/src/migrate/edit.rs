@@ -14,8 +14,10 @@ pub struct Edit {
     pub text: String,
 }
 
-/// Applies edits that do not overlap; `None` when two do.
+/// Applies edits that do not overlap; `None` when two do. New lines follow
+/// the file's line endings (CRLF files get CRLF).
 pub fn apply(text: &str, edits: &[Edit]) -> Option<String> {
+    let crlf = text.contains("\r\n");
     let mut sorted: Vec<&Edit> = edits.iter().collect();
     sorted.sort_by_key(|e| (e.start, e.end));
     let mut out = String::with_capacity(text.len() + 64);
@@ -25,7 +27,11 @@ pub fn apply(text: &str, edits: &[Edit]) -> Option<String> {
             return None;
         }
         out.push_str(&text[at..e.start]);
-        out.push_str(&e.text);
+        if crlf && e.text.contains('\n') {
+            out.push_str(&e.text.replace("\r\n", "\n").replace('\n', "\r\n"));
+        } else {
+            out.push_str(&e.text);
+        }
         at = e.end;
     }
     out.push_str(&text[at..]);
@@ -197,6 +203,11 @@ mod tests {
             "AbcdEf"
         );
         assert!(apply("abcdef", &[e(0, 3, ""), e(2, 4, "")]).is_none());
+        // A CRLF file gets CRLF in what is inserted.
+        assert_eq!(
+            apply("a\r\nb\r\n", &[e(3, 3, "x:\n  y\n")]).unwrap(),
+            "a\r\nx:\r\n  y\r\nb\r\n"
+        );
         assert_eq!(indent("a\n\n  b\n", 2), "  a\n\n    b\n");
         assert_eq!(dedent("    a\n  b\nc", 2), "  a\nb\nc");
     }

@@ -156,3 +156,19 @@ fn an_empty_basic_on_the_item_line() {
     let classic = "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaim\nmetadata: {name: c, namespace: d}\nspec: {resourceClassName: gpu}\n";
     assert!(to_v1(classic).problems[0].message.contains("classic DRA"));
 }
+
+/// CRLF files stay CRLF, inserted lines included.
+#[test]
+fn crlf_files_keep_their_line_endings() {
+    let text = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: d\nspec:\n  devices:\n    requests:\n    - name: r\n      deviceClassName: gpu\n      count: 2\n"
+        .replace('\n', "\r\n");
+    let c = to_v1(&text);
+    assert!(c.problems.is_empty(), "{:?}", c.problems);
+    assert!(!c.text.replace("\r\n", "").contains('\n'), "{:?}", c.text);
+    assert!(
+        c.text
+            .contains("exactly:\r\n        deviceClassName: gpu\r\n"),
+        "{:?}",
+        c.text
+    );
+}
