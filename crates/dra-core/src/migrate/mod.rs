@@ -322,7 +322,12 @@ fn plan(
                     edits.extend(request_edits(src, r)?);
                 }
             }
-            ObjectKind::ResourceSlice => edits.extend(slice_edits(src, obj)?),
+            ObjectKind::ResourceSlice => {
+                if from == "v1alpha3" {
+                    alpha3_capacities(obj)?;
+                }
+                edits.extend(slice_edits(src, obj)?);
+            }
             _ => {}
         }
     }
@@ -480,6 +485,34 @@ fn slice_edits(src: &Source<'_>, obj: &Object) -> Result<Vec<Edit>, String> {
         edits.push(unwrap_basic(src, d, entries, basic)?);
     }
     Ok(edits)
+}
+
+/// v1alpha3 of Kubernetes 1.31 wrote a capacity as a bare quantity
+/// (`memory: 80Gi`); later versions as `{value: 80Gi}`. Not guessed.
+fn alpha3_capacities(obj: &Object) -> Result<(), String> {
+    for d in obj
+        .spec()
+        .and_then(|s| s.get("devices"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
+        let capacity = d
+            .get("basic")
+            .and_then(|b| b.get("capacity"))
+            .or_else(|| d.get("capacity"));
+        if let Some(c) = capacity
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+            .iter()
+            .find(|c| c.value.as_map().is_none())
+        {
+            return Err(format!(
+                "capacity {} is a bare quantity (v1alpha3 of Kubernetes 1.31): write it as `{{value: ...}}` first",
+                c.key
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The device's fields out of `basic`, one level up.

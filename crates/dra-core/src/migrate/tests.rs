@@ -172,3 +172,16 @@ fn crlf_files_keep_their_line_endings() {
         c.text
     );
 }
+
+/// v1alpha3 (1.31) capacities were bare quantities: reported, not guessed.
+#[test]
+fn alpha3_bare_capacities_are_reported() {
+    let text = "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n  nodeName: n1\n  pool: {name: p, resourceSliceCount: 1}\n  devices:\n  - name: gpu-0\n    basic:\n      capacity:\n        memory: 80Gi\n";
+    let c = to_v1(text);
+    assert_eq!(c.text, text);
+    assert!(
+        c.problems[0].message.contains("bare quantity"),
+        "{:?}",
+        c.problems
+    );
+}
