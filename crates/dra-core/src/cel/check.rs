@@ -6,86 +6,8 @@
 
 use cel::common::ast::{operators as op, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
 
+pub use super::types::Type;
 use super::Env;
-
-/// A static CEL type.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Type {
-    Dyn,
-    /// `any`: what Kubernetes declares an attribute value as (the DRA
-    /// environment's `map(string, any)`); checked as `dyn`, named `any` in
-    /// messages.
-    Any,
-    Null,
-    Bool,
-    Int,
-    Uint,
-    Double,
-    String,
-    Bytes,
-    List(Box<Type>),
-    Map(Box<Type>, Box<Type>),
-    Quantity,
-    Semver,
-    Optional(Box<Type>),
-    Ip,
-    Cidr,
-    Url,
-    Format,
-    Duration,
-    Timestamp,
-    TypeT,
-    Device,
-}
-
-impl Type {
-    pub fn name(&self) -> String {
-        match self {
-            Type::Dyn => "dyn".into(),
-            Type::Any => "any".into(),
-            Type::Null => "null_type".into(),
-            Type::Bool => "bool".into(),
-            Type::Int => "int".into(),
-            Type::Uint => "uint".into(),
-            Type::Double => "double".into(),
-            Type::String => "string".into(),
-            Type::Bytes => "bytes".into(),
-            Type::List(t) => format!("list({})", t.name()),
-            Type::Map(k, v) => format!("map({}, {})", k.name(), v.name()),
-            Type::Quantity => "kubernetes.Quantity".into(),
-            Type::Semver => "kubernetes.Semver".into(),
-            Type::Optional(t) => format!("optional_type({})", t.name()),
-            Type::Ip => "net.IP".into(),
-            Type::Cidr => "net.CIDR".into(),
-            Type::Url => "kubernetes.URL".into(),
-            Type::Format => "kubernetes.NamedFormat".into(),
-            Type::Duration => "google.protobuf.Duration".into(),
-            Type::Timestamp => "google.protobuf.Timestamp".into(),
-            Type::TypeT => "type".into(),
-            Type::Device => "kubernetes.DRADevice".into(),
-        }
-    }
-    fn is_dyn(&self) -> bool {
-        matches!(self, Type::Dyn | Type::Any)
-    }
-
-    /// `any` reads as `dyn` everywhere but in messages.
-    pub(crate) fn as_dyn(&self) -> &Type {
-        match self {
-            Type::Any => &Type::Dyn,
-            t => t,
-        }
-    }
-    fn is_num(&self) -> bool {
-        matches!(self, Type::Int | Type::Uint | Type::Double)
-    }
-    fn list(t: Type) -> Type {
-        Type::List(Box::new(t))
-    }
-    fn dyn_map() -> Type {
-        Type::Map(Box::new(Type::Dyn), Box::new(Type::Dyn))
-    }
-}
 
 /// What a compile error is about, for the lint rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -758,8 +680,4 @@ impl<'a> Checker<'a> {
         }
         Ok(None)
     }
-}
-
-pub(crate) fn is_num(t: &Type) -> bool {
-    t.is_num()
 }

@@ -15,6 +15,7 @@ pub mod parse;
 pub mod semver;
 mod strings_format;
 pub mod time;
+pub mod types;
 pub mod value;
 
 use std::collections::HashMap;

@@ -1,0 +1,143 @@
+//! Operators: logical, conditional, equality and ordering, arithmetic, index, optional selection, `in` (cel-go's standard declarations).
+
+use super::*;
+
+/// The declared result type of a call of this family, or `None` when the
+/// family declares no such call.
+pub(super) fn signature(
+    name: &str,
+    target: Option<&Type>,
+    args: &[&Type],
+    env: &Env,
+) -> Option<Sig> {
+    let n = args.len();
+    let a = |i: usize| args.get(i).copied().unwrap_or(&T::Dyn);
+    let _ = (n, &a, env);
+    Some(match (name, target) {
+        (op::LOGICAL_AND | op::LOGICAL_OR, None) if n == 2 => {
+            if is(a(0), &T::Bool) && is(a(1), &T::Bool) {
+                ok(T::Bool)
+            } else {
+                Sig::NoOverload
+            }
+        }
+        (op::LOGICAL_NOT, None) if n == 1 => bool_if(is(a(0), &T::Bool)),
+        (op::NOT_STRICTLY_FALSE, None) => ok(T::Bool),
+        (op::CONDITIONAL, None) if n == 3 => {
+            if !is(a(0), &T::Bool) {
+                return Some(Sig::NoOverload);
+            }
+            ok(if a(1) == a(2) { a(1).clone() } else { T::Dyn })
+        }
+        (op::EQUALS | op::NOT_EQUALS, None) if n == 2 => {
+            if comparable(a(0), a(1)) {
+                Sig::Ok(T::Bool, Extra::Equality)
+            } else {
+                Sig::NoOverload
+            }
+        }
+        (op::LESS | op::LESS_EQUALS | op::GREATER | op::GREATER_EQUALS, None) if n == 2 => {
+            let orderable = |t: &Type| {
+                matches!(
+                    t,
+                    T::Int
+                        | T::Uint
+                        | T::Double
+                        | T::String
+                        | T::Bytes
+                        | T::Bool
+                        | T::Duration
+                        | T::Timestamp
+                        | T::Dyn
+                )
+            };
+            let ok_pair = orderable(a(0))
+                && orderable(a(1))
+                && (a(0) == a(1)
+                    || a(0).is_dyn_like()
+                    || a(1).is_dyn_like()
+                    || (is_num(a(0)) && is_num(a(1))));
+            if ok_pair && (a(0) == &T::String || a(0) == &T::Bytes) && a(0) == a(1) {
+                Sig::Ok(T::Bool, Extra::Equality)
+            } else {
+                bool_if(ok_pair)
+            }
+        }
+        (op::ADD, None) if n == 2 => match (a(0), a(1)) {
+            (T::Dyn, t) | (t, T::Dyn) => ok(t.clone()),
+            (T::Int, T::Int)
+            | (T::Uint, T::Uint)
+            | (T::Double, T::Double)
+            | (T::String, T::String)
+            | (T::Bytes, T::Bytes) => ok(a(0).clone()),
+            (T::List(x), T::List(y)) => ok(T::List(Box::new(if x == y {
+                (**x).clone()
+            } else {
+                T::Dyn
+            }))),
+            (T::Duration, T::Duration) => ok(T::Duration),
+            (T::Timestamp, T::Duration) | (T::Duration, T::Timestamp) => ok(T::Timestamp),
+            _ => Sig::NoOverload,
+        },
+        (op::SUBSTRACT | op::MULTIPLY | op::DIVIDE | op::MODULO, None) if n == 2 => {
+            match (a(0), a(1)) {
+                (T::Dyn, t) | (t, T::Dyn) if is_num(t) || t.is_dyn_like() => ok(t.clone()),
+                (T::Int, T::Int) | (T::Uint, T::Uint) => ok(a(0).clone()),
+                (T::Double, T::Double) if name != op::MODULO => ok(T::Double),
+                (T::Duration, T::Duration) | (T::Timestamp, T::Timestamp)
+                    if name == op::SUBSTRACT =>
+                {
+                    ok(T::Duration)
+                }
+                (T::Timestamp, T::Duration) if name == op::SUBSTRACT => ok(T::Timestamp),
+                _ => Sig::NoOverload,
+            }
+        }
+        (op::NEGATE, None) if n == 1 => match a(0) {
+            T::Int | T::Double | T::Dyn => ok(a(0).clone()),
+            _ => Sig::NoOverload,
+        },
+        (op::INDEX, None) if n == 2 => match a(0) {
+            T::List(t) => {
+                if is(a(1), &T::Int) || matches!(a(1), T::Uint) {
+                    ok((**t).clone())
+                } else {
+                    Sig::NoOverload
+                }
+            }
+            T::Map(k, v) => {
+                if comparable(k, a(1)) {
+                    ok((**v).clone())
+                } else {
+                    Sig::NoOverload
+                }
+            }
+            T::Dyn => ok(T::Dyn),
+            _ => Sig::NoOverload,
+        },
+        (op::OPT_INDEX, None) if n == 2 => match a(0) {
+            T::List(t) => ok(T::Optional(t.clone())),
+            T::Map(_, v) => ok(T::Optional(v.clone())),
+            T::Optional(inner) => match &**inner {
+                T::Map(_, v) => ok(T::Optional(v.clone())),
+                _ => ok(T::Optional(Box::new(T::Dyn))),
+            },
+            T::Dyn => ok(T::Optional(Box::new(T::Dyn))),
+            _ => Sig::NoOverload,
+        },
+        (op::OPT_SELECT, None) if n == 2 => match a(0) {
+            T::Map(_, v) => ok(T::Optional(v.clone())),
+            T::Optional(inner) => match &**inner {
+                T::Map(_, v) => ok(T::Optional(v.clone())),
+                _ => ok(T::Optional(Box::new(T::Dyn))),
+            },
+            T::Device => ok(T::Optional(Box::new(T::Dyn))),
+            _ => ok(T::Optional(Box::new(T::Dyn))),
+        },
+        (op::IN, None) if n == 2 => match a(1) {
+            T::List(_) | T::Map(..) | T::Dyn => ok(T::Bool),
+            _ => Sig::NoOverload,
+        },
+        _ => return None,
+    })
+}

@@ -1,0 +1,86 @@
+//! The static types of the checker, shared by the checker (`check`) and
+//! the function library (`functions`) without either importing the other's
+//! internals.
+
+/// A static CEL type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Dyn,
+    /// `any`: what Kubernetes declares an attribute value as (the DRA
+    /// environment's `map(string, any)`); checked as `dyn`, named `any` in
+    /// messages.
+    Any,
+    Null,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String,
+    Bytes,
+    List(Box<Type>),
+    Map(Box<Type>, Box<Type>),
+    Quantity,
+    Semver,
+    Optional(Box<Type>),
+    Ip,
+    Cidr,
+    Url,
+    Format,
+    Duration,
+    Timestamp,
+    TypeT,
+    Device,
+}
+
+impl Type {
+    pub fn name(&self) -> String {
+        match self {
+            Type::Dyn => "dyn".into(),
+            Type::Any => "any".into(),
+            Type::Null => "null_type".into(),
+            Type::Bool => "bool".into(),
+            Type::Int => "int".into(),
+            Type::Uint => "uint".into(),
+            Type::Double => "double".into(),
+            Type::String => "string".into(),
+            Type::Bytes => "bytes".into(),
+            Type::List(t) => format!("list({})", t.name()),
+            Type::Map(k, v) => format!("map({}, {})", k.name(), v.name()),
+            Type::Quantity => "kubernetes.Quantity".into(),
+            Type::Semver => "kubernetes.Semver".into(),
+            Type::Optional(t) => format!("optional_type({})", t.name()),
+            Type::Ip => "net.IP".into(),
+            Type::Cidr => "net.CIDR".into(),
+            Type::Url => "kubernetes.URL".into(),
+            Type::Format => "kubernetes.NamedFormat".into(),
+            Type::Duration => "google.protobuf.Duration".into(),
+            Type::Timestamp => "google.protobuf.Timestamp".into(),
+            Type::TypeT => "type".into(),
+            Type::Device => "kubernetes.DRADevice".into(),
+        }
+    }
+    pub(crate) fn is_dyn(&self) -> bool {
+        matches!(self, Type::Dyn | Type::Any)
+    }
+
+    /// `any` reads as `dyn` everywhere but in messages.
+    pub(crate) fn as_dyn(&self) -> &Type {
+        match self {
+            Type::Any => &Type::Dyn,
+            t => t,
+        }
+    }
+    pub(crate) fn is_num(&self) -> bool {
+        matches!(self, Type::Int | Type::Uint | Type::Double)
+    }
+    pub(crate) fn list(t: Type) -> Type {
+        Type::List(Box::new(t))
+    }
+    pub(crate) fn dyn_map() -> Type {
+        Type::Map(Box::new(Type::Dyn), Box::new(Type::Dyn))
+    }
+}
+
+pub(crate) fn is_num(t: &Type) -> bool {
+    t.is_num()
+}
