@@ -16,3 +16,12 @@ fd = subprocess.run(['./target/debug/kubectl-dra','lint','--fix','--diff','testd
 t = t.replace('@@FIXDIFF@@', fd)
 t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
 open('README.md','w').write(t)
+# The manual: docs/*.md from scripts/docs/*.md.tmpl, with the same outputs.
+import glob, os
+subs = {'@@MATCH@@': m, '@@EXPLAIN@@': e, '@@RBAC@@': rb, '@@READER@@': rd, '@@CONVERT@@': cv,
+        '@@FIXDIFF@@': fd, '@@EXAMPLE@@': ex, '@@RULES@@': rules}
+for tmpl in sorted(glob.glob('scripts/docs/*.md.tmpl')):
+    d = open(tmpl).read()
+    for k, v in subs.items():
+        d = d.replace(k, v)
+    open(os.path.join('docs', os.path.basename(tmpl)[:-len('.tmpl')]), 'w').write(d)

@@ -399,7 +399,7 @@ pub struct RulesArgs {
     /// A rule id (DRA-V071) or name (too-many-compatibility-groups).
     pub rule: Option<String>,
 
-    /// Print the rule table as Markdown (the README's list is generated from it).
+    /// Print the rule table as Markdown (docs/rules.md is generated from it).
     #[arg(long)]
     pub markdown: bool,
 }

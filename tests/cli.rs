@@ -221,17 +221,56 @@ fn rules_command() {
 }
 
 #[test]
-fn readme_rule_list_is_current() {
+fn docs_rule_list_is_current() {
     let (table, _) = stdout(&["rules", "--markdown"]);
-    let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
-    let start = readme
+    let page = std::fs::read_to_string(support::root().join("docs/rules.md")).unwrap();
+    let start = page
         .find("<!-- rules:start -->")
-        .expect("README has the rules:start marker");
-    let end = readme
+        .expect("docs/rules.md has the rules:start marker");
+    let end = page
         .find("<!-- rules:end -->")
-        .expect("README has the rules:end marker");
-    let current = readme[start + "<!-- rules:start -->".len()..end].trim();
-    assert_eq!(current, table.trim(), "README rule list is stale: run `cargo run -- rules --markdown` and paste it between the markers");
+        .expect("docs/rules.md has the rules:end marker");
+    let current = page[start + "<!-- rules:start -->".len()..end].trim();
+    assert_eq!(
+        current,
+        table.trim(),
+        "docs/rules.md is stale: run `python3 scripts/readme.py` after `cargo build`"
+    );
+}
+
+/// Every relative link of the README and the manual leads to a file, and
+/// every page of the manual has its template (the pages are generated).
+#[test]
+fn docs_links_resolve_and_pages_are_generated() {
+    let root = support::root();
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap().flatten() {
+        pages.push(e.path());
+    }
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let dir = page.parent().unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = rest[..end].split('#').next().unwrap();
+            if target.is_empty() || target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            assert!(
+                dir.join(target).exists(),
+                "{}: broken link {target}",
+                page.display()
+            );
+        }
+        let name = page.file_name().unwrap().to_string_lossy();
+        if text.starts_with("<!-- Generated from scripts/docs/") {
+            assert!(
+                root.join(format!("scripts/docs/{name}.tmpl")).exists(),
+                "{name}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@ use dra_core::lint::registry::{self, RULES};
 use crate::cli::RulesArgs;
 use crate::Outcome;
 
-/// The Markdown rule table embedded in the README (a test keeps it current).
+/// The Markdown rule table of docs/rules.md (a test keeps it current).
 pub fn markdown_table() -> String {
     let mut s = String::from(
         "| Rule | Name | Severity | Origin | Releases | What it finds |\n| --- | --- | --- | --- | --- | --- |\n",
