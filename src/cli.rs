@@ -264,7 +264,7 @@ pub struct ConvertArgs {
     pub paths: Vec<PathBuf>,
 
     /// The API version to convert to (any the target release serves for the kind).
-    #[arg(long, value_name = "VERSION", default_value = "v1", value_parser = ["v1", "v1beta2", "v1beta1", "resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1"])]
+    #[arg(long, value_name = "VERSION", default_value = "v1", value_parser = ["v1", "v1beta2", "v1beta1", "v1alpha3", "resource.k8s.io/v1", "resource.k8s.io/v1beta2", "resource.k8s.io/v1beta1", "resource.k8s.io/v1alpha3"])]
     pub to: String,
 
     #[command(flatten)]

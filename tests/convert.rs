@@ -58,8 +58,10 @@ fn write_edits_in_place_and_a_second_run_changes_nothing() {
         "{}",
         String::from_utf8_lossy(&again.stdout)
     );
-    // Down to the old shape: left, reported, exit 1.
-    let o = support::run(&["convert", "--to", "v1beta1", path]);
+    // What has no equivalent is left and reported: exit 1.
+    let classic = dir.join("classic.yaml");
+    std::fs::write(&classic, "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClass\nmetadata: {name: c}\ndriverName: x\n").unwrap();
+    let o = support::run(&["convert", classic.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not converted"));
     let _ = std::fs::remove_dir_all(&dir);

@@ -84,16 +84,6 @@ fn what_cannot_be_converted_is_reported_and_left() {
         "{:?}",
         c.problems
     );
-    let down = convert(
-        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\n",
-        "v1beta1",
-        &FeatureGates::defaults(Version::LATEST),
-    );
-    assert!(
-        down.problems[0].message.contains("not supported"),
-        "{:?}",
-        down.problems
-    );
 }
 
 /// The check that keeps only faithful rewrites: an edit that changes the
@@ -183,5 +173,28 @@ fn alpha3_bare_capacities_are_reported() {
         c.problems[0].message.contains("bare quantity"),
         "{:?}",
         c.problems
+    );
+}
+/// Down to the v1beta1 shape (served by 1.34 to 1.37): `exactly`
+/// unwrapped, device fields into `basic`; checked by converting back.
+#[test]
+fn down_to_v1beta1_and_back() {
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let beta = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/fixtures/convert/beta.yaml"
+    ))
+    .unwrap();
+    let up = convert(&beta, "v1", &gates);
+    let down = convert(&up.text, "v1beta1", &gates);
+    assert!(down.problems.is_empty(), "{:?}", down.problems);
+    assert_eq!(down.converted.len(), 2);
+    assert_eq!(down.text, beta);
+    let flow = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: d}\nspec:\n  devices:\n    requests:\n    - {name: r, exactly: {deviceClassName: gpu, count: 2}}\n    - name: s\n      firstAvailable:\n      - {name: a, deviceClassName: gpu}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n  nodeName: n1\n  pool: {name: p, resourceSliceCount: 1}\n  devices:\n  - {name: a, attributes: {x: {int: 1}}}\n  - capacity: {m: {value: 1}}\n    name: b\n";
+    let down = convert(flow, "v1beta1", &gates);
+    assert!(down.problems.is_empty(), "{:?}", down.problems);
+    assert_eq!(
+        down.text,
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {name: c, namespace: d}\nspec:\n  devices:\n    requests:\n    - {name: r, deviceClassName: gpu, count: 2}\n    - name: s\n      firstAvailable:\n      - {name: a, deviceClassName: gpu}\n---\napiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n  nodeName: n1\n  pool: {name: p, resourceSliceCount: 1}\n  devices:\n  - {name: a, basic: {attributes: {x: {int: 1}}}}\n  - basic:\n      capacity: {m: {value: 1}}\n    name: b\n"
     );
 }
