@@ -4,7 +4,7 @@
 //! each result, parsed back, with the apiserver's conversion of the
 //! original field by field (it refuses any that differs), so a conversion
 //! without problems is a faithful one. Converting the result again changes
-//! nothing.
+//! nothing; converting it down to v1beta1 and up again gives it back.
 
 use dra_core::gates::{FeatureGates, Version};
 use dra_core::migrate::convert;
@@ -124,5 +124,11 @@ proptest! {
         let again = convert(&c.text, "v1", &gates);
         prop_assert_eq!(&again.text, &c.text);
         prop_assert!(again.converted.is_empty() && again.problems.is_empty());
+        // Down to v1beta1 and up again: the same v1 text.
+        let down = convert(&c.text, "v1beta1", &gates);
+        prop_assert!(down.problems.is_empty(), "{:?}\n{}", down.problems, c.text);
+        let up = convert(&down.text, "v1", &gates);
+        prop_assert!(up.problems.is_empty(), "{:?}\n{}", up.problems, down.text);
+        prop_assert_eq!(&up.text, &c.text);
     }
 }
