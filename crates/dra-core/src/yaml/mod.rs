@@ -202,12 +202,16 @@ fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded 
 /// Byte offsets where parts of about `min_part` bytes (or an equal share of
 /// the stream per core, if larger) begin: 0, then lines that start a document.
 fn part_starts(text: &str, min_part: usize) -> Vec<usize> {
-    let mut starts = vec![0];
     if text.len() < min_part.saturating_mul(2) {
-        return starts;
+        return vec![0];
     }
     let per_core = text.len() / (rayon::current_num_threads().max(1) * 2);
-    let step = min_part.max(per_core).max(1);
+    starts_every(text, min_part.max(per_core).max(1))
+}
+
+/// 0, then the first document start at least `step` bytes after the last.
+fn starts_every(text: &str, step: usize) -> Vec<usize> {
+    let mut starts = vec![0];
     let bytes = text.as_bytes();
     let mut from = step;
     while from < bytes.len() {
@@ -230,6 +234,60 @@ fn part_starts(text: &str, min_part: usize) -> Vec<usize> {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memmem::find(haystack, needle)
+}
+
+/// The pieces a part the fast path cannot read is retried in.
+const SUB_PART: usize = 256 << 10;
+
+/// `full[start..end]` loaded piece by piece (see [`load_part`]); `None` when
+/// a piece has an error that one pass over the part could see differently.
+fn load_pieces(
+    full: &str,
+    start: usize,
+    end: usize,
+    char_base: u32,
+    limits: Limits,
+) -> Option<Part> {
+    let text = &full[start..end];
+    let starts = starts_every(text, SUB_PART);
+    if starts.len() < 2 {
+        return None;
+    }
+    let mut out = Part {
+        loaded: Loaded::default(),
+        documents_seen: 0,
+        alias_nodes: 0,
+    };
+    let mut base = char_base;
+    for (i, &a) in starts.iter().enumerate() {
+        let b = starts.get(i + 1).copied().unwrap_or(text.len());
+        let piece = load_part(full, start + a, start + b, base, limits, Path::Fast);
+        if piece
+            .loaded
+            .errors
+            .iter()
+            .any(|e| matches!(e.kind, LoadErrorKind::Syntax | LoadErrorKind::AliasBudget))
+        {
+            return None;
+        }
+        let doc_base = out.documents_seen;
+        out.loaded
+            .documents
+            .extend(piece.loaded.documents.into_iter().map(|mut d| {
+                d.index += doc_base;
+                d
+            }));
+        out.loaded
+            .errors
+            .extend(piece.loaded.errors.into_iter().map(|mut e| {
+                e.document += doc_base;
+                e
+            }));
+        out.documents_seen += piece.documents_seen;
+        out.alias_nodes += piece.alias_nodes;
+        base = base.saturating_add(u32::try_from(text[a..b].chars().count()).unwrap_or(u32::MAX));
+    }
+    Some(out)
 }
 
 /// What one part of a stream loaded to.
@@ -261,6 +319,14 @@ fn load_part(
                 documents_seen,
                 alias_nodes: 0,
             };
+        }
+        // One document the fast path cannot read (a flow mapping, an
+        // anchor) should not send a whole part to saphyr: try again in
+        // smaller pieces, and only those that need it go there.
+        if text.len() >= 2 * SUB_PART {
+            if let Some(part) = load_pieces(full, start, end, char_base, limits) {
+                return part;
+            }
         }
     }
     // saphyr counts some positions in bytes (a `%` directive line with
@@ -597,6 +663,35 @@ mod tests {
         let mut l = load(text, Limits::default());
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         l.documents.remove(0).root
+    }
+
+    #[test]
+    fn a_document_the_fast_path_cannot_read_costs_only_its_piece() {
+        // Over a MiB of block-style slices with one flow-style document and
+        // a multi-byte character in the middle: the same documents, spans
+        // and indices as saphyr alone reads.
+        let fleet = crate::fleet::generate(crate::fleet::FleetSpec {
+            nodes: 300,
+            gpus_per_node: 2,
+            partitions_per_gpu: 3,
+        });
+        let mid = fleet.len() / 2 + fleet[fleet.len() / 2..].find("\n---\n").unwrap() + 1;
+        let text = format!(
+            "{}---\n{{kind: Flow, metadata: {{name: \"\u{e9}t\u{e9}\"}}}}\n{}",
+            &fleet[..mid],
+            &fleet[mid..]
+        );
+        assert!(text.len() > 4 * SUB_PART, "{}", text.len());
+        assert!(block::load(&text, 0, Limits::default()).is_none());
+        let pieces = load_pieces(&text, 0, text.len(), 0, Limits::default()).unwrap();
+        assert!(
+            pieces.loaded.errors.is_empty(),
+            "{:?}",
+            pieces.loaded.errors
+        );
+        let general = load_general(&text, Limits::default());
+        assert_eq!(pieces.loaded, general);
+        assert_eq!(load_split(&text, Limits::default(), 64 << 10), general);
     }
 
     #[test]
