@@ -154,3 +154,28 @@ fn cli_fix_diff_write_and_marks() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fix that would bring a new finding (lower-casing `GPU-0` next to a
+/// `gpu-0`: a duplicate name) is refused; the others are applied.
+#[test]
+fn a_bad_fix_is_refused_and_the_good_ones_kept() {
+    let mut devices = String::new();
+    for i in 0..20 {
+        devices.push_str(&format!(
+            "  - name: nic-{i}\n    attributes:\n      sriov: {{string: yes}}\n"
+        ));
+    }
+    let text = format!(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n  driver: nic.example.com\n  nodeName: node-1\n  pool:\n    name: node-1\n    resourceSliceCount: 1\n  devices:\n  - name: GPU-0\n  - name: gpu-0\n{devices}"
+    );
+    let files = vec![SourceFile {
+        name: "s.yaml".into(),
+        text: text.clone(),
+    }];
+    let fixed = run(&files, &settings(Version::LATEST), true);
+    assert_eq!(fixed.refused.len(), 1, "{:?}", fixed.refused);
+    assert_eq!(fixed.refused[0].rule, "DRA-V032");
+    assert_eq!(fixed.applied.len(), 20, "{:?}", fixed.applied);
+    assert!(fixed.texts[0].contains("name: GPU-0"));
+    assert_eq!(fixed.texts[0].matches("{string: \"yes\"}").count(), 20);
+}

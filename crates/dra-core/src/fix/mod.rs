@@ -160,6 +160,9 @@ pub struct FixRun {
     pub refused: Vec<Applied>,
 }
 
+/// How many times `--fix` may lint the files again to check its fixes.
+const MAX_LINT_RUNS: usize = 64;
+
 /// A finding, positions left out (edits move them).
 fn key(d: &Diagnostic) -> (String, usize, String, String, String) {
     (
@@ -228,23 +231,37 @@ pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> Fix
             .iter()
             .all(|d| known.contains(&key(d)))
     };
-    let all: Vec<&Offer> = offers.iter().collect();
+    // All at once; when that brings a new finding, halves, each tried on
+    // top of what is kept (so a few bad fixes cost a few lint runs each,
+    // not one run per fix), with a bound on the runs.
     let mut chosen: Vec<&Offer> = Vec::new();
     let mut refused = Vec::new();
-    match with(&all) {
-        Some(candidate) if clean(&candidate) => chosen = all,
-        _ => {
-            // One at a time, each on top of those kept.
-            for o in &offers {
-                let mut next = chosen.clone();
-                next.push(o);
-                match with(&next) {
-                    Some(candidate) if clean(&candidate) => chosen = next,
-                    _ => refused.push(applied_of(o)),
-                }
+    let mut runs = 0usize;
+    let mut todo: Vec<Vec<&Offer>> = vec![offers.iter().collect()];
+    while let Some(group) = todo.pop() {
+        if group.is_empty() {
+            continue;
+        }
+        if runs >= MAX_LINT_RUNS {
+            refused.extend(group.iter().map(|o| applied_of(o)));
+            continue;
+        }
+        runs += 1;
+        let mut next = chosen.clone();
+        next.extend(group.iter().copied());
+        match with(&next) {
+            Some(candidate) if clean(&candidate) => chosen = next,
+            _ if group.len() == 1 => refused.push(applied_of(group[0])),
+            _ => {
+                let (a, b) = group.split_at(group.len() / 2);
+                // Popped first: the first half.
+                todo.push(b.to_vec());
+                todo.push(a.to_vec());
             }
         }
     }
+    // Keep the fixes in file order.
+    chosen.sort_by_key(|o| o.diagnostic);
     let texts = with(&chosen)
         .map(|fs| fs.into_iter().map(|f| f.text).collect())
         .unwrap_or_else(|| files.iter().map(|f| f.text.clone()).collect());
