@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use dra_core::gates::{FeatureGates, Gate, Version};
-use dra_core::lint::{self, SourceFile};
 use dra_core::model::{Object, ObjectKind};
+use dra_core::sources::{load_objects, SourceFile};
 use dra_core::tree::Node;
 use dra_core::yaml::Limits;
 
@@ -111,7 +111,7 @@ pub fn load(
 ) -> Result<Inventory, String> {
     if !files.is_empty() {
         let sources = read_sources(files)?;
-        let (objects, problems) = lint::load_objects(&sources, Limits::default());
+        let (objects, problems) = load_objects(&sources, Limits::default());
         if let Some(p) = problems.first() {
             let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
             return Err(format!("{name}: {}", p.message));

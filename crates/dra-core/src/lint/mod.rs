@@ -14,6 +14,10 @@ use crate::schema::{self, ShapeFinding};
 use crate::tree::Span;
 use crate::yaml::{Limits, LoadErrorKind};
 
+// The loader and its input type live with the sources; lint re-exports
+// them for the callers that know them from here.
+pub use crate::sources::{load_objects, SourceFile};
+
 /// Where a rule's verdict comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -202,12 +206,6 @@ impl Diagnostic {
     }
 }
 
-/// One input file.
-pub struct SourceFile {
-    pub name: String,
-    pub text: String,
-}
-
 /// Which rules run.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
@@ -277,7 +275,7 @@ pub fn file_problem(file: usize, message: String) -> Diagnostic {
     )
 }
 
-fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
+pub(crate) fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
     match p {
         DocumentProblem::Load(e) => {
             let id = match e.kind {
@@ -698,23 +696,4 @@ fn same_object(o: &Object, d: &Diagnostic) -> bool {
     d.object
         .as_ref()
         .is_none_or(|r: &ObjectRef| *r == o.reference)
-}
-
-/// Reads objects as a cluster stores them (for `match` and `explain`): parsed,
-/// beta versions converted to v1, nothing dropped. Unreadable documents come
-/// back as findings.
-pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<Diagnostic>) {
-    let mut objects = Vec::new();
-    let mut problems = Vec::new();
-    for (i, f) in files.iter().enumerate() {
-        let parsed = model::parse_file(i, &f.text, limits);
-        problems.extend(parsed.problems.into_iter().map(|p| problem_to_diag(i, p)));
-        for mut obj in parsed.objects {
-            if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
-                crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root);
-            }
-            objects.push(obj);
-        }
-    }
-    (objects, problems)
 }

@@ -1,0 +1,36 @@
+//! Input files and the objects in them, as a cluster would store them: the
+//! loader `explain`, `match`, `devices` and `lint` share.
+
+use crate::diag::Diagnostic;
+use crate::model::{self, ApiVersion, Object};
+use crate::yaml::Limits;
+
+/// One input file.
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// Reads objects as a cluster stores them (for `match` and `explain`): parsed,
+/// beta versions converted to v1, nothing dropped. Unreadable documents come
+/// back as findings.
+pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<Diagnostic>) {
+    let mut objects = Vec::new();
+    let mut problems = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let parsed = model::parse_file(i, &f.text, limits);
+        problems.extend(
+            parsed
+                .problems
+                .into_iter()
+                .map(|p| crate::lint::problem_to_diag(i, p)),
+        );
+        for mut obj in parsed.objects {
+            if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
+                crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root);
+            }
+            objects.push(obj);
+        }
+    }
+    (objects, problems)
+}
