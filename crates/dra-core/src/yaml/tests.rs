@@ -1,0 +1,187 @@
+//! Unit tests of the loader: splitting, the fast path, scalars, limits.
+
+use super::*;
+
+fn one(text: &str) -> Node {
+    let mut l = load(text, Limits::default());
+    assert!(l.errors.is_empty(), "{:?}", l.errors);
+    l.documents.remove(0).root
+}
+
+#[test]
+fn a_document_the_fast_path_cannot_read_costs_only_its_piece() {
+    // Over a MiB of block-style slices with one flow-style document and
+    // a multi-byte character in the middle: the same documents, spans
+    // and indices as saphyr alone reads.
+    let fleet = crate::fleet::generate(crate::fleet::FleetSpec {
+        nodes: 300,
+        gpus_per_node: 2,
+        partitions_per_gpu: 3,
+    });
+    let mid = fleet.len() / 2 + fleet[fleet.len() / 2..].find("\n---\n").unwrap() + 1;
+    let text = format!(
+        "{}---\n{{kind: Flow, metadata: {{name: \"\u{e9}t\u{e9}\"}}}}\n{}",
+        &fleet[..mid],
+        &fleet[mid..]
+    );
+    assert!(text.len() > 4 * SUB_PART, "{}", text.len());
+    assert!(block::load(&text, 0, Limits::default()).is_none());
+    let pieces = load_pieces(&text, 0, text.len(), 0, Limits::default()).unwrap();
+    assert!(
+        pieces.loaded.errors.is_empty(),
+        "{:?}",
+        pieces.loaded.errors
+    );
+    let general = load_general(&text, Limits::default());
+    assert_eq!(pieces.loaded, general);
+    assert_eq!(load_split(&text, Limits::default(), 64 << 10), general);
+}
+
+#[test]
+fn large_streams_are_split_at_document_markers_only() {
+    let fleet = crate::fleet::generate(crate::fleet::FleetSpec {
+        nodes: 40,
+        gpus_per_node: 2,
+        partitions_per_gpu: 1,
+    });
+    let starts = part_starts(&fleet, 4096);
+    assert!(starts.len() > 2, "{starts:?}");
+    for &s in &starts[1..] {
+        assert!(fleet[s..].starts_with("---"), "part at {s}");
+        assert_eq!(&fleet[s - 1..s], "\n");
+    }
+    // `----` and `---x` start no document.
+    let text = format!("a: 1\n{}\n----\n---x: 1\n", "b: 2\n".repeat(10));
+    assert_eq!(part_starts(&text, 4), vec![0]);
+    let split = load_split(&fleet, Limits::default(), 4096);
+    assert_eq!(split, load_split(&fleet, Limits::default(), usize::MAX));
+    assert_eq!(split.documents.last().map(|d| d.index), Some(80));
+}
+
+#[test]
+fn a_syntax_error_in_one_part_stops_the_stream_as_one_pass_does() {
+    let good = "a: 1\n---\n".repeat(200);
+    let text = format!("{good}b: [\n---\n{good}");
+    let split = load_split(&text, Limits::default(), 64);
+    assert_eq!(split, load_split(&text, Limits::default(), usize::MAX));
+    assert_eq!(split.errors.len(), 1);
+    assert_eq!(split.documents.len(), 200);
+}
+
+#[test]
+fn the_alias_budget_counts_the_whole_file_when_split() {
+    let doc = "a: &x [1, 2, 3, 4, 5, 6, 7, 8, 9]\nb: [*x, *x, *x]\n---\n";
+    let text = doc.repeat(40);
+    let limits = Limits {
+        max_depth: 256,
+        max_alias_nodes: 1000,
+    };
+    let split = load_split(&text, limits, 64);
+    assert_eq!(split, load_split(&text, limits, usize::MAX));
+    assert!(split
+        .errors
+        .iter()
+        .any(|e| e.kind == LoadErrorKind::AliasBudget));
+}
+
+#[test]
+fn spans_point_at_keys_and_values() {
+    let text = "a:\n  b: [1, x]\n";
+    let lc = crate::tree::LineIndex::new(text);
+    let n = one(text);
+    let a = n.entry("a").unwrap();
+    assert_eq!(lc.line_col(a.key_span.start), (1, 1));
+    let b = a.value.entry("b").unwrap();
+    assert_eq!(lc.line_col(b.key_span.start), (2, 3));
+    let items = b.value.as_seq().unwrap();
+    assert_eq!(lc.line_col(items[1].span.start), (2, 10));
+    assert_eq!(items[0].value, Value::Int(1));
+    assert_eq!(items[1].as_str(), Some("x"));
+}
+
+#[test]
+fn yaml11_scalars() {
+    assert_eq!(resolve_plain("yes"), Value::Bool(true));
+    assert_eq!(resolve_plain("Off"), Value::Bool(false));
+    assert_eq!(resolve_plain("8Gi"), Value::Str("8Gi".into()));
+    assert_eq!(resolve_plain("010"), Value::Int(8));
+    assert_eq!(resolve_plain("1.5"), Value::Float(1.5));
+    assert_eq!(resolve_plain("1e3"), Value::Float(1000.0));
+    assert_eq!(resolve_plain("-"), Value::Str("-".into()));
+    // go-yaml v2's resolve: strconv.ParseInt(plain, 0, 64) takes every
+    // base prefix in either case; a float ParseFloat cannot hold stays
+    // a string.
+    assert_eq!(resolve_plain("0o17"), Value::Int(15));
+    assert_eq!(resolve_plain("0X1f"), Value::Int(31));
+    assert_eq!(resolve_plain("-0B101"), Value::Int(-5));
+    assert_eq!(
+        resolve_plain("1e999999999"),
+        Value::Str("1e999999999".into())
+    );
+    assert_eq!(resolve_plain("1e-999999999"), Value::Float(0.0));
+    assert_eq!(
+        resolve_plain("99999999999999999999999999"),
+        Value::Float(1e26)
+    );
+    let huge = "9".repeat(400);
+    assert_eq!(resolve_plain(&huge), Value::Str(huge.as_str().into()));
+    assert_eq!(resolve_plain("1.2.3"), Value::Str("1.2.3".into()));
+    assert_eq!(one("'8'").value, Value::Str("8".into()));
+}
+
+#[test]
+fn merge_keys_are_expanded() {
+    let n = one("base: &b {x: 1, z: 2}\nobj:\n  <<: *b\n  z: 3\n");
+    let obj = n.get("obj").unwrap();
+    assert_eq!(obj.get("x").unwrap().value, Value::Int(1));
+    assert_eq!(obj.get("z").unwrap().value, Value::Int(3));
+    // As sigs.k8s.io/yaml: a plain `y` key is the boolean true, keyed "true".
+    assert!(one("y: 1\n").get("true").is_some());
+    assert!(obj.get("<<").is_none());
+}
+
+#[test]
+fn alias_bomb_is_refused() {
+    let mut s = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..9 {
+        let prev = (b'a' + i - 1) as char;
+        let cur = (b'a' + i) as char;
+        s.push_str(&format!("{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+    }
+    let l = load(&s, Limits::default());
+    assert_eq!(l.errors[0].kind, LoadErrorKind::AliasBudget);
+    assert!(l.documents.is_empty());
+}
+
+#[test]
+fn deep_nesting_is_refused_without_overflow() {
+    let s = "- ".repeat(100_000) + "x\n";
+    let l = load(&s, Limits::default());
+    assert_eq!(l.errors[0].kind, LoadErrorKind::TooDeep);
+    let s = "[".repeat(10_000);
+    let l = load(&s, Limits::default());
+    assert!(!l.errors.is_empty());
+}
+
+#[test]
+fn duplicate_keys_and_multi_docs() {
+    let text = "a: 1\na: 2\n---\nb: 1\n";
+    let l = load(text, Limits::default());
+    assert_eq!(l.errors.len(), 1);
+    assert_eq!(l.errors[0].kind, LoadErrorKind::DuplicateKey);
+    assert_eq!(
+        crate::tree::LineIndex::new(text)
+            .line_col(l.errors[0].span.start)
+            .0,
+        2
+    );
+    assert_eq!(l.documents.len(), 2);
+    assert_eq!(l.documents[1].index, 1);
+}
+
+#[test]
+fn syntax_error_keeps_earlier_documents() {
+    let l = load("a: 1\n---\nb: [\n", Limits::default());
+    assert_eq!(l.documents.len(), 1);
+    assert_eq!(l.errors[0].kind, LoadErrorKind::Syntax);
+}
