@@ -30,4 +30,21 @@ pub fn lint_text(text: &str) {
         );
         assert!(!d.message.is_empty(), "empty message: {d:?}");
     }
+    // The fixes the findings offer and the conversions: edits inside the
+    // text, on character boundaries; nothing converted, nothing changed.
+    for o in dra_core::fix::offers(&files, &result.diagnostics, &settings.gates) {
+        for e in &o.edits {
+            assert!(e.start <= e.end && e.end <= text.len(), "{o:?}");
+            assert!(
+                text.is_char_boundary(e.start) && text.is_char_boundary(e.end),
+                "{o:?}"
+            );
+        }
+    }
+    for to in ["v1", "v1beta1"] {
+        let c = dra_core::migrate::convert(text, to, &settings.gates);
+        if c.converted.is_empty() {
+            assert_eq!(c.text, text, "changed with nothing converted");
+        }
+    }
 }
