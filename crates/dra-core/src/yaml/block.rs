@@ -292,7 +292,9 @@ impl Block<'_> {
                 if self.cur.is_some_and(|n| !n.doc_start && n.indent > col) {
                     return None;
                 }
-                Node::new(Value::Null, Span::point(self.at(p + 1)))
+                // saphyr places an empty item where its scanner stopped:
+                // the end of the line, past spaces and a comment.
+                Node::new(Value::Null, Span::point(self.at(line.end)))
             } else {
                 let item_col = col + (content - p);
                 if self.is_dash(content, line.end) {

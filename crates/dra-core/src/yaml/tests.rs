@@ -185,3 +185,29 @@ fn syntax_error_keeps_earlier_documents() {
     assert_eq!(l.documents.len(), 1);
     assert_eq!(l.errors[0].kind, LoadErrorKind::Syntax);
 }
+
+/// An empty sequence item (`- `, `- # comment`) sits where saphyr's
+/// scanner stopped, the end of its line (found by fuzzing yaml_paths).
+#[test]
+fn empty_items_sit_where_saphyr_puts_them() {
+    for t in [
+        "- ",
+        "-",
+        "- \n",
+        "-  ",
+        "- # c",
+        "a:\n- ",
+        "- \n- x\n",
+        "-   \n",
+        "- \t",
+        "x:\n  - ",
+        "- \r\n- x\r\n",
+        "- # c\r\n",
+    ] {
+        assert_eq!(
+            load_general(t, Limits::default()),
+            load_split(t, Limits::default(), usize::MAX),
+            "{t:?}"
+        );
+    }
+}
