@@ -153,7 +153,15 @@ enum Path {
 }
 
 fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded {
-    let starts = part_starts(text, min_part);
+    // saphyr counts positions after a `%` directive line with non-ASCII
+    // text in bytes; parts would clamp them where one pass does not, so
+    // such a stream is read in one pass.
+    let shifted = !text.is_ascii() && text.lines().any(|l| l.starts_with('%') && !l.is_ascii());
+    let starts = if shifted {
+        vec![0]
+    } else {
+        part_starts(text, min_part)
+    };
     if starts.len() < 2 {
         return load_part(text, 0, text.len(), 0, limits, path).loaded;
     }
