@@ -16,34 +16,7 @@ use dra_core::lint::{load_objects, SourceFile};
 use dra_core::model::Object;
 use dra_core::yaml::Limits;
 
-const CLAIMS: &str = r#"
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: one-gpu, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel: {expression: '!has(device.attributes["gpu.example.com"].profile)'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: four-partitions, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: mig
-      exactly:
-        deviceClassName: gpu.example.com
-        count: 4
-        selectors:
-        - cel: {expression: 'has(device.attributes["gpu.example.com"].profile)'}
-    constraints:
-    - matchAttribute: gpu.example.com/parentUUID
-"#;
+use dra_core::fleet::BENCH_CLAIMS as CLAIMS;
 
 fn load(nodes: usize, extra: &str) -> Vec<Object> {
     let mut text = generate(FleetSpec {

@@ -12,34 +12,7 @@ use std::time::Instant;
 
 use dra_core::fleet::{generate, FleetSpec};
 
-const CLAIMS: &str = r#"
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: one-gpu, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel: {expression: '!has(device.attributes["gpu.example.com"].profile)'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: four-partitions, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: mig
-      exactly:
-        deviceClassName: gpu.example.com
-        count: 4
-        selectors:
-        - cel: {expression: 'has(device.attributes["gpu.example.com"].profile)'}
-    constraints:
-    - matchAttribute: gpu.example.com/parentUUID
-"#;
+use dra_core::fleet::BENCH_CLAIMS as CLAIMS;
 
 fn snapshot(nodes: usize) -> String {
     let mut text = generate(FleetSpec {

@@ -28,6 +28,37 @@ impl FleetSpec {
     }
 }
 
+/// The benchmarks' two claims on a generated fleet: one GPU, and four
+/// partitions of one GPU (a matchAttribute on the parent's UUID).
+pub const BENCH_CLAIMS: &str = r#"
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: one-gpu, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        selectors:
+        - cel: {expression: '!has(device.attributes["gpu.example.com"].profile)'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: four-partitions, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: mig
+      exactly:
+        deviceClassName: gpu.example.com
+        count: 4
+        selectors:
+        - cel: {expression: 'has(device.attributes["gpu.example.com"].profile)'}
+    constraints:
+    - matchAttribute: gpu.example.com/parentUUID
+"#;
+
 /// Writes the fleet's ResourceSlices (and one DeviceClass) as multi-document YAML.
 pub fn generate(spec: FleetSpec) -> String {
     let per_gpu = 1 + spec.partitions_per_gpu;

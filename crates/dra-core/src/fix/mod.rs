@@ -196,7 +196,8 @@ pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> Fix
             true
         }
     });
-    let known: Vec<_> = before.diagnostics.iter().map(key).collect();
+    // A set: the check runs over every finding of every lint run.
+    let known: std::collections::HashSet<_> = before.diagnostics.iter().map(key).collect();
     let line = |o: &Offer| {
         let d = &before.diagnostics[o.diagnostic];
         LineIndex::new(&files[o.file].text).line_col(d.span.start).0

@@ -416,11 +416,24 @@ pub(crate) fn request_edits(src: &Source<'_>, request: &Node) -> Result<Vec<Edit
         }
         return Ok(vec![replace_flow(src, request, &parts)]);
     }
-    let mut extents: Vec<_> = moved.iter().map(|e| src.extent(e)).collect();
-    extents.sort_by_key(|x| x.start);
     if !any_set {
-        return Ok(extents.iter().map(|x| delete_block_entry(src, x)).collect());
+        return Ok(moved
+            .iter()
+            .map(|e| delete_block_entry(src, &src.extent(e)))
+            .collect());
     }
+    wrap_block(src, &moved, "exactly")
+}
+
+/// Block entries moved, in order, under a new `key:` at the first one's
+/// place.
+pub(super) fn wrap_block(
+    src: &Source<'_>,
+    entries: &[&Entry],
+    key: &str,
+) -> Result<Vec<Edit>, String> {
+    let mut extents: Vec<_> = entries.iter().map(|e| src.extent(e)).collect();
+    extents.sort_by_key(|x| x.start);
     let first = extents[0];
     let mut body = String::new();
     for (k, x) in extents.iter().enumerate() {
@@ -437,9 +450,9 @@ pub(crate) fn request_edits(src: &Source<'_>, request: &Node) -> Result<Vec<Edit
         body = with_newline(body);
     }
     let header = if first.on_dash_line {
-        "exactly:\n".to_owned()
+        format!("{key}:\n")
     } else {
-        format!("{}exactly:\n", " ".repeat(first.col))
+        format!("{}{key}:\n", " ".repeat(first.col))
     };
     let mut text = header + &body;
     if !src.text[first.start..first.end].ends_with('\n') {
