@@ -191,7 +191,12 @@ fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded 
     }
     let mut out = Loaded::default();
     let mut doc_base = 0usize;
-    for part in parts {
+    let last = parts.len() - 1;
+    for (i, mut part) in parts.into_iter().enumerate() {
+        if i < last {
+            let end = ranges[i + 1].2;
+            reach_next_marker(&mut part, end);
+        }
         out.documents
             .extend(part.loaded.documents.into_iter().map(|mut d| {
                 d.index += doc_base;
@@ -269,7 +274,7 @@ fn load_pieces(
     let mut base = char_base;
     for (i, &a) in starts.iter().enumerate() {
         let b = starts.get(i + 1).copied().unwrap_or(text.len());
-        let piece = load_part(full, start + a, start + b, base, limits, Path::Fast);
+        let mut piece = load_part(full, start + a, start + b, base, limits, Path::Fast);
         if piece
             .loaded
             .errors
@@ -277,6 +282,11 @@ fn load_pieces(
             .any(|e| matches!(e.kind, LoadErrorKind::Syntax | LoadErrorKind::AliasBudget))
         {
             return None;
+        }
+        let next =
+            base.saturating_add(u32::try_from(text[a..b].chars().count()).unwrap_or(u32::MAX));
+        if i + 1 < starts.len() {
+            reach_next_marker(&mut piece, next);
         }
         let doc_base = out.documents_seen;
         out.loaded
@@ -293,9 +303,23 @@ fn load_pieces(
             }));
         out.documents_seen += piece.documents_seen;
         out.alias_nodes += piece.alias_nodes;
-        base = base.saturating_add(u32::try_from(text[a..b].chars().count()).unwrap_or(u32::MAX));
+        base = next;
     }
     Some(out)
+}
+
+/// A part ends where the next begins, at a `---` line. A document left
+/// empty there ends at that marker in one pass (saphyr places the empty
+/// node on the next token, the `---`), where the part alone ends it at
+/// the end of input: stretch it over the marker (`end`: where the next
+/// part begins, in characters).
+fn reach_next_marker(part: &mut Part, end: u32) {
+    if let Some(d) = part.loaded.documents.last_mut() {
+        let span = d.root.span;
+        if d.root.is_null() && span.start == end && span.end == end {
+            d.root.span.end = end.saturating_add(3);
+        }
+    }
 }
 
 /// What one part of a stream loaded to.

@@ -211,3 +211,21 @@ fn empty_items_sit_where_saphyr_puts_them() {
         );
     }
 }
+
+#[test]
+fn an_empty_document_before_a_part_ends_at_the_next_marker() {
+    // One pass puts an empty document on the `---` that follows it; a part
+    // that ends there must too (found by fuzzing yaml_paths on 72b08f0).
+    // The first document's line is 62 bytes: the marker after it is within
+    // 64 bytes of the start and so not a part start, the one after the
+    // empty document is.
+    let first = format!("k: {}\n", "v".repeat(58));
+    for empty in ["---\n", "--- # c\n", "---\n# c\n"] {
+        for rest in ["---", "---\na: 1\n", "---\n---\n"] {
+            let text = format!("{first}{empty}{rest}{}", "\n# filler".repeat(20));
+            let general = load_general(&text, Limits::default());
+            let split = load_split(&text, Limits::default(), 64);
+            assert_eq!(split, general, "{empty:?} {rest:?}");
+        }
+    }
+}
