@@ -430,10 +430,15 @@ fn report(
     let mut run_on = Vec::new();
     let mut excluded: Vec<(String, String)> = Vec::new();
     let mut unchecked = 0;
+    // By name: a fleet has thousands of nodes (a search per node was quadratic).
+    let node_objects: std::collections::HashMap<&str, &Object> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Node)
+        .filter_map(|o| Some((o.name()?, o)))
+        .rev()
+        .collect();
     for n in targets {
-        let node_obj = objects
-            .iter()
-            .find(|o| o.kind == ObjectKind::Node && o.name() == Some(n.as_str()));
+        let node_obj = node_objects.get(n.as_str()).copied();
         match constraints.as_ref().map(|c| c.fit(&n, node_obj)) {
             Some(NodeFit::Excluded(why)) => excluded.push((n, why)),
             Some(NodeFit::Unchecked) => {

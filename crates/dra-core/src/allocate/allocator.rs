@@ -35,12 +35,46 @@ impl Default for Limits {
 /// Allocates the same claims on many nodes: plans (compiled selectors) and
 /// the pool index are built once.
 pub struct Allocator<'a> {
-    objects: &'a [Object],
-    gates: &'a FeatureGates,
-    plans: Result<Vec<Arc<ClaimPlan<'a>>>, String>,
-    index: pools::PoolIndex<'a>,
-    shared: Shared<'a>,
-    limits: Limits,
+    pub(super) objects: &'a [Object],
+    pub(super) gates: &'a FeatureGates,
+    pub(super) plans: Result<Vec<Arc<ClaimPlan<'a>>>, String>,
+    pub(super) cluster: Arc<Cluster<'a>>,
+    pub(super) limits: Limits,
+    /// Searches run by [`on_nodes`](Self::on_nodes) (nodes alike share one).
+    pub(super) searches: std::sync::atomic::AtomicUsize,
+}
+
+/// What every run over the same inventory reads, whatever the claims: the
+/// pool index, node labels, the devices allocated claims hold, and (built
+/// when many nodes are tried) the shapes of node-local pools. Build it once
+/// to explain many claims over one inventory ([`Allocator::over`]).
+pub struct Cluster<'a> {
+    pub(super) objects: &'a [Object],
+    pub(super) index: pools::PoolIndex<'a>,
+    pub(super) shared: Shared<'a>,
+    pub(super) shapes: std::sync::OnceLock<pools::Shapes<'a>>,
+}
+
+impl<'a> Cluster<'a> {
+    pub fn new(objects: &'a [Object]) -> Self {
+        Cluster {
+            objects,
+            index: pools::PoolIndex::new(objects),
+            shared: Shared::new(objects),
+            shapes: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The objects the inventory was built from.
+    pub fn objects(&self) -> &'a [Object] {
+        self.objects
+    }
+
+    /// The node-local pools' shapes, built on first use.
+    pub fn shapes(&self) -> &pools::Shapes<'a> {
+        self.shapes
+            .get_or_init(|| pools::Shapes::new(&self.index, &|k| self.shared.held.contains_key(k)))
+    }
 }
 
 /// What every node's run reads: node labels and claims with an allocation.
@@ -48,10 +82,10 @@ pub struct Allocator<'a> {
 pub(super) type HeldResult<'a> = (&'a Object, &'a Node);
 
 pub(super) struct Shared<'a> {
-    labels: HashMap<&'a str, &'a Node>,
+    pub(super) labels: HashMap<&'a str, &'a Node>,
     /// The results of allocated claims by (driver, pool), in claim order:
     /// built once, so that trying each of many nodes only visits its pools.
-    held: HashMap<(&'a str, &'a str), Vec<HeldResult<'a>>>,
+    pub(super) held: HashMap<(&'a str, &'a str), Vec<HeldResult<'a>>>,
 }
 
 impl<'a> Shared<'a> {
@@ -91,15 +125,21 @@ impl<'a> Shared<'a> {
 
 impl<'a> Allocator<'a> {
     pub fn new(objects: &'a [Object], gates: &'a FeatureGates, claims: &[&'a Object]) -> Self {
+        Self::over(Arc::new(Cluster::new(objects)), gates, claims)
+    }
+
+    /// An allocator for these claims over an inventory built before.
+    pub fn over(cluster: Arc<Cluster<'a>>, gates: &'a FeatureGates, claims: &[&'a Object]) -> Self {
+        let objects = cluster.objects;
         Allocator {
             objects,
             gates,
             plans: plan(objects, gates, claims)
                 .map(|p| p.into_iter().map(Arc::new).collect())
                 .map_err(|Fatal(e)| e),
-            index: pools::PoolIndex::new(objects),
-            shared: Shared::new(objects),
+            cluster,
             limits: Limits::default(),
+            searches: Default::default(),
         }
     }
 
@@ -107,84 +147,6 @@ impl<'a> Allocator<'a> {
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
-    }
-
-    /// The outcome on each node, in the order given. Nodes are independent
-    /// (each run builds its own view of its pools), so they are tried on
-    /// all cores.
-    pub fn on_nodes<N: AsRef<str> + Sync>(&self, nodes: &[N]) -> Vec<Outcome> {
-        self.on_nodes_within(nodes, COMMAND_BUDGET)
-    }
-
-    /// [`on_nodes`](Self::on_nodes) with a search budget for all nodes
-    /// together: the nodes left when it runs out are `Undecided`.
-    pub fn on_nodes_within<N: AsRef<str> + Sync>(&self, nodes: &[N], budget: u64) -> Vec<Outcome> {
-        use rayon::prelude::*;
-        use std::sync::atomic::{AtomicU64, Ordering};
-        // Nodes that see the same devices get the same answer: each class
-        // is searched once, by its first node, and costs the budget once.
-        let classes: Vec<Option<Vec<bool>>> = nodes
-            .par_iter()
-            .map(|n| self.node_class(n.as_ref()))
-            .collect();
-        let mut first: HashMap<&[bool], usize> = HashMap::new();
-        let searched_by: Vec<usize> = classes
-            .iter()
-            .enumerate()
-            .map(|(i, c)| match c {
-                Some(c) => *first.entry(c.as_slice()).or_insert(i),
-                None => i,
-            })
-            .collect();
-        let spent = AtomicU64::new(0);
-        let mut outcomes: Vec<Option<Outcome>> = nodes
-            .par_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                if searched_by[i] != i {
-                    return None;
-                }
-                if spent.load(Ordering::Relaxed) >= budget {
-                    return Some(Outcome::Undecided {
-                        reason: format!(
-                            "not tried: the search budget of {budget} steps for all nodes ran out"
-                        ),
-                    });
-                }
-                let before = THREAD_STEPS.with(std::cell::Cell::get);
-                let o = self.on_node(n.as_ref());
-                let used = THREAD_STEPS.with(std::cell::Cell::get) - before;
-                spent.fetch_add(used, Ordering::Relaxed);
-                Some(o)
-            })
-            .collect();
-        for i in 0..outcomes.len() {
-            if searched_by[i] != i {
-                outcomes[i] = outcomes[searched_by[i]].clone();
-            }
-        }
-        outcomes.into_iter().flatten().collect()
-    }
-
-    /// Which nodes are alike for these claims: the same devices
-    /// ([`pools::PoolIndex::node_class`]) and the same answer from the node
-    /// selector of each claim allocated before. `None`: a node of its own.
-    pub(super) fn node_class(&self, node: &str) -> Option<Vec<bool>> {
-        let labels = self.shared.labels.get(node).copied();
-        let partitionable = self.gates.enabled(Gate::DRAPartitionableDevices);
-        let mut bits = self.index.node_class(node, labels, partitionable)?;
-        for p in self.plans.as_deref().unwrap_or_default() {
-            if let Some(sel) = p
-                .obj
-                .root
-                .get("status")
-                .and_then(|s| s.get("allocation"))
-                .and_then(|a| a.get("nodeSelector"))
-            {
-                bits.push(pools::node_selector_matches(sel, node, labels));
-            }
-        }
-        Some(bits)
     }
 
     /// The outcome on one node.
@@ -222,7 +184,7 @@ impl<'a> Allocator<'a> {
         // A claim allocated before is not allocated again: it keeps its
         // devices (which stay in use) and admits only the nodes its
         // allocation's node selector does, as the scheduler's filter checks.
-        let labels = self.shared.labels.get(node).copied();
+        let labels = self.cluster.shared.labels.get(node).copied();
         let mut fixed: Vec<(usize, ClaimAllocation)> = Vec::new();
         let mut todo = Vec::new();
         for (i, p) in plans.into_iter().enumerate() {
@@ -262,10 +224,10 @@ impl<'a> Allocator<'a> {
             Outcome::Allocated { claims: Vec::new() }
         } else {
             match solve_node(
-                &self.shared,
+                &self.cluster.shared,
                 self.gates,
                 todo,
-                &self.index,
+                &self.cluster.index,
                 node,
                 what_if,
                 self.limits,
@@ -467,10 +429,10 @@ pub(super) fn solve_node<'a>(
                 node_selector.add(d)?;
                 let binding = self_binding(d, gates);
                 results.push(DeviceResult {
-                    request: p.request.clone(),
-                    driver: pool.driver.to_owned(),
-                    pool: pool.name.to_owned(),
-                    device: d.name.to_owned(),
+                    request: p.request.as_str().into(),
+                    driver: pool.driver.into(),
+                    pool: pool.name.into(),
+                    device: d.name.into(),
                     admin_access: p.admin.then_some(true),
                     tolerations: p.tolerations.clone(),
                     binding_conditions: binding.0,
@@ -488,8 +450,8 @@ pub(super) fn solve_node<'a>(
             let node_selector = node_selector.finish(node);
             let config = allocation_config(plan, &results);
             claims.push(ClaimAllocation {
-                namespace: plan.obj.namespace().unwrap_or("default").to_owned(),
-                name: plan.obj.name().unwrap_or_default().to_owned(),
+                namespace: plan.obj.namespace().unwrap_or("default").into(),
+                name: plan.obj.name().unwrap_or_default().into(),
                 results,
                 node_selector,
                 config,

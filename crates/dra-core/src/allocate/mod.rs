@@ -5,6 +5,7 @@
 //! Pools are ordered by driver and pool name, slices by name, as the newest
 //! upstream allocator does.
 
+mod alike;
 mod allocator;
 mod constraint;
 mod counters;
@@ -29,6 +30,7 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::Arc;
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 use crate::cel::{Env, Program};
@@ -51,10 +53,12 @@ const MAX_RESULTS: usize = 32;
 /// One allocated device, as `status.allocation.devices.results[]` holds it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DeviceResult {
-    pub request: String,
-    pub driver: String,
-    pub pool: String,
-    pub device: String,
+    // Short names inline (no allocation): an answer is copied for every
+    // node of a class of nodes alike.
+    pub request: CompactString,
+    pub driver: CompactString,
+    pub pool: CompactString,
+    pub device: CompactString,
     #[serde(rename = "adminAccess", skip_serializing_if = "Option::is_none")]
     pub admin_access: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,13 +76,44 @@ pub struct DeviceResult {
     pub consumed_capacity: Option<BTreeMap<String, String>>,
 }
 
+/// `allocation.nodeSelector`: the one node of node-local devices (kept as
+/// its name: an answer is copied for every node of a class of nodes alike,
+/// and only its output spells the selector out), or the selector merged
+/// from the devices' slices or read from a stored allocation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AllocationNodeSelector {
+    Node(CompactString),
+    Terms(serde_json::Value),
+}
+
+impl AllocationNodeSelector {
+    /// The selector as the API writes it.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            AllocationNodeSelector::Node(node) => {
+                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node.as_str()]}]}]})
+            }
+            AllocationNodeSelector::Terms(v) => v.clone(),
+        }
+    }
+}
+
+impl Serialize for AllocationNodeSelector {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AllocationNodeSelector::Terms(v) => v.serialize(s),
+            node => node.to_json().serialize(s),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClaimAllocation {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: CompactString,
+    pub name: CompactString,
     pub results: Vec<DeviceResult>,
     /// `allocation.nodeSelector`, when the devices are bound to nodes.
-    pub node_selector: Option<serde_json::Value>,
+    pub node_selector: Option<AllocationNodeSelector>,
     /// `allocation.devices.config`: the class and claim configurations
     /// handed to the drivers, in upstream's order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -103,7 +138,7 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
         .unwrap_or_default()
         .iter()
         .map(|r| {
-            let s = |k: &str| str_of(r, k).unwrap_or_default().to_owned();
+            let s = |k: &str| CompactString::from(str_of(r, k).unwrap_or_default());
             let strings = |k: &str| {
                 r.get(k).and_then(Node::as_seq).map(|l| {
                     l.iter()
@@ -137,10 +172,12 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
         })
         .collect();
     ClaimAllocation {
-        namespace: o.namespace().unwrap_or("default").to_owned(),
-        name: o.name().unwrap_or_default().to_owned(),
+        namespace: o.namespace().unwrap_or("default").into(),
+        name: o.name().unwrap_or_default().into(),
         results,
-        node_selector: allocation.get("nodeSelector").map(Node::to_json),
+        node_selector: allocation
+            .get("nodeSelector")
+            .map(|n| AllocationNodeSelector::Terms(n.to_json())),
         config: allocation
             .get("devices")
             .and_then(|d| d.get("config"))

@@ -24,7 +24,7 @@ pub(super) fn allocation_config<'a>(
                     results
                         .iter()
                         .find(|r| r.request.starts_with(&prefix))
-                        .map_or_else(|| subs[0].name.clone(), |r| r.request.clone()),
+                        .map_or_else(|| subs[0].name.clone(), |r| r.request.to_string()),
                 )
             }
         }
@@ -157,11 +157,9 @@ impl ResultNodeSelector {
         Ok(())
     }
 
-    pub(super) fn finish(self, node: &str) -> Option<serde_json::Value> {
+    pub(super) fn finish(self, node: &str) -> Option<AllocationNodeSelector> {
         if self.local {
-            return Some(
-                serde_json::json!({"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}),
-            );
+            return Some(AllocationNodeSelector::Node(node.into()));
         }
         if self.fields.is_empty() && self.expressions.is_empty() {
             return None;
@@ -173,7 +171,9 @@ impl ResultNodeSelector {
         if !self.fields.is_empty() {
             term.insert("matchFields".into(), self.fields.into());
         }
-        Some(serde_json::json!({ "nodeSelectorTerms": [term] }))
+        Some(AllocationNodeSelector::Terms(
+            serde_json::json!({ "nodeSelectorTerms": [term] }),
+        ))
     }
 }
 

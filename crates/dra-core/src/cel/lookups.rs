@@ -139,6 +139,72 @@ impl Program {
         out
     }
 
+    /// Every attribute the expression can read, as qualified names
+    /// (`domain/name`), or `None` when it uses the device in a way that
+    /// could read any attribute (`device.attributes` or a domain's map as a
+    /// value, a computed key, `device` itself). Capacity, driver and
+    /// allowMultipleAllocations reads are not listed. The allocator uses
+    /// this to know which attribute values can change a selector's answer.
+    pub fn attribute_reads(&self) -> Option<Vec<String>> {
+        fn visit(e: &IdedExpr, out: &mut Vec<String>) -> bool {
+            let mut read = |domain: String, key: &str| {
+                let name = format!("{domain}/{key}");
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            };
+            match &e.expr {
+                Expr::Select(s) => {
+                    if let Some(("attributes", domain)) = domain_of(&s.operand) {
+                        read(domain, &s.field);
+                        return true;
+                    }
+                    if matches!(&s.operand.expr, Expr::Ident(d) if d == "device")
+                        && matches!(
+                            s.field.as_str(),
+                            "driver" | "capacity" | "allowMultipleAllocations"
+                        )
+                    {
+                        return true;
+                    }
+                }
+                Expr::Call(c) => {
+                    let key = |k: &IdedExpr| match &k.expr {
+                        Expr::Literal(LiteralValue::String(s)) => Some(s.inner().to_owned()),
+                        Expr::Ident(i) if c.func_name == op::OPT_SELECT => Some(i.clone()),
+                        _ => None,
+                    };
+                    match (c.func_name.as_str(), c.args.as_slice()) {
+                        (op::INDEX | op::OPT_INDEX | op::OPT_SELECT, [container, k]) => {
+                            if let (Some(("attributes", domain)), Some(k)) =
+                                (domain_of(container), key(k))
+                            {
+                                read(domain, &k);
+                                return true;
+                            }
+                        }
+                        (op::IN, [k, container]) => {
+                            if let (Some(("attributes", domain)), Some(k)) =
+                                (domain_of(container), string_lit(k))
+                            {
+                                read(domain, k);
+                                return true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Expr::Ident(d) if d == "device" => return false,
+                _ => {}
+            }
+            super::children(e)
+                .into_iter()
+                .all(|child| visit(child, out))
+        }
+        let mut out = Vec::new();
+        visit(&self.expr, &mut out).then_some(out)
+    }
+
     /// The driver names the expression compares `device.driver` with (`==`).
     pub fn driver_literals(&self) -> Vec<String> {
         fn visit(e: &IdedExpr, out: &mut Vec<String>) {
@@ -181,6 +247,42 @@ mod tests {
             .into_iter()
             .map(|l| (l.key, l.guarded))
             .collect()
+    }
+
+    fn reads(expr: &str) -> Option<Vec<String>> {
+        let env = Env {
+            allow_multiple_allocations: true,
+            list_type_attributes: true,
+            ext_lists: true,
+        };
+        Program::compile(expr, &env).unwrap().attribute_reads()
+    }
+
+    #[test]
+    fn attribute_reads_are_listed_or_refused() {
+        let d = r#"device.attributes["d.example.com"]"#;
+        assert_eq!(
+            reads(&format!(
+                r#"{d}.model == "a" && has({d}.x) && "y" in {d} && {d}["z"] > 1 && {d}.?w.orValue(1) == 1 && device.capacity["d.example.com"].mem.isGreaterThan(quantity("1")) && device.driver == "d""#
+            )),
+            Some(
+                ["model", "x", "y", "z", "w"]
+                    .iter()
+                    .map(|k| format!("d.example.com/{k}"))
+                    .collect()
+            )
+        );
+        // The domain's map as a value, a computed key, the device itself:
+        // any attribute could be read.
+        for e in [
+            format!("{d}.size() > 0"),
+            format!(r#"{d}["mo" + "del"] == "a""#),
+            r#"device.attributes.exists(k, k == "x")"#.to_owned(),
+            r#"cel.bind(a, device.attributes["d"], a.model == "x")"#.to_owned(),
+            "[device].size() == 1".to_owned(),
+        ] {
+            assert_eq!(reads(&e), None, "{e}");
+        }
     }
 
     #[test]

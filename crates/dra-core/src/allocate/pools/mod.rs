@@ -14,9 +14,11 @@ use crate::tree::{Entry, Node};
 
 mod device_view;
 mod node_selection;
+mod shapes;
 
 use device_view::*;
 pub use node_selection::*;
+pub use shapes::{AttributeUse, ResolvedUse, Shapes};
 
 /// A device of a pool, by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -522,6 +524,11 @@ impl<'a> PoolIndex<'a> {
 }
 
 impl PoolIndex<'_> {
+    /// Whether a slice binds a pool to the node by `nodeName`.
+    pub fn has_own_pools(&self, node: &str) -> bool {
+        self.by_node.contains_key(node)
+    }
+
     /// What of the inventory a node sees, as bits: for each slice not bound
     /// to a node by name, whether it targets the node (and, with per-device
     /// node selection, whether each device does). Nodes with the same bits
@@ -537,6 +544,17 @@ impl PoolIndex<'_> {
         if self.by_node.contains_key(node) {
             return None;
         }
+        self.elsewhere_bits(node, labels, partitionable)
+    }
+
+    /// [`node_class`](Self::node_class)'s bits, also for a node with pools
+    /// of its own (which [`Shapes`] compares).
+    pub fn elsewhere_bits(
+        &self,
+        node: &str,
+        labels: Option<&Node>,
+        partitionable: bool,
+    ) -> Option<Vec<bool>> {
         let mut bits = Vec::new();
         for key in &self.elsewhere {
             for s in self.pools.get(key).map(Vec::as_slice).unwrap_or_default() {
