@@ -389,6 +389,20 @@ impl<'de> serde::Deserialize<'de> for Node {
 }
 
 impl Node {
+    /// Sets `key` to `value` at the end of a map (no-op on other nodes)
+    /// unless the key is already there.
+    pub fn insert_back(&mut self, key: &str, value: Node) {
+        if let Value::Map(entries) = &mut self.value {
+            if !entries.iter().any(|e| e.key == key) {
+                entries.push(Entry {
+                    key: key.into(),
+                    key_span: Span::default(),
+                    value,
+                });
+            }
+        }
+    }
+
     /// Sets `key` to `value` at the front of a map (no-op on other nodes)
     /// unless the key is already there.
     pub fn insert_front(&mut self, key: &str, value: Node) {

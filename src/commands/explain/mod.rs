@@ -8,7 +8,6 @@ mod text;
 use dra_core::allocate::{self, Outcome};
 use dra_core::model::{Object, ObjectKind};
 use dra_core::tree::Node;
-use dra_core::yaml::Limits;
 use serde_json::{json, Value};
 
 use crate::cli::{ExplainClaimArgs, ExplainCommon, ExplainPodArgs, MatchOutput};
@@ -201,7 +200,7 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         .and_then(|s| s.get("resourceClaimStatuses"))
         .and_then(Node::as_seq)
         .unwrap_or_default();
-    let mut generated_text = Vec::new();
+    let mut generated: Vec<Node> = Vec::new();
     let mut order: Vec<Result<String, usize>> = Vec::new();
     for c in spec
         .get("resourceClaims")
@@ -229,28 +228,36 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
                 t,
                 place,
             )?;
-            let claim_spec = template
-                .spec()
-                .and_then(|s| s.get("spec"))
-                .map(Node::to_json)
-                .unwrap_or(Value::Null);
-            let claim = json!({
-                "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            // The claim the resourceclaim controller creates: the
+            // template's spec as it is (its tree, spans and all).
+            let mut root: Node = serde_json::from_value(json!({
                 "metadata": {"name": format!("{name}-{pod_claim}"), "namespace": ns},
-                "spec": claim_spec,
-            });
-            order.push(Err(generated_text.len()));
-            generated_text.push(claim.to_string());
+            }))
+            .map_err(|e| e.to_string())?;
+            if let Some(spec) = template.spec().and_then(|s| s.get("spec")) {
+                root.insert_back("spec", spec.clone());
+            }
+            order.push(Err(generated.len()));
+            generated.push(root);
         }
     }
     // Extended resources backed by DRA: the scheduler's made-up claim, last.
     if let Some(claim) = dra_core::extended::extended_resource_claim(pod, objects, gates) {
-        order.push(Err(generated_text.len()));
-        generated_text.push(claim.to_string());
+        order.push(Err(generated.len()));
+        generated.push(serde_json::from_value(claim).map_err(|e| e.to_string())?);
     }
-    let generated: Vec<Object> = generated_text
-        .iter()
-        .flat_map(|t| dra_core::model::parse_file(usize::MAX, t, Limits::default()).objects)
+    let generated: Vec<Object> = generated
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, root)| {
+            dra_core::model::object_from_node(
+                usize::MAX,
+                i,
+                root,
+                "resource.k8s.io/v1",
+                "ResourceClaim",
+            )
+        })
         .collect();
     let mut claims = Vec::new();
     for o in &order {
