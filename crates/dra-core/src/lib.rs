@@ -30,6 +30,7 @@ pub mod rbac;
 pub mod scheduling;
 pub mod schema;
 pub mod served;
+pub mod slices;
 pub mod sources;
 pub mod stored;
 pub mod suggest;

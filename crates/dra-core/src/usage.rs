@@ -72,24 +72,8 @@ pub struct InvalidPool {
 /// Pools whose slices (of the newest generation) list a device name twice or
 /// disagree on `resourceSliceCount`: the scheduler skips all their devices.
 pub fn invalid_pools(objects: &[Object]) -> Vec<InvalidPool> {
-    let mut by_pool: std::collections::BTreeMap<(&str, &str), Vec<&Object>> = Default::default();
-    for sl in objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-    {
-        let Some(spec) = sl.spec() else { continue };
-        by_pool
-            .entry((s(spec, &["driver"]), s(spec, &["pool", "name"])))
-            .or_default()
-            .push(sl);
-    }
-    let gen = |o: &Object| {
-        o.spec()
-            .and_then(|sp| sp.get("pool"))
-            .and_then(|p| p.get("generation"))
-            .and_then(Node::as_i64)
-            .unwrap_or(0)
-    };
+    let by_pool = crate::slices::by_pool(objects);
+    let gen = crate::slices::generation;
     let mut out = Vec::new();
     for ((driver, pool), slices) in by_pool {
         let newest = slices.iter().map(|o| gen(o)).max().unwrap_or(0);

@@ -393,13 +393,7 @@ fn q(n: Option<&Node>) -> Option<Quantity> {
         .and_then(|t| Quantity::parse(&t).ok())
 }
 
-fn generation(s: &Object) -> i64 {
-    s.spec()
-        .and_then(|sp| sp.get("pool"))
-        .and_then(|p| p.get("generation"))
-        .and_then(Node::as_i64)
-        .unwrap_or(0)
-}
+use crate::slices::generation;
 
 fn slice_count(s: &Object) -> i64 {
     s.spec()
@@ -469,22 +463,7 @@ impl TaintRule {
 
 impl<'a> PoolIndex<'a> {
     pub fn new(objects: &'a [Object]) -> Self {
-        let mut pools: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
-        for s in objects
-            .iter()
-            .filter(|o| o.kind == ObjectKind::ResourceSlice)
-        {
-            let Some(spec) = s.spec() else { continue };
-            let (Some(driver), Some(pool)) = (
-                spec.get("driver").and_then(Node::as_str),
-                spec.get("pool")
-                    .and_then(|p| p.get("name"))
-                    .and_then(Node::as_str),
-            ) else {
-                continue;
-            };
-            pools.entry((driver, pool)).or_default().push(s);
-        }
+        let mut pools = crate::slices::by_pool(objects);
         let mut by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>> = HashMap::new();
         let mut elsewhere = Vec::new();
         for (key, slices) in pools.iter_mut() {

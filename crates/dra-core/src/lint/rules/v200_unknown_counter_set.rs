@@ -1,6 +1,6 @@
 //! DRA-V200: a device consuming a counter set its pool does not define.
 use super::prelude::*;
-use std::collections::BTreeMap;
+use crate::slices::generation;
 
 declare_rule! {
     id: "DRA-V200", name: "unknown-counter-set", severity: Warning, origin: Linter, releases: "1.35+",
@@ -47,28 +47,9 @@ impl<'a> Pool<'a> {
     }
 }
 
-fn generation(o: &Object) -> i64 {
-    o.spec()
-        .and_then(|s| get(s, "pool"))
-        .and_then(|p| get(p, "generation"))
-        .and_then(Node::as_i64)
-        .unwrap_or(0)
-}
-
 /// Groups the input's slices into pools (driver, pool name), sorted.
 pub(crate) fn pools<'a>(cx: &Ctx<'a>) -> Vec<Pool<'a>> {
-    let mut by_key: BTreeMap<(&'a str, &'a str), Vec<&'a Object>> = BTreeMap::new();
-    for s in cx.objects.iter().filter(|o| o.kind == ResourceSlice) {
-        let Some(spec) = s.spec() else { continue };
-        let (Some(driver), Some(pool)) = (
-            get_str(spec, "driver"),
-            get(spec, "pool").and_then(|p| get_str(p, "name")),
-        ) else {
-            continue;
-        };
-        by_key.entry((driver, pool)).or_default().push(s);
-    }
-    by_key
+    crate::slices::by_pool(cx.objects)
         .into_iter()
         .map(|((driver, name), all)| {
             let newest = all.iter().map(|o| generation(o)).max().unwrap_or(0);
