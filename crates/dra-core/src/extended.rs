@@ -74,7 +74,7 @@ pub fn extended_resource_claim(
         "kind": "ResourceClaim",
         "metadata": {
             "name": format!("{}-extended-resources", pod.name().unwrap_or("pod")),
-            "namespace": pod.namespace().unwrap_or("default"),
+            "namespace": pod.namespace_or_default(),
             "annotations": {"resource.kubernetes.io/extended-resource-claim": "true"},
         },
         "spec": {"devices": {"requests": requests.iter().map(|r| json!({

@@ -82,6 +82,12 @@ impl Object {
     pub fn namespace(&self) -> Option<&str> {
         self.reference.namespace.as_deref()
     }
+    /// The namespace the object is created in: its own, or `default` (what
+    /// `kubectl apply` uses without `-n` in a context with no namespace).
+    /// The one place this default is applied.
+    pub fn namespace_or_default(&self) -> &str {
+        self.namespace().unwrap_or("default")
+    }
     pub fn spec(&self) -> Option<&Node> {
         self.root.get("spec")
     }

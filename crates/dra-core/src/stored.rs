@@ -22,7 +22,7 @@ fn key(o: &Object) -> Option<(ObjectKind, &str, &str)> {
         ObjectKind::ResourceClaim | ObjectKind::ResourceClaimTemplate
     );
     let ns = if namespaced {
-        o.namespace().unwrap_or("default")
+        o.namespace_or_default()
     } else {
         ""
     };

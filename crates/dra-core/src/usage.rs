@@ -172,7 +172,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
         let Some(status) = c.root.get("status") else {
             continue;
         };
-        let ns = c.namespace().unwrap_or("default");
+        let ns = c.namespace_or_default();
         let reserved: Vec<String> = seq(status.get("reservedFor"))
             .iter()
             .map(|r| format!("{ns}/{}", s(r, &["name"])))

@@ -54,7 +54,7 @@ fn nodes(objects: &[Object]) -> Vec<String> {
 fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String]) -> Value {
     let claim_json = |o: &Object, allocation: Value, explanation: Value| {
         json!({
-            "namespace": o.namespace().unwrap_or("default"),
+            "namespace": o.namespace_or_default(),
             "name": o.name().unwrap_or_default(),
             "allocation": allocation,
             "explanation": explanation,
@@ -82,7 +82,7 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
         } => json!({
             "node": node, "result": "unsatisfiable", "error": null, "advice": advice,
             "claims": claims.iter().map(|o| {
-                let me = format!("{}/{}", o.namespace().unwrap_or("default"), o.name().unwrap_or_default());
+                let me = format!("{}/{}", o.namespace_or_default(), o.name().unwrap_or_default());
                 let mine: Vec<_> = funnels.iter().filter(|f| f.claim == me).collect();
                 let blocked: Vec<_> = constraints.iter().filter(|c| c.claim == me).collect();
                 claim_json(o, Value::Null, json!({"reasons": reasons, "requests": mine, "constraints": blocked}))
@@ -145,9 +145,7 @@ fn find<'a>(
 ) -> Result<&'a Object, String> {
     objects
         .iter()
-        .find(|o| {
-            o.kind == kind && o.name() == Some(name) && o.namespace().unwrap_or("default") == ns
-        })
+        .find(|o| o.kind == kind && o.name() == Some(name) && o.namespace_or_default() == ns)
         .ok_or_else(|| format!("no {what} {ns}/{name} in {place}"))
 }
 
@@ -190,7 +188,7 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             o.kind == ObjectKind::Workload
                 && o.reference.kind == "Pod"
                 && o.name() == Some(name)
-                && o.namespace().unwrap_or("default") == ns
+                && o.namespace_or_default() == ns
         })
         .ok_or_else(|| format!("no Pod {ns}/{name} in {place}"))?;
     let spec = pod.pod_spec().ok_or("the Pod has no spec")?;
@@ -389,7 +387,7 @@ fn allocated_claims(
             Some((
                 format!(
                     "{}/{}",
-                    c.namespace().unwrap_or("default"),
+                    c.namespace_or_default(),
                     c.name().unwrap_or_default()
                 ),
                 admits,
@@ -502,7 +500,7 @@ fn report(
     let names = match pod {
         Some(p) => format!(
             "Pod {}/{} ({})",
-            p.namespace().unwrap_or("default"),
+            p.namespace_or_default(),
             p.name().unwrap_or_default(),
             text::claim_names(claims)
         ),
@@ -639,7 +637,7 @@ fn advise(
             o.kind == ObjectKind::ResourceClaim
                 && format!(
                     "{}/{}",
-                    o.namespace().unwrap_or("default"),
+                    o.namespace_or_default(),
                     o.name().unwrap_or_default()
                 ) == *h
         }) else {

@@ -156,7 +156,7 @@ pub(super) fn claim_names(claims: &[&Object]) -> String {
         .map(|o| {
             format!(
                 "{}/{}",
-                o.namespace().unwrap_or("default"),
+                o.namespace_or_default(),
                 o.name().unwrap_or_default()
             )
         })

@@ -450,7 +450,7 @@ pub(super) fn solve_node<'a>(
             let node_selector = node_selector.finish(node);
             let config = allocation_config(plan, &results);
             claims.push(ClaimAllocation {
-                namespace: plan.obj.namespace().unwrap_or("default").into(),
+                namespace: plan.obj.namespace_or_default().into(),
                 name: plan.obj.name().unwrap_or_default().into(),
                 results,
                 node_selector,

@@ -172,7 +172,7 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
         })
         .collect();
     ClaimAllocation {
-        namespace: o.namespace().unwrap_or("default").into(),
+        namespace: o.namespace_or_default().into(),
         name: o.name().unwrap_or_default().into(),
         results,
         node_selector: allocation
@@ -197,7 +197,7 @@ fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
             .filter_map(|r| {
                 let name = str_of(r, "name")?;
                 let what = str_of(r, "resource").unwrap_or("pods");
-                let ns = o.namespace().unwrap_or("default");
+                let ns = o.namespace_or_default();
                 Some(if what == "pods" {
                     format!("{ns}/{name}")
                 } else {
@@ -416,7 +416,7 @@ fn str_of<'n>(n: &'n Node, k: &str) -> Option<&'n str> {
 fn claim_ref(o: &Object) -> String {
     format!(
         "{}/{}",
-        o.namespace().unwrap_or("default"),
+        o.namespace_or_default(),
         o.name().unwrap_or_default()
     )
 }

@@ -65,7 +65,7 @@ pub(super) fn tolerations_of(n: &Node) -> (Vec<Toleration>, Option<serde_json::V
 
 /// `namespace/name` of the pods a claim is reserved for.
 pub(super) fn reserved_pods(claim: &Object) -> Vec<String> {
-    let ns = claim.namespace().unwrap_or("default");
+    let ns = claim.namespace_or_default();
     claim
         .root
         .get("status")

@@ -52,7 +52,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     format!("no {what} named {name:?}{place} in the input"),
                 );
                 if let Some(other) = cx.of_kind(kind).find(|o| o.name() == Some(name)) {
-                    d.note(format!("{} is in namespace {}: a pod can only use claims and templates of its own namespace", other.reference, other.namespace().unwrap_or("default")));
+                    d.note(format!("{} is in namespace {}: a pod can only use claims and templates of its own namespace", other.reference, other.namespace_or_default()));
                 } else if let Some(s) = crate::suggest::did_you_mean(name, known) {
                     d.note(format!("did you mean {s:?}?"));
                 }
