@@ -78,8 +78,17 @@ impl<'a> Allocator<'a> {
         // nodes of its class are searched each.
         if let Some(shapes) = shapes {
             let own = |i: usize| shapes.has(nodes[i].as_ref());
-            let unshared: HashSet<usize> = (0..nodes.len())
-                .filter(|&i| searched_by[i] == i && own(i))
+            // Only classes of two or more nodes share anything.
+            let mut shared_by: HashSet<usize> = HashSet::new();
+            for (i, &by) in searched_by.iter().enumerate() {
+                if by != i {
+                    shared_by.insert(by);
+                }
+            }
+            let unshared: HashSet<usize> = shared_by
+                .iter()
+                .copied()
+                .filter(|&i| own(i))
                 .filter(|&i| {
                     let node = nodes[i].as_ref();
                     let private = shapes.private_text(index, node, &uses.compared);
