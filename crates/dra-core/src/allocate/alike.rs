@@ -302,8 +302,9 @@ fn renamed(
                         .iter()
                         .position(|k| *k == (r.driver.as_str(), r.pool.as_str()));
                     let mut r = r.clone();
-                    if let Some(at) = at {
-                        r.pool = to[at].1.into();
+                    // Nodes of a class have as many pools, in the same order.
+                    if let Some((_, pool)) = at.and_then(|at| to.get(at)) {
+                        r.pool = (*pool).into();
                     }
                     r
                 })
