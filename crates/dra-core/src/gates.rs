@@ -325,6 +325,68 @@ pub struct FeatureGates {
     overrides: BTreeMap<Gate, bool>,
 }
 
+/// Why kube-apiserver would refuse a `--feature-gates` setting at start-up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GateError {
+    /// No release knows the gate.
+    Unknown {
+        name: String,
+        suggestion: Option<String>,
+    },
+    /// The gate exists, but not in this release.
+    NotInRelease { name: String, version: Version },
+    /// The gate is locked to its default in this release.
+    Locked {
+        name: String,
+        default: bool,
+        version: Version,
+    },
+    /// Not `Name=value`.
+    NotNameValue { part: String },
+    /// A value `strconv.ParseBool` does not read.
+    BadValue { name: String, value: String },
+}
+
+impl std::fmt::Display for GateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GateError::Unknown {
+                name,
+                suggestion: Some(s),
+            } => write!(f, "unknown feature gate {name:?} (did you mean {s:?}?)"),
+            GateError::Unknown { name, .. } => write!(f, "unknown feature gate {name:?}"),
+            GateError::NotInRelease { name, version } => {
+                write!(
+                    f,
+                    "feature gate {name} does not exist in Kubernetes {version}"
+                )
+            }
+            GateError::Locked {
+                name,
+                default,
+                version,
+            } => write!(
+                f,
+                "feature gate {name} is locked to {default} in Kubernetes {version}"
+            ),
+            GateError::NotNameValue { part } => {
+                write!(f, "invalid feature gate {part:?}: expected Name=true|false")
+            }
+            GateError::BadValue { name, value } => {
+                write!(f, "invalid value for feature gate {name}: {value:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GateError {}
+
+impl From<GateError> for String {
+    fn from(e: GateError) -> String {
+        e.to_string()
+    }
+}
+
 impl FeatureGates {
     pub fn defaults(version: Version) -> Self {
         FeatureGates {
@@ -335,25 +397,27 @@ impl FeatureGates {
 
     /// Sets a gate, refusing what kube-apiserver would refuse at start-up:
     /// a gate unknown to the version, or a locked gate set against its lock.
-    pub fn set(&mut self, name: &str, on: bool) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), GateError> {
         let gate = Gate::from_name(name).ok_or_else(|| {
             let known: Vec<&str> = Gate::ALL.iter().map(|g| g.name()).collect();
-            match crate::suggest::did_you_mean(name, known.iter().copied()) {
-                Some(s) => format!("unknown feature gate {name:?} (did you mean {s:?}?)"),
-                None => format!("unknown feature gate {name:?}"),
+            GateError::Unknown {
+                name: name.to_owned(),
+                suggestion: crate::suggest::did_you_mean(name, known.iter().copied())
+                    .map(str::to_owned),
             }
         })?;
-        let spec = gate.spec(self.version).ok_or_else(|| {
-            format!(
-                "feature gate {name} does not exist in Kubernetes {}",
-                self.version
-            )
-        })?;
+        let spec = gate
+            .spec(self.version)
+            .ok_or_else(|| GateError::NotInRelease {
+                name: name.to_owned(),
+                version: self.version,
+            })?;
         if spec.locked && on != spec.default {
-            return Err(format!(
-                "feature gate {name} is locked to {} in Kubernetes {}",
-                spec.default, self.version
-            ));
+            return Err(GateError::Locked {
+                name: name.to_owned(),
+                default: spec.default,
+                version: self.version,
+            });
         }
         self.overrides.insert(gate, on);
         Ok(())
@@ -364,18 +428,25 @@ impl FeatureGates {
     /// `strconv.ParseBool` reads them, and the special gates `AllAlpha` and
     /// `AllBeta`, which set every alpha (beta) gate of the release that the
     /// same list does not set itself (`setUnsetAlphaGates`).
-    pub fn parse_into(&mut self, list: &str) -> Result<(), String> {
+    pub fn parse_into(&mut self, list: &str) -> Result<(), GateError> {
         let mut explicit = Vec::new();
         let mut special = Vec::new();
         for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (name, value) = part.split_once('=').ok_or_else(|| {
-                format!("invalid feature gate {part:?}: expected Name=true|false")
-            })?;
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| GateError::NotNameValue {
+                    part: part.to_owned(),
+                })?;
             let (name, value) = (name.trim(), value.trim());
             let on = match value {
                 "1" | "t" | "T" | "true" | "TRUE" | "True" => true,
                 "0" | "f" | "F" | "false" | "FALSE" | "False" => false,
-                _ => return Err(format!("invalid value for feature gate {name}: {value:?}")),
+                _ => {
+                    return Err(GateError::BadValue {
+                        name: name.to_owned(),
+                        value: value.to_owned(),
+                    })
+                }
             };
             match name {
                 "AllAlpha" => special.push((Maturity::Alpha, on)),
@@ -507,14 +578,14 @@ mod tests {
     #[test]
     fn locks_and_unknown_gates_are_refused() {
         let mut g = FeatureGates::defaults(Version::V1_37);
-        assert!(g
-            .set("DRAPrioritizedList", false)
-            .unwrap_err()
-            .contains("locked"));
-        assert!(g
-            .set("DRAPriorityList", true)
-            .unwrap_err()
-            .contains("did you mean"));
+        let locked = g.set("DRAPrioritizedList", false).unwrap_err();
+        assert!(matches!(locked, GateError::Locked { default: true, .. }));
+        assert!(locked.to_string().contains("locked"));
+        let unknown = g.set("DRAPriorityList", true).unwrap_err();
+        assert_eq!(
+            unknown.to_string(),
+            r#"unknown feature gate "DRAPriorityList" (did you mean "DRAPrioritizedList"?)"#
+        );
         let mut g = FeatureGates::defaults(Version::V1_36);
         assert!(g.set("DRAPrioritizedList", false).is_ok());
         assert!(!g.enabled(Gate::DRAPrioritizedList));

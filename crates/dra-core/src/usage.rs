@@ -429,13 +429,46 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
 /// A node label selector as `kubectl -l` takes it: `a=b,c!=d,e,!f`, `k in (x,y)`.
 /// Whether `selector` reads as a label selector (a usage error otherwise,
 /// before any node is looked at).
-pub fn check_label_selector(selector: &str) -> Result<(), String> {
+pub fn check_label_selector(selector: &str) -> Result<(), LabelSelectorError> {
     label_selector_matches(selector, None).map(|_| ())
 }
 
-pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<bool, String> {
+/// A label selector (or one of its requirements) that does not read, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelSelectorError {
+    pub text: String,
+    pub why: Option<&'static str>,
+}
+
+impl std::fmt::Display for LabelSelectorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read the label selector {:?}", self.text)?;
+        match self.why {
+            Some(why) => write!(f, ": {why}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for LabelSelectorError {}
+
+impl From<LabelSelectorError> for String {
+    fn from(e: LabelSelectorError) -> String {
+        e.to_string()
+    }
+}
+
+pub fn label_selector_matches(
+    selector: &str,
+    labels: Option<&Node>,
+) -> Result<bool, LabelSelectorError> {
     let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
-    let bad = |p: &str, why: &str| Err(format!("cannot read the label selector {p:?}: {why}"));
+    let bad = |p: &str, why: &'static str| {
+        Err(LabelSelectorError {
+            text: p.to_owned(),
+            why: Some(why),
+        })
+    };
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut cur = String::new();
@@ -498,7 +531,10 @@ pub fn label_selector_matches(selector: &str, labels: Option<&Node>) -> Result<b
         {
             get(p).is_some()
         } else {
-            return Err(format!("cannot read the label selector {p:?}"));
+            return Err(LabelSelectorError {
+                text: p.to_owned(),
+                why: None,
+            });
         };
         // Every requirement is read (and checked) before the answer.
         all &= ok;
