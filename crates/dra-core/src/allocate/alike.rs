@@ -14,7 +14,7 @@ const COMPARE_LOCAL_FROM: usize = 32;
 /// A node's names that a shared answer is renamed by.
 struct Names<'n> {
     node: &'n str,
-    pools: Vec<(&'n str, &'n str)>,
+    pools: HashSet<(&'n str, &'n str)>,
 }
 
 impl<'a> Allocator<'a> {
@@ -94,7 +94,7 @@ impl<'a> Allocator<'a> {
                     let private = shapes.private_text(index, node, &uses.compared);
                     let names = Names {
                         node,
-                        pools: shapes.pool_keys(node).to_vec(),
+                        pools: shapes.pool_keys(node).iter().copied().collect(),
                     };
                     !outcomes[i]
                         .as_ref()
@@ -117,19 +117,37 @@ impl<'a> Allocator<'a> {
                 }
             }
         }
-        // What renaming a class's answer needs, once per class.
-        let local_at: HashMap<usize, Vec<bool>> = match shapes {
+        // What renaming a class's answer needs, once per class: which
+        // claims have the node-local node selector, and which of the first
+        // node's pools each result is from.
+        let plans: HashMap<usize, Renaming> = match shapes {
             Some(s) => (0..nodes.len())
                 .filter(|&i| searched_by[i] == i && s.has(nodes[i].as_ref()))
                 .map(|i| {
-                    let at = match outcomes[i].as_ref() {
+                    let node = nodes[i].as_ref();
+                    let pools: HashMap<(&str, &str), usize> = s
+                        .pool_keys(node)
+                        .iter()
+                        .enumerate()
+                        .map(|(at, k)| (*k, at))
+                        .collect();
+                    let plan = match outcomes[i].as_ref() {
                         Some(Outcome::Allocated { claims }) => claims
                             .iter()
-                            .map(|c| local_to(c, nodes[i].as_ref()))
+                            .map(|c| {
+                                let at = c
+                                    .results
+                                    .iter()
+                                    .map(|r| {
+                                        pools.get(&(r.driver.as_str(), r.pool.as_str())).copied()
+                                    })
+                                    .collect();
+                                (local_to(c, node), at)
+                            })
                             .collect(),
                         _ => Vec::new(),
                     };
-                    (i, at)
+                    (i, plan)
                 })
                 .collect(),
             None => HashMap::new(),
@@ -139,11 +157,9 @@ impl<'a> Allocator<'a> {
             .map(|i| {
                 let by = searched_by[i];
                 let o = outcomes[by].as_ref().expect("searched above");
-                match (shapes, local_at.get(&by)) {
-                    (Some(s), Some(local)) if by != i => {
-                        let from = s.pool_keys(nodes[by].as_ref());
-                        let to = s.pool_keys(nodes[i].as_ref());
-                        renamed(o, local, from, to, nodes[i].as_ref())
+                match (shapes, plans.get(&by)) {
+                    (Some(s), Some(plan)) if by != i => {
+                        renamed(o, plan, s.pool_keys(nodes[i].as_ref()), nodes[i].as_ref())
                     }
                     _ => o.clone(),
                 }
@@ -252,7 +268,12 @@ fn local_to(c: &ClaimAllocation, node: &str) -> bool {
 /// outcome's debug text, which shows every field and prints these names
 /// as they are (`pools::shapes::plain_name`).
 fn renamable(o: &Outcome, names: &Names<'_>, private: &[&str]) -> bool {
-    let count = |s: &str| -> usize { private.iter().map(|p| s.matches(p).count()).sum() };
+    // Every occurrence of every private name, in one pass over the text
+    // (a node can have thousands of compared values).
+    let Ok(names_found) = aho_corasick::AhoCorasick::new(private) else {
+        return false;
+    };
+    let count = |s: &str| -> usize { names_found.find_overlapping_iter(s).count() };
     let total = count(&format!("{o:?}"));
     if total == 0 {
         return true;
@@ -274,33 +295,29 @@ fn renamable(o: &Outcome, names: &Names<'_>, private: &[&str]) -> bool {
     renamed == total
 }
 
-/// The first node's outcome as `node` gets it: results from the first
-/// node's own pools (`from`) come from the same place in `node`'s (`to`),
-/// and the claims whose node selector was the first node's (`local`) get
-/// `node`'s.
-fn renamed(
-    o: &Outcome,
-    local: &[bool],
-    from: &[(&str, &str)],
-    to: &[(&str, &str)],
-    node: &str,
-) -> Outcome {
+/// Per claim of a class's answer: whether its node selector is the first
+/// node's own, and for each result the place of its pool among the first
+/// node's pools (`None`: a pool not bound to a node).
+type Renaming = Vec<(bool, Vec<Option<usize>>)>;
+
+/// The first node's outcome as `node` gets it: each result from the first
+/// node's own pools comes from the same place in `node`'s (`to`), and the
+/// claims with the first node's node selector get `node`'s.
+fn renamed(o: &Outcome, plan: &Renaming, to: &[(&str, &str)], node: &str) -> Outcome {
     let Outcome::Allocated { claims } = o else {
         return o.clone();
     };
     let claims = claims
         .iter()
-        .enumerate()
-        .map(|(i, c)| ClaimAllocation {
+        .zip(plan)
+        .map(|(c, (local, at))| ClaimAllocation {
             namespace: c.namespace.clone(),
             name: c.name.clone(),
             results: c
                 .results
                 .iter()
-                .map(|r| {
-                    let at = from
-                        .iter()
-                        .position(|k| *k == (r.driver.as_str(), r.pool.as_str()));
+                .zip(at)
+                .map(|(r, at)| {
                     let mut r = r.clone();
                     // Nodes of a class have as many pools, in the same order.
                     if let Some((_, pool)) = at.and_then(|at| to.get(at)) {
@@ -309,9 +326,9 @@ fn renamed(
                     r
                 })
                 .collect(),
-            node_selector: match local.get(i) {
-                Some(true) => Some(AllocationNodeSelector::Node(node.into())),
-                _ => c.node_selector.clone(),
+            node_selector: match local {
+                true => Some(AllocationNodeSelector::Node(node.into())),
+                false => c.node_selector.clone(),
             },
             config: c.config.clone(),
             existing: c.existing,

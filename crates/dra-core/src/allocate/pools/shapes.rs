@@ -284,9 +284,10 @@ fn write_pool<'a>(
     }
     let rank = index.elsewhere.partition_point(|k| *k < key) as u32;
     let mut shape = Vec::with_capacity(4096);
-    // Per attribute as written: values and the pattern of equal values,
-    // by device (a pool has a few attributes: a list is quicker than a map).
+    // Per attribute as written: values and the pattern of equal values, by
+    // device (maps: a hostile pool may have thousands of either).
     let mut attrs: Vec<(&str, Values<'_>)> = Vec::new();
+    let mut attr_at: HashMap<&str, usize> = HashMap::new();
     let mut device = 0u32;
     for s in slices {
         if !s.name().is_some_and(plain_name) {
@@ -321,27 +322,18 @@ fn write_pool<'a>(
                             }
                             for a in f.value.as_map()? {
                                 write_str(&mut shape, &a.key);
-                                let at = match attrs.iter().position(|(k, _)| *k == a.key) {
-                                    Some(at) => at,
-                                    None => {
-                                        attrs.push((a.key.as_str(), Values::default()));
-                                        attrs.len() - 1
-                                    }
-                                };
+                                let at = *attr_at.entry(a.key.as_str()).or_insert_with(|| {
+                                    attrs.push((a.key.as_str(), Values::default()));
+                                    attrs.len() - 1
+                                });
                                 let entry = &mut attrs[at].1;
                                 match string_attribute(&a.value) {
                                     Some(v) => {
                                         shape.push(b'$');
                                         entry.values.extend(device.to_le_bytes());
                                         write_str(&mut entry.values, v);
-                                        let seen = &mut entry.seen;
-                                        let at = match seen.iter().position(|x| *x == v) {
-                                            Some(i) => i,
-                                            None => {
-                                                seen.push(v);
-                                                seen.len() - 1
-                                            }
-                                        };
+                                        let next = entry.seen.len();
+                                        let at = *entry.seen.entry(v).or_insert(next);
                                         if let Some(p) = entry.pattern.as_mut() {
                                             p.push((device, at as u32));
                                         }
@@ -389,7 +381,7 @@ fn write_pool<'a>(
 struct Values<'n> {
     values: Vec<u8>,
     pattern: Option<Vec<(u32, u32)>>,
-    seen: Vec<&'n str>,
+    seen: HashMap<&'n str, usize>,
 }
 
 impl Default for Values<'_> {
@@ -397,7 +389,7 @@ impl Default for Values<'_> {
         Values {
             values: Vec::new(),
             pattern: Some(Vec::new()),
-            seen: Vec::new(),
+            seen: HashMap::new(),
         }
     }
 }
