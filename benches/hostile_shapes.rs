@@ -1,7 +1,8 @@
 //! Time and peak RSS of the CLI on the input shapes that once blew up
 //! (issue 18): a million empty documents, a 200,000-key mapping, thousands
 //! of findings in a 1.7 MB file rendered as text, a 3,000-term CEL chain in
-//! two files, a string-doubling cel.bind. Prints one line per shape with
+//! two files, a string-doubling cel.bind, 40 nodes alike with 5,000 values
+//! of their own each. Prints one line per shape with
 //! seconds, peak RSS and RSS per input MB. `cargo bench --bench hostile_shapes`.
 
 use std::path::{Path, PathBuf};
@@ -71,6 +72,18 @@ fn main() {
         bomb = format!("cel.bind(v{i}, v{} + v{}, {bomb})", i - 1, i - 1);
     }
     let bomb = format!("cel.bind(v0, \"xxxxxxxx\", {bomb})");
+    // Nodes alike whose pools each hold thousands of devices with values of
+    // their own: the node-local shapes and their equality patterns.
+    let mut local = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: two, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: c, count: 2}\n    constraints:\n    - distinctAttribute: x.example.com/uid\n");
+    for n in 0..40 {
+        local.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s{n}}}\nspec:\n  driver: x.example.com\n  nodeName: n{n}\n  pool: {{name: n{n}, generation: 1, resourceSliceCount: 1}}\n  devices:\n"));
+        for d in 0..5000 / scale {
+            local.push_str(&format!(
+                "  - name: d{d}\n    attributes:\n      uid: {{string: u-{n}-{d}}}\n"
+            ));
+        }
+    }
+    let local = write(&dir, "local.yaml", &local);
     let fleet = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/testdata/fixtures/explain-fleet/fleet.yaml"
@@ -101,6 +114,19 @@ fn main() {
             "3,000-term CEL chain x2",
             vec!["lint".into(), s(&chain_dir)],
             chain_dir.join("a.yaml"),
+        ),
+        (
+            "40 nodes x 5,000 own values",
+            vec![
+                "explain".into(),
+                "claim".into(),
+                "two".into(),
+                "-f".into(),
+                s(&local),
+                "-o".into(),
+                "json".into(),
+            ],
+            local.clone(),
         ),
         (
             "string-doubling cel.bind",
