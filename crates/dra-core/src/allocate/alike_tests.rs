@@ -58,6 +58,16 @@ fn fleet() -> Vec<Object> {
         "name: worker-15-gpu.example.com-counters",
         "name: zz-worker-15-counters",
     );
+    // Devices selected by labels beside nodeName (invalid, but read): the
+    // same slices on two nodes, one of them labelled zone=z1.
+    for node in ["worker-21", "worker-22"] {
+        edit(
+            &mut docs,
+            node,
+            "  devices:\n  - name: gpu-0\n",
+            "  perDeviceNodeSelection: true\n  devices:\n  - name: gpu-0\n    nodeSelector:\n      nodeSelectorTerms:\n      - matchExpressions:\n        - {key: zone, operator: In, values: [z1]}\n",
+        );
+    }
     let mut text = docs.join("---\n");
     // A second driver's pool on one node.
     text.push_str("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: worker-13-nic}\nspec:\n  driver: nic.example.com\n  nodeName: worker-13\n  pool: {name: worker-13, generation: 1, resourceSliceCount: 1}\n  devices:\n  - name: nic-0\n    attributes:\n      parentUUID: {string: GPU-0000000d-0000-4c1a-9f0b-2c1d3e4f5a6b}\n");
@@ -65,8 +75,9 @@ fn fleet() -> Vec<Object> {
     text.push_str("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: fabric}\nspec:\n  driver: gpu.example.com\n  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions:\n      - {key: rack, operator: In, values: [a]}\n  pool: {name: fabric, generation: 1, resourceSliceCount: 1}\n  devices:\n  - name: remote-0\n    attributes:\n      profile: {string: 1g.20gb}\n      parentUUID: {string: GPU-00000021-0000-4c1a-9f0b-2c1d3e4f5a6b}\n");
     for n in 0..NODES {
         let rack = if n >= 30 { "a" } else { "b" };
+        let zone = if n == 21 { ", zone: z1" } else { "" };
         text.push_str(&format!(
-            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: worker-{n}\n  labels: {{rack: {rack}}}\n"
+            "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: worker-{n}\n  labels: {{rack: {rack}{zone}}}\n"
         ));
     }
     // A claim holding a device of one node.
@@ -284,6 +295,11 @@ const CHANGES: &[(&str, &str)] = &[
     (
         "    consumesCounters:\n",
         "    bindsToNode: true\n    consumesCounters:\n",
+    ),
+    // Invalid beside nodeName, but read: devices selected by the labels.
+    (
+        "  devices:\n  - name: gpu-0\n",
+        "  perDeviceNodeSelection: true\n  devices:\n  - name: gpu-0\n    nodeSelector:\n      nodeSelectorTerms:\n      - matchExpressions:\n        - {key: rack, operator: In, values: [a]}\n",
     ),
 ];
 

@@ -297,6 +297,14 @@ fn write_pool<'a>(
         if spec.get("nodeName").and_then(Node::as_str) != Some(node) {
             return None;
         }
+        // Selection by labels (even beside nodeName, which validation
+        // refuses) would make the node's labels part of the answer.
+        if ["perDeviceNodeSelection", "nodeSelector", "allNodes"]
+            .iter()
+            .any(|k| spec.get(k).is_some())
+        {
+            return None;
+        }
         shape.push(b'S');
         for e in spec.as_map()? {
             write_str(&mut shape, &e.key);
