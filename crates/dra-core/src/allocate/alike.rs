@@ -120,9 +120,17 @@ impl<'a> Allocator<'a> {
         // What renaming a class's answer needs, once per class: which
         // claims have the node-local node selector, and which of the first
         // node's pools each result is from.
+        let with_members: HashSet<usize> = searched_by
+            .iter()
+            .enumerate()
+            .filter(|(i, by)| *i != **by)
+            .map(|(_, by)| *by)
+            .collect();
         let plans: HashMap<usize, Renaming> = match shapes {
-            Some(s) => (0..nodes.len())
-                .filter(|&i| searched_by[i] == i && s.has(nodes[i].as_ref()))
+            Some(s) => with_members
+                .iter()
+                .copied()
+                .filter(|&i| s.has(nodes[i].as_ref()))
                 .map(|i| {
                     let node = nodes[i].as_ref();
                     let pools: HashMap<(&str, &str), usize> = s

@@ -378,3 +378,35 @@ fn random_fleets_share_only_what_each_node_would_answer() {
         }
     }
 }
+
+/// Compared values that the answer's debug text would escape (a quote) are
+/// compared by value, not by pattern: the answer quotes them.
+#[test]
+fn values_with_quotes_are_not_shared_by_pattern() {
+    let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: same, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: c, count: 2}\n    constraints:\n    - matchAttribute: x.example.com/uid\n");
+    let nodes: Vec<String> = (0..NODES).map(|n| format!("n{n}")).collect();
+    // The values do not name the node (which would keep it apart anyway).
+    for (i, n) in nodes.iter().enumerate() {
+        let (a, b) = (2 * i, 2 * i + 1);
+        text.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s-{n}}}\nspec:\n  driver: x.example.com\n  nodeName: {n}\n  pool: {{name: {n}, generation: 1, resourceSliceCount: 1}}\n  devices:\n  - name: d0\n    attributes:\n      uid: {{string: 'q\"X{a}'}}\n  - name: d1\n    attributes:\n      uid: {{string: 'q\"X{b}'}}\n"));
+    }
+    let objects = load_objects(
+        &[SourceFile {
+            name: "q.yaml".into(),
+            text,
+        }],
+        crate::yaml::Limits::default(),
+    )
+    .0;
+    let gates = FeatureGates::defaults(crate::gates::Version::LATEST);
+    let claims: Vec<&Object> = objects
+        .iter()
+        .filter(|o| o.name() == Some("same"))
+        .collect();
+    let a = Allocator::new(&objects, &gates, &claims);
+    let together = a.on_nodes(&nodes);
+    for (n, o) in nodes.iter().zip(&together) {
+        assert!(matches!(o, Outcome::Unsatisfiable { .. }), "{o:?}");
+        assert_eq!(o, &a.on_node(n), "{n}");
+    }
+}

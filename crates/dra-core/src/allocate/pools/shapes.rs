@@ -253,6 +253,13 @@ pub fn plain_name(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._/:+".contains(&b))
 }
 
+/// Text that Rust's debug format prints as it is: printable ASCII but `"`
+/// and `\\`.
+fn verbatim(s: &str) -> bool {
+    s.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+}
+
 fn qualified(driver: &str, name: &str) -> String {
     match name.contains('/') {
         true => name.to_owned(),
@@ -342,6 +349,12 @@ fn write_pool<'a>(
                                         write_str(&mut entry.values, v);
                                         let next = entry.seen.len();
                                         let at = *entry.seen.entry(v).or_insert(next);
+                                        // A value the answer's debug text would
+                                        // escape could not be found there: such
+                                        // an attribute is compared by value.
+                                        if !verbatim(v) {
+                                            entry.pattern = None;
+                                        }
                                         if let Some(p) = entry.pattern.as_mut() {
                                             p.push((device, at as u32));
                                         }
