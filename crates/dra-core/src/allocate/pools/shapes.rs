@@ -12,8 +12,6 @@
 use super::*;
 use foldhash::HashSet;
 
-/// A pool's structure, by interned id: 0 ends a pool in a node's key.
-const END: u32 = 0;
 /// No pattern: the attribute's values are not all plain strings.
 const NO_PATTERN: u32 = u32::MAX;
 
@@ -157,8 +155,13 @@ impl<'a> Shapes<'a> {
             return false;
         };
         let single = alone && pools.len() == 1;
+        // Counts before what they count, so that no two different nodes
+        // can write the same sequence.
+        out.push(pools.len() as u32);
         for p in pools {
             out.extend([p.rank, p.shape]);
+            let count_at = out.len();
+            out.push(0);
             for &(a, v, pattern) in &p.attrs {
                 if uses.all || uses.read.contains(&a) {
                     out.extend([a, 1, v]);
@@ -169,7 +172,7 @@ impl<'a> Shapes<'a> {
                     }
                 }
             }
-            out.push(END);
+            out[count_at] = ((out.len() - count_at - 1) / 3) as u32;
         }
         true
     }
