@@ -315,14 +315,19 @@ fn write_pool<'a>(
         {
             return None;
         }
-        shape.push(b'S');
-        for e in spec.as_map()? {
+        // Every map and list with its length first, as write_node does, so
+        // that different trees never write the same bytes.
+        let spec_map = spec.as_map()?;
+        write_len(&mut shape, spec_map.len());
+        for e in spec_map {
             write_str(&mut shape, &e.key);
             match e.key.as_str() {
                 // The node's own name, the same for every slice here.
                 "nodeName" => {}
                 "pool" => {
-                    for p in e.value.as_map()? {
+                    let pool = e.value.as_map()?;
+                    write_len(&mut shape, pool.len());
+                    for p in pool {
                         write_str(&mut shape, &p.key);
                         if p.key != "name" {
                             write_node(&mut shape, &p.value);
@@ -330,15 +335,20 @@ fn write_pool<'a>(
                     }
                 }
                 "devices" => {
-                    for d in e.value.as_seq()? {
-                        shape.push(b'D');
-                        for f in d.as_map()? {
+                    let list = e.value.as_seq()?;
+                    write_len(&mut shape, list.len());
+                    for d in list {
+                        let fields = d.as_map()?;
+                        write_len(&mut shape, fields.len());
+                        for f in fields {
                             write_str(&mut shape, &f.key);
                             if f.key != "attributes" {
                                 write_node(&mut shape, &f.value);
                                 continue;
                             }
-                            for a in f.value.as_map()? {
+                            let map = f.value.as_map()?;
+                            write_len(&mut shape, map.len());
+                            for a in map {
                                 write_str(&mut shape, &a.key);
                                 let at = *attr_at.entry(a.key.as_str()).or_insert_with(|| {
                                     attrs.push((a.key.as_str(), Values::default()));
@@ -418,8 +428,12 @@ impl Default for Values<'_> {
     }
 }
 
+fn write_len(out: &mut Vec<u8>, n: usize) {
+    out.extend((n as u64).to_le_bytes());
+}
+
 fn write_str(out: &mut Vec<u8>, s: &str) {
-    out.extend((s.len() as u64).to_le_bytes());
+    write_len(out, s.len());
     out.extend(s.as_bytes());
 }
 
