@@ -49,24 +49,45 @@ pub struct AttributeUse {
 struct Written<'a> {
     key: (&'a str, &'a str),
     rank: u32,
-    shape: Vec<u8>,
+    shape: Hashed,
     /// Per qualified attribute: (values, pattern or `None`).
-    attrs: Vec<(String, Vec<u8>, Option<Vec<u8>>)>,
+    attrs: Vec<(String, Hashed, Option<Hashed>)>,
 }
 
+/// Bytes with their hash, computed where they are written (in parallel),
+/// so that interning them (in order) only compares.
+struct Hashed {
+    hash: u64,
+    bytes: Vec<u8>,
+}
+
+impl From<Vec<u8>> for Hashed {
+    fn from(bytes: Vec<u8>) -> Hashed {
+        use std::hash::BuildHasher;
+        Hashed {
+            hash: foldhash::fast::FixedState::with_seed(0).hash_one(&bytes),
+            bytes,
+        }
+    }
+}
+
+/// Ids for byte strings: equal ids are equal bytes (the hash only finds
+/// the candidates, which are compared).
 #[derive(Default)]
 struct Interner {
-    ids: HashMap<Box<[u8]>, u32>,
+    ids: HashMap<u64, Vec<(Box<[u8]>, u32)>>,
+    next: u32,
 }
 
 impl Interner {
-    fn id(&mut self, bytes: &[u8]) -> u32 {
-        if let Some(&id) = self.ids.get(bytes) {
-            return id;
+    fn id(&mut self, h: &Hashed) -> u32 {
+        let same = self.ids.entry(h.hash).or_default();
+        if let Some((_, id)) = same.iter().find(|(b, _)| **b == *h.bytes) {
+            return *id;
         }
-        let id = self.ids.len() as u32 + 1;
-        self.ids.insert(bytes.into(), id);
-        id
+        self.next += 1;
+        same.push((h.bytes.as_slice().into(), self.next));
+        self.next
     }
 }
 
@@ -386,7 +407,7 @@ fn write_pool<'a>(
             }
         }
     }
-    let mut named: Vec<(String, Vec<u8>, Option<Vec<u8>>)> = Vec::with_capacity(attrs.len());
+    let mut named: Vec<(String, Hashed, Option<Hashed>)> = Vec::with_capacity(attrs.len());
     for (name, v) in attrs {
         let name = qualified(key.0, name);
         // One attribute written two ways (`model`, `driver/model`): not
@@ -394,18 +415,18 @@ fn write_pool<'a>(
         if named.iter().any(|(n, _, _)| *n == name) {
             return None;
         }
-        let pattern = v.pattern.map(|p| {
+        let pattern: Option<Vec<u8>> = v.pattern.map(|p| {
             p.iter()
                 .flat_map(|(d, i)| d.to_le_bytes().into_iter().chain(i.to_le_bytes()))
                 .collect()
         });
-        named.push((name, v.values, pattern));
+        named.push((name, v.values.into(), pattern.map(Hashed::from)));
     }
     named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Some(Written {
         key,
         rank,
-        shape,
+        shape: shape.into(),
         attrs: named,
     })
 }
