@@ -73,9 +73,12 @@ impl From<Vec<u8>> for Hashed {
 
 /// Ids for byte strings: equal ids are equal bytes (the hash only finds
 /// the candidates, which are compared).
+/// The byte strings of one hash, with their ids.
+type Candidates = Vec<(Box<[u8]>, u32)>;
+
 #[derive(Default)]
 struct Interner {
-    ids: HashMap<u64, Vec<(Box<[u8]>, u32)>>,
+    ids: HashMap<u64, Candidates>,
     next: u32,
 }
 
