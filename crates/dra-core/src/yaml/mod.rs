@@ -81,6 +81,30 @@ fn pos(m: &Marker) -> u32 {
     u32::try_from(m.index()).unwrap_or(u32::MAX)
 }
 
+/// Whether a line starts with `%` and holds non-ASCII text: saphyr may
+/// then count later indices in bytes (see [`load_part`]).
+fn shifted(text: &str) -> bool {
+    !text.is_ascii() && text.lines().any(|l| l.starts_with('%') && !l.is_ascii())
+}
+
+/// The character index where each line starts, lines broken as saphyr
+/// breaks them (LF, CR LF, or a CR alone).
+fn line_starts(text: &str) -> Vec<u32> {
+    let mut starts = vec![0u32];
+    let mut chars = text.chars().peekable();
+    let mut i = 0u32;
+    while let Some(c) = chars.next() {
+        i = i.saturating_add(1);
+        match c {
+            '\n' => starts.push(i),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => starts.push(i),
+            _ => {}
+        }
+    }
+    starts
+}
+
 /// The 1-based line of a character index (for messages; error path only).
 fn line_of(text: &str, index: u32) -> usize {
     text.chars()
@@ -156,8 +180,7 @@ fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded 
     // saphyr counts positions after a `%` directive line with non-ASCII
     // text in bytes; parts would clamp them where one pass does not, so
     // such a stream is read in one pass.
-    let shifted = !text.is_ascii() && text.lines().any(|l| l.starts_with('%') && !l.is_ascii());
-    let starts = if shifted {
+    let starts = if shifted(text) {
         vec![0]
     } else {
         part_starts(text, min_part)
@@ -361,11 +384,27 @@ fn load_part(
             }
         }
     }
-    // saphyr counts some positions in bytes (a `%` directive line with
-    // non-ASCII text shifts every later mark): no span may leave the part.
-    let part_end =
-        char_base.saturating_add(u32::try_from(text.chars().count()).unwrap_or(u32::MAX));
-    let at = |m: &Marker| pos(m).saturating_add(char_base).min(part_end);
+    // saphyr counts a directive's name and parameters in bytes, so a `%`
+    // line with non-ASCII text shifts every later index; its lines and
+    // columns stay right (a column restarts on each line, and no node sits
+    // on a directive line): there, positions are taken from them. No span
+    // may leave the part either way.
+    let part_chars = u32::try_from(text.chars().count()).unwrap_or(u32::MAX);
+    let part_end = char_base.saturating_add(part_chars);
+    let lines = shifted(text).then(|| line_starts(text));
+    let at = |m: &Marker| {
+        let local = match &lines {
+            Some(starts) => m
+                .line()
+                .checked_sub(1)
+                .and_then(|l| starts.get(l))
+                .map_or(part_chars, |s| {
+                    s.saturating_add(u32::try_from(m.col()).unwrap_or(u32::MAX))
+                }),
+            None => pos(m),
+        };
+        local.saturating_add(char_base).min(part_end)
+    };
     let span = |s: &PSpan| Span::new(at(&s.start), at(&s.end));
     let mut out = Loaded::default();
     let mut parser = Parser::new_from_str(text);

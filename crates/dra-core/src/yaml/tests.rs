@@ -229,3 +229,35 @@ fn an_empty_document_before_a_part_ends_at_the_next_marker() {
         }
     }
 }
+
+#[test]
+fn spans_after_a_directive_with_non_ascii_text_are_in_characters() {
+    // saphyr counts a reserved directive's name and parameters in bytes
+    // (found by fuzzing lint_bytes: a finding pointed past the end).
+    for directive in [
+        "%RESERVED é€ ünï",
+        "%YAML 1.2 # é€",
+        "%TAG ! tag:é.example.com,2000:",
+        "%'# ��� # ��",
+    ] {
+        for eol in ["\n", "\r\n"] {
+            let text = format!("{directive}{eol}---{eol}key: välue{eol}other: [é, x]{eol}");
+            let loaded = load_general(&text, Limits::default());
+            if !loaded.errors.is_empty() {
+                continue;
+            }
+            let chars: Vec<char> = text.chars().collect();
+            let at = |needle: &str| {
+                let byte = text.find(needle).unwrap();
+                text[..byte].chars().count() as u32
+            };
+            let root = &loaded.documents[0].root;
+            let key = root.entry("other").unwrap();
+            assert_eq!(key.key_span.start, at("other"), "{directive:?}");
+            let x = &root.get("other").unwrap().as_seq().unwrap()[1];
+            assert_eq!(x.span.start, at("x]"), "{directive:?}");
+            assert!(root.span.end as usize <= chars.len());
+            assert_eq!(load_split(&text, Limits::default(), 16), loaded);
+        }
+    }
+}
