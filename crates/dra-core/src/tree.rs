@@ -319,9 +319,12 @@ pub fn inner_span(
             (start_line + line - 1, indent + column)
         }
     };
-    let index = lines.index_of(file_line, file_col)?;
-    // Past the end of the line (an error at the end of the expression): a point.
-    let end = if lines.line_col(index + 1).0 == file_line {
+    // Never past the scalar itself (an error at the end of an expression
+    // that ends the file would otherwise point past the file).
+    let index = lines.index_of(file_line, file_col)?.min(node.span.end);
+    // Past the end of the line or of the scalar (an error at the end of
+    // the expression): a point.
+    let end = if index < node.span.end && lines.line_col(index + 1).0 == file_line {
         index + 1
     } else {
         index
@@ -551,5 +554,41 @@ mod line_index_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CEL error one past the end of an expression that ends the file is
+    /// a point at the end, not a character past it (found by fuzzing
+    /// lint_bytes on 30ea1a2).
+    #[test]
+    fn an_error_at_the_end_of_an_expression_stays_in_the_file() {
+        let text = "expression: device.";
+        let node = Node {
+            value: Value::Str("device.".into()),
+            span: Span::new(12, 19),
+            style: ScalarStyle::Plain,
+        };
+        let lines = LineIndex::new(text);
+        // cel-go: `<input>:1:8` (one past the last character).
+        assert_eq!(
+            inner_span(text, &lines, &node, 1, 8),
+            Some(Span::new(19, 19))
+        );
+        // Inside the expression: one character.
+        assert_eq!(
+            inner_span(text, &lines, &node, 1, 7),
+            Some(Span::new(18, 19))
+        );
+        // With more text after it, the end of the expression is still a point.
+        let text = "expression: device.\nnext: 1\n";
+        let lines = LineIndex::new(text);
+        assert_eq!(
+            inner_span(text, &lines, &node, 1, 8),
+            Some(Span::new(19, 19))
+        );
     }
 }
