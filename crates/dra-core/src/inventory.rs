@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::cel::{self, Device, Env, Program};
-use crate::model::{Object, ObjectKind};
-use crate::tree::Node;
+use crate::dra::{DeviceClass, Inventory};
+use crate::model::Object;
 
 /// One device of the inventory with its CEL view, built once.
 pub struct InventoryDevice {
@@ -22,55 +22,18 @@ pub struct InventoryDevice {
 /// DRAListTypeAttributes is on (list attributes are readable).
 pub fn devices(objects: &[Object], list_types: bool) -> Vec<InventoryDevice> {
     let mut out = Vec::new();
-    for s in objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-    {
-        let Some(spec) = s.spec() else { continue };
-        let driver = spec
-            .get("driver")
-            .and_then(Node::as_str)
-            .unwrap_or_default();
-        let pool = spec
-            .get("pool")
-            .and_then(|p| p.get("name"))
-            .and_then(Node::as_str)
-            .unwrap_or_default();
-        let slice_node = node_of(spec);
-        for d in spec
-            .get("devices")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-        {
-            let name = d.get("name").and_then(Node::as_str).unwrap_or_default();
-            let node = if spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true) {
-                node_of(d)
-            } else {
-                slice_node.clone()
-            };
+    for slice in Inventory::decode(objects).slices {
+        for d in &slice.devices {
             out.push(InventoryDevice {
-                node,
-                driver: driver.to_owned(),
-                pool: pool.to_owned(),
-                name: name.to_owned(),
-                cel: Arc::new(Device::from_node(driver, d, list_types)),
+                node: slice.selection_of(d).label().unwrap_or_default(),
+                driver: slice.driver.to_owned(),
+                pool: slice.pool.name.to_owned(),
+                name: d.name.to_owned(),
+                cel: Arc::new(Device::from_node(slice.driver, d.node, list_types)),
             });
         }
     }
     out
-}
-
-fn node_of(n: &Node) -> String {
-    if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
-        return name.to_owned();
-    }
-    if n.get("allNodes").and_then(Node::as_bool) == Some(true) {
-        return "<all nodes>".into();
-    }
-    if n.get("nodeSelector").is_some() {
-        return "<node selector>".into();
-    }
-    String::new()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -101,14 +64,7 @@ pub struct MatchReport {
 
 /// A DeviceClass's selector expressions, in order.
 pub fn class_selectors(class: &Object) -> Vec<String> {
-    class
-        .spec()
-        .and_then(|s| s.get("selectors"))
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|s| s.get("cel")?.get("expression")?.as_str().map(str::to_owned))
-        .collect()
+    DeviceClass::decode(class).expressions()
 }
 
 /// Evaluates `expr` on every device; with a class, the class's selectors

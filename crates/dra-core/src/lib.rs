@@ -16,6 +16,7 @@ pub mod allocate;
 pub mod cel;
 pub mod convert;
 pub mod diag;
+pub mod dra;
 pub mod extended;
 pub mod fix;
 pub mod fleet;

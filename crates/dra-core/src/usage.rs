@@ -5,7 +5,10 @@
 
 use serde::Serialize;
 
-use crate::model::{Object, ObjectKind};
+use std::collections::HashMap;
+
+use crate::dra::{quantity, Inventory, Slice, Taint};
+use crate::model::Object;
 use crate::quantity::Quantity;
 use crate::tree::Node;
 
@@ -72,41 +75,34 @@ pub struct InvalidPool {
 /// Pools whose slices (of the newest generation) list a device name twice or
 /// disagree on `resourceSliceCount`: the scheduler skips all their devices.
 pub fn invalid_pools(objects: &[Object]) -> Vec<InvalidPool> {
-    let by_pool = crate::slices::by_pool(objects);
-    let gen = crate::slices::generation;
+    let inventory = Inventory::decode(objects);
     let mut out = Vec::new();
-    for ((driver, pool), slices) in by_pool {
-        let newest = slices.iter().map(|o| gen(o)).max().unwrap_or(0);
-        let slices: Vec<&Object> = slices.into_iter().filter(|o| gen(o) == newest).collect();
-        let counts: Vec<(i64, &str)> = slices
-            .iter()
-            .map(|o| {
-                let c = o
-                    .spec()
-                    .and_then(|sp| sp.get("pool"))
-                    .and_then(|p| p.get("resourceSliceCount"))
-                    .and_then(Node::as_i64)
-                    .unwrap_or(0);
-                (c, o.name().unwrap_or_default())
-            })
+    for ((driver, pool), slices) in inventory.pools() {
+        let newest = slices.iter().map(|s| s.pool.generation).max().unwrap_or(0);
+        let slices: Vec<&Slice> = slices
+            .into_iter()
+            .filter(|s| s.pool.generation == newest)
             .collect();
         let mut names: Vec<&str> = Vec::new();
         let mut reason = None;
-        'slices: for o in &slices {
-            for d in seq(o.spec().and_then(|sp| sp.get("devices"))) {
-                let n = s(d, &["name"]);
-                if names.contains(&n) {
+        'slices: for slice in &slices {
+            for d in &slice.devices {
+                if names.contains(&d.name) {
                     reason = Some(format!(
-                        "device name {n} is listed twice (slice {})",
-                        o.name().unwrap_or_default()
+                        "device name {} is listed twice (slice {})",
+                        d.name, slice.name
                     ));
                     break 'slices;
                 }
-                names.push(n);
+                names.push(d.name);
             }
         }
-        if reason.is_none() && counts.iter().any(|(c, _)| *c != counts[0].0) {
-            let parts: Vec<String> = counts.iter().map(|(c, n)| format!("{n}: {c}")).collect();
+        let counts: Vec<i64> = slices.iter().map(|s| s.pool.resource_slice_count).collect();
+        if reason.is_none() && counts.iter().any(|c| *c != counts[0]) {
+            let parts: Vec<String> = slices
+                .iter()
+                .map(|s| format!("{}: {}", s.name, s.pool.resource_slice_count))
+                .collect();
             reason = Some(format!(
                 "its slices disagree on resourceSliceCount ({})",
                 parts.join(", ")
@@ -123,143 +119,74 @@ pub fn invalid_pools(objects: &[Object]) -> Vec<InvalidPool> {
     out
 }
 
-fn s<'a>(n: &'a Node, path: &[&str]) -> &'a str {
-    let mut n = n;
-    for k in path {
-        match n.get(k) {
-            Some(c) => n = c,
-            None => return "",
-        }
-    }
-    n.as_str().unwrap_or("")
-}
-
-fn seq(n: Option<&Node>) -> &[Node] {
-    n.and_then(Node::as_seq).unwrap_or_default()
-}
-
-fn qty(n: Option<&Node>) -> Option<Quantity> {
-    let n = n?;
-    match n.as_str() {
-        Some(t) => Quantity::parse(t).ok(),
-        None => n.to_json().as_i64().map(Quantity::from_int),
-    }
-}
-
-fn node_of(n: &Node) -> Option<String> {
-    if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
-        return Some(name.to_owned());
-    }
-    if n.get("allNodes").and_then(Node::as_bool) == Some(true) {
-        return Some("<all nodes>".into());
-    }
-    n.get("nodeSelector").map(|_| "<node selector>".into())
-}
-
 /// (driver, pool, device).
-type DeviceKey = (String, String, String);
+type DeviceKey<'t> = (&'t str, &'t str, &'t str);
 /// The claims holding a device, and the capacity their results consume.
-type Held = (Vec<Holder>, Vec<(String, Quantity)>);
+type Held<'t> = (Vec<Holder>, Vec<(&'t str, Quantity)>);
+/// (driver, pool) -> counter set -> counter -> (total, used).
+type PoolCounters<'t> = Vec<(&'t str, Vec<(&'t str, Quantity, Quantity)>)>;
 
-/// One row per device of the slices, in slice order.
-pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
-    // (driver, pool, device) -> holders and consumed capacity.
-    let mut holders: std::collections::HashMap<DeviceKey, Held> = std::collections::HashMap::new();
-    for c in objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceClaim)
-    {
-        let Some(status) = c.root.get("status") else {
+/// The claims holding each device, from the claims' allocation results.
+fn holders<'t>(inventory: &Inventory<'t>) -> HashMap<DeviceKey<'t>, Held<'t>> {
+    let mut holders: HashMap<DeviceKey<'t>, Held<'t>> = HashMap::new();
+    for c in &inventory.claims {
+        let reserved: Vec<String> = c
+            .reserved_for
+            .iter()
+            .map(|r| format!("{}/{}", c.namespace, r.name))
+            .collect();
+        let Some(allocation) = &c.allocation else {
             continue;
         };
-        let ns = c.namespace_or_default();
-        let reserved: Vec<String> = seq(status.get("reservedFor"))
-            .iter()
-            .map(|r| format!("{ns}/{}", s(r, &["name"])))
-            .collect();
-        for r in seq(status
-            .get("allocation")
-            .and_then(|a| a.get("devices"))
-            .and_then(|d| d.get("results")))
-        {
+        for r in &allocation.results {
             let key = (
-                s(r, &["driver"]).to_owned(),
-                s(r, &["pool"]).to_owned(),
-                s(r, &["device"]).to_owned(),
+                r.driver.unwrap_or_default(),
+                r.pool.unwrap_or_default(),
+                r.device.unwrap_or_default(),
             );
             let entry = holders.entry(key).or_default();
             entry.0.push(Holder {
-                namespace: ns.to_owned(),
-                claim: c.name().unwrap_or_default().to_owned(),
-                request: s(r, &["request"]).to_owned(),
+                namespace: c.namespace.to_owned(),
+                claim: c.name.to_owned(),
+                request: r.request.to_owned(),
                 reserved_for: reserved.clone(),
             });
-            for e in r
-                .get("consumedCapacity")
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-            {
-                if let Some(q) = qty(Some(&e.value)) {
-                    entry.1.push((e.key.to_string(), q));
+            for (name, q) in r.consumed_capacity.iter().flatten() {
+                if let Some(q) = quantity(q) {
+                    entry.1.push((name, q));
                 }
             }
         }
     }
-    // (driver, pool) -> counter set -> counter -> (total, used).
-    type Counters = Vec<(String, Vec<(String, Quantity, Quantity)>)>;
-    let mut pools: std::collections::HashMap<(String, String), Counters> =
-        std::collections::HashMap::new();
-    let slices: Vec<&Object> = objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-        .collect();
-    for sl in &slices {
-        let Some(spec) = sl.spec() else { continue };
-        let key = (
-            s(spec, &["driver"]).to_owned(),
-            s(spec, &["pool", "name"]).to_owned(),
-        );
-        let sets = pools.entry(key).or_default();
-        for set in seq(spec.get("sharedCounters")) {
+    holders
+}
+
+/// One row per device of the slices, in slice order.
+pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
+    let inventory = Inventory::decode(objects);
+    let holders = holders(&inventory);
+    let mut pools: HashMap<(&str, &str), PoolCounters> = HashMap::new();
+    for sl in &inventory.slices {
+        let sets = pools.entry((sl.driver, sl.pool.name)).or_default();
+        for set in &sl.shared_counters {
             let counters = set
-                .get("counters")
-                .and_then(Node::as_map)
-                .unwrap_or_default()
+                .counters
                 .iter()
-                .filter_map(|e| {
-                    Some((
-                        e.key.to_string(),
-                        qty(e.value.get("value"))?,
-                        Quantity::zero(),
-                    ))
-                })
+                .map(|(name, total)| (*name, *total, Quantity::zero()))
                 .collect();
-            sets.push((s(set, &["name"]).to_owned(), counters));
+            sets.push((set.name, counters));
         }
     }
     // (driver, pool, counter set) -> the claims whose devices draw on it.
-    let mut set_users: std::collections::HashMap<(String, String, String), Vec<String>> =
-        std::collections::HashMap::new();
-    for sl in &slices {
-        let Some(spec) = sl.spec() else { continue };
-        let (driver, pool) = (s(spec, &["driver"]), s(spec, &["pool", "name"]));
-        for d in seq(spec.get("devices")) {
-            let key = (
-                driver.to_owned(),
-                pool.to_owned(),
-                s(d, &["name"]).to_owned(),
-            );
-            let Some((held, _)) = holders.get(&key) else {
+    let mut set_users: HashMap<(&str, &str, &str), Vec<String>> = HashMap::new();
+    for sl in &inventory.slices {
+        let (driver, pool) = (sl.driver, sl.pool.name);
+        for d in &sl.devices {
+            let Some((held, _)) = holders.get(&(driver, pool, d.name)) else {
                 continue;
             };
-            for cc in seq(d.get("consumesCounters")) {
-                let users = set_users
-                    .entry((
-                        driver.to_owned(),
-                        pool.to_owned(),
-                        s(cc, &["counterSet"]).to_owned(),
-                    ))
-                    .or_default();
+            for cc in &d.consumes_counters {
+                let users = set_users.entry((driver, pool, cc.counter_set)).or_default();
                 for h in held {
                     let c = format!("{}/{}", h.namespace, h.claim);
                     if !users.contains(&c) {
@@ -267,131 +194,83 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                     }
                 }
             }
-            let Some(sets) = pools.get_mut(&(driver.to_owned(), pool.to_owned())) else {
+            let Some(sets) = pools.get_mut(&(driver, pool)) else {
                 continue;
             };
-            for cc in seq(d.get("consumesCounters")) {
-                let Some((_, counters)) =
-                    sets.iter_mut().find(|(n, _)| n == s(cc, &["counterSet"]))
+            for cc in &d.consumes_counters {
+                let Some((_, counters)) = sets.iter_mut().find(|(n, _)| *n == cc.counter_set)
                 else {
                     continue;
                 };
-                for e in cc
-                    .get("counters")
-                    .and_then(Node::as_map)
-                    .unwrap_or_default()
-                {
-                    let (Some(q), Some(c)) = (
-                        qty(e.value.get("value")),
-                        counters.iter_mut().find(|c| c.0 == e.key),
-                    ) else {
-                        continue;
-                    };
-                    c.2 = c.2.checked_add(&q).unwrap_or(c.2);
+                for (name, q) in &cc.counters {
+                    if let Some(c) = counters.iter_mut().find(|c| c.0 == *name) {
+                        c.2 = c.2.checked_add(q).unwrap_or(c.2);
+                    }
                 }
             }
         }
     }
-    let rules: Vec<&Object> = objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
-        .collect();
     let mut out = Vec::new();
-    for sl in &slices {
-        let Some(spec) = sl.spec() else { continue };
-        let (driver, pool) = (s(spec, &["driver"]), s(spec, &["pool", "name"]));
-        let slice_node = node_of(spec);
-        let per_device = spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true);
-        for d in seq(spec.get("devices")) {
-            let name = s(d, &["name"]);
-            let node = if per_device {
-                node_of(d)
-            } else {
-                slice_node.clone()
-            }
-            .unwrap_or_default();
-            let key = (driver.to_owned(), pool.to_owned(), name.to_owned());
-            let (held, consumed) = holders.get(&key).cloned().unwrap_or_default();
-            let taint_text = |t: &Node| {
-                let v = s(t, &["value"]);
-                let kv = if v.is_empty() {
-                    s(t, &["key"]).to_owned()
-                } else {
-                    format!("{}={v}", s(t, &["key"]))
-                };
-                format!("{kv}:{}", s(t, &["effect"]))
-            };
-            let mut taints: Vec<String> = seq(d.get("taints")).iter().map(taint_text).collect();
-            for r in &rules {
-                let sel = r.spec().and_then(|sp| sp.get("deviceSelector"));
-                let applies = sel.is_some_and(|sel| {
-                    let f = |k: &str| sel.get(k).and_then(Node::as_str);
-                    f("driver").is_none_or(|x| x == driver)
-                        && f("pool").is_none_or(|x| x == pool)
-                        && f("device").is_none_or(|x| x == name)
-                        && sel.get("deviceClassName").is_none()
-                        && sel.get("selectors").is_none()
-                });
-                if let (true, Some(t)) = (applies, r.spec().and_then(|sp| sp.get("taint"))) {
-                    taints.push(format!(
-                        "{} (DeviceTaintRule {})",
-                        taint_text(t),
-                        r.name().unwrap_or_default()
-                    ));
+    for sl in &inventory.slices {
+        let (driver, pool) = (sl.driver, sl.pool.name);
+        for d in &sl.devices {
+            let node = sl.selection_of(d).label().unwrap_or_default();
+            let (held, consumed) = holders
+                .get(&(driver, pool, d.name))
+                .cloned()
+                .unwrap_or_default();
+            let mut taints: Vec<String> = d.taints.iter().map(Taint::display).collect();
+            for r in &inventory.taint_rules {
+                let applies = r
+                    .selector
+                    .as_ref()
+                    .is_some_and(|sel| sel.names(driver, pool, d.name));
+                if let (true, Some(t)) = (applies, &r.taint) {
+                    taints.push(format!("{} (DeviceTaintRule {})", t.display(), r.name));
                 }
             }
             let mut counters = Vec::new();
             let mut blocked_by = None;
-            let sets = pools.get(&(driver.to_owned(), pool.to_owned()));
-            for cc in seq(d.get("consumesCounters")) {
-                let set = s(cc, &["counterSet"]);
-                for e in cc
-                    .get("counters")
-                    .and_then(Node::as_map)
-                    .unwrap_or_default()
-                {
-                    if let Some((_, total, used)) = sets
-                        .and_then(|ss| ss.iter().find(|(n, _)| n == set))
-                        .and_then(|(_, cs)| cs.iter().find(|c| c.0 == e.key))
-                    {
-                        let needs = qty(e.value.get("value"));
-                        let left = total.checked_sub(used).unwrap_or_else(Quantity::zero);
-                        if blocked_by.is_none()
-                            && held.is_empty()
-                            && needs.as_ref().is_some_and(|n| *n > left)
-                        {
-                            blocked_by = Some(Blocked {
-                                counter_set: set.to_owned(),
-                                counter: e.key.to_string(),
-                                needs: needs.as_ref().map(Quantity::human).unwrap_or_default(),
-                                left: left.human(),
-                                claims: set_users
-                                    .get(&(driver.to_owned(), pool.to_owned(), set.to_owned()))
-                                    .cloned()
-                                    .unwrap_or_default(),
-                            });
-                        }
-                        counters.push(Use {
-                            name: format!("{set}/{}", e.key),
-                            consumes: needs.map(|q| q.human()),
-                            used: used.human(),
-                            total: total.human(),
+            let sets = pools.get(&(driver, pool));
+            for cc in &d.consumes_counters {
+                let set = cc.counter_set;
+                for (counter, needs) in &cc.counters {
+                    let Some((_, total, used)) = sets
+                        .and_then(|ss| ss.iter().find(|(n, _)| *n == set))
+                        .and_then(|(_, cs)| cs.iter().find(|c| c.0 == *counter))
+                    else {
+                        continue;
+                    };
+                    let left = total.checked_sub(used).unwrap_or_else(Quantity::zero);
+                    if blocked_by.is_none() && held.is_empty() && *needs > left {
+                        blocked_by = Some(Blocked {
+                            counter_set: set.to_owned(),
+                            counter: (*counter).to_owned(),
+                            needs: needs.human(),
+                            left: left.human(),
+                            claims: set_users
+                                .get(&(driver, pool, set))
+                                .cloned()
+                                .unwrap_or_default(),
                         });
                     }
+                    counters.push(Use {
+                        name: format!("{set}/{counter}"),
+                        consumes: Some(needs.human()),
+                        used: used.human(),
+                        total: total.human(),
+                    });
                 }
             }
             let mut capacity = Vec::new();
-            if d.get("allowMultipleAllocations").and_then(Node::as_bool) == Some(true) {
-                for e in d.get("capacity").and_then(Node::as_map).unwrap_or_default() {
-                    let Some(total) = qty(e.value.get("value")) else {
-                        continue;
-                    };
+            if d.allow_multiple_allocations {
+                for (name, total) in &d.capacity {
                     let used = consumed
                         .iter()
-                        .filter(|(n, _)| *n == e.key)
+                        .filter(|(n, _)| n == name)
                         .fold(Quantity::zero(), |a, (_, q)| a.checked_add(q).unwrap_or(a));
                     capacity.push(Use {
-                        name: e.key.to_string(),
+                        name: (*name).to_owned(),
                         consumes: None,
                         used: used.human(),
                         total: total.human(),
@@ -413,7 +292,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                 node,
                 driver: driver.to_owned(),
                 pool: pool.to_owned(),
-                device: name.to_owned(),
+                device: d.name.to_owned(),
                 state,
                 holders: held,
                 taints,

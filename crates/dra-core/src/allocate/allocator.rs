@@ -79,7 +79,7 @@ impl<'a> Cluster<'a> {
 
 /// What every node's run reads: node labels and claims with an allocation.
 /// An allocation result of a claim already allocated in the cluster.
-pub(super) type HeldResult<'a> = (&'a Object, &'a Node);
+pub(super) type HeldResult<'a> = (&'a Object, dra::AllocationResult<'a>);
 
 pub(super) struct Shared<'a> {
     pub(super) labels: HashMap<&'a str, &'a Node>,
@@ -102,17 +102,11 @@ impl<'a> Shared<'a> {
                     .iter()
                     .filter(|o| o.kind == ObjectKind::ResourceClaim)
                 {
-                    let results = o
-                        .root
-                        .get("status")
-                        .and_then(|s| s.get("allocation"))
-                        .and_then(|a| a.get("devices"))
-                        .and_then(|d| d.get("results"))
-                        .and_then(Node::as_seq)
-                        .unwrap_or_default();
-                    for r in results {
-                        if let (Some(driver), Some(pool)) = (str_of(r, "driver"), str_of(r, "pool"))
-                        {
+                    let Some(allocation) = dra::Claim::decode(o).allocation else {
+                        continue;
+                    };
+                    for r in allocation.results {
+                        if let (Some(driver), Some(pool)) = (r.driver, r.pool) {
                             held.entry((driver, pool)).or_default().push((o, r));
                         }
                     }
@@ -188,9 +182,10 @@ impl<'a> Allocator<'a> {
         let mut fixed: Vec<(usize, ClaimAllocation)> = Vec::new();
         let mut todo = Vec::new();
         for (i, p) in plans.into_iter().enumerate() {
-            match p.obj.root.get("status").and_then(|s| s.get("allocation")) {
+            let claim = dra::Claim::decode(p.obj);
+            match &claim.allocation {
                 Some(a) => {
-                    if let Some(sel) = a.get("nodeSelector") {
+                    if let Some(sel) = a.node_selector {
                         if !pools::node_selector_matches(sel, node, labels) {
                             return Outcome::Unsatisfiable {
                                 reasons: vec![format!(
@@ -202,7 +197,7 @@ impl<'a> Allocator<'a> {
                             };
                         }
                     }
-                    fixed.push((i, existing_allocation(p.obj, a)));
+                    fixed.push((i, existing_allocation(&claim, a)));
                 }
                 None => {
                     // Requests name their claim by position among those allocated now.
@@ -293,16 +288,17 @@ pub(super) fn solve_node<'a>(
             continue;
         }
         seen_pools.push(key);
-        for &(o, r) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
+        for (o, r) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
+            let o: &Object = o;
             if allocating.contains(&(o as *const Object))
                 || what_if.without.is_some_and(|w| std::ptr::eq(w, o))
             {
                 continue;
             }
-            let Some(device) = str_of(r, "device") else {
+            let Some(device) = r.device else {
                 continue;
             };
-            if r.get("adminAccess").and_then(Node::as_bool) == Some(true) {
+            if r.admin_access == Some(true) {
                 continue;
             }
             let pi = first;
@@ -313,7 +309,7 @@ pub(super) fn solve_node<'a>(
             else {
                 continue;
             };
-            if r.get("shareID").is_some() {
+            if r.shared {
                 if let Some(idx) = pools[pi].devices.iter().position(|d| d.name == device) {
                     let e = shared_used
                         .entry(DevRef {
@@ -321,17 +317,10 @@ pub(super) fn solve_node<'a>(
                             index: idx,
                         })
                         .or_default();
-                    for c in r
-                        .get("consumedCapacity")
-                        .and_then(Node::as_map)
-                        .unwrap_or_default()
-                    {
-                        if let Some(q) = qty(&c.value) {
-                            let cur = e
-                                .get(c.key.as_str())
-                                .copied()
-                                .unwrap_or_else(Quantity::zero);
-                            e.insert(c.key.to_string(), cur.checked_add(&q).unwrap_or(cur));
+                    for (name, value) in r.consumed_capacity.iter().flatten() {
+                        if let Some(q) = qty(value) {
+                            let cur = e.get(*name).copied().unwrap_or_else(Quantity::zero);
+                            e.insert((*name).to_owned(), cur.checked_add(&q).unwrap_or(cur));
                         }
                     }
                 }
@@ -347,7 +336,7 @@ pub(super) fn solve_node<'a>(
                 holders.insert(dr, claim_ref(o));
                 holder_pods
                     .entry(claim_ref(o))
-                    .or_insert_with(|| reserved_pods(o));
+                    .or_insert_with(|| dra::Claim::decode(o).reserved_pods());
             }
         }
     }

@@ -34,6 +34,7 @@ use compact_str::CompactString;
 use serde::Serialize;
 
 use crate::cel::{Env, Program};
+use crate::dra;
 use crate::gates::{FeatureGates, Gate};
 use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
@@ -130,79 +131,54 @@ pub struct ClaimAllocation {
 }
 
 /// A claim's allocation as its status records it.
-fn existing_allocation(o: &Object, allocation: &Node) -> ClaimAllocation {
+fn existing_allocation(claim: &dra::Claim, allocation: &dra::Allocation) -> ClaimAllocation {
+    let owned = |l: &Option<Vec<&str>>| {
+        l.as_ref()
+            .map(|l| l.iter().map(|x| (*x).to_owned()).collect())
+    };
     let results = allocation
-        .get("devices")
-        .and_then(|d| d.get("results"))
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
+        .results
         .iter()
-        .map(|r| {
-            let s = |k: &str| CompactString::from(str_of(r, k).unwrap_or_default());
-            let strings = |k: &str| {
-                r.get(k).and_then(Node::as_seq).map(|l| {
-                    l.iter()
-                        .filter_map(|x| x.as_str().map(str::to_owned))
-                        .collect()
-                })
-            };
-            DeviceResult {
-                request: s("request"),
-                driver: s("driver"),
-                pool: s("pool"),
-                device: s("device"),
-                admin_access: r.get("adminAccess").and_then(Node::as_bool),
-                tolerations: r.get("tolerations").map(Node::to_json),
-                binding_conditions: strings("bindingConditions"),
-                binding_failure_conditions: strings("bindingFailureConditions"),
-                share_id: str_of(r, "shareID").map(str::to_owned),
-                consumed_capacity: r.get("consumedCapacity").and_then(Node::as_map).map(|m| {
-                    m.iter()
-                        .map(|e| {
-                            (
-                                e.key.to_string(),
-                                e.value
-                                    .as_str()
-                                    .map_or_else(|| e.value.to_json().to_string(), str::to_owned),
-                            )
-                        })
-                        .collect()
-                }),
-            }
+        .map(|r| DeviceResult {
+            request: r.request.into(),
+            driver: r.driver.unwrap_or_default().into(),
+            pool: r.pool.unwrap_or_default().into(),
+            device: r.device.unwrap_or_default().into(),
+            admin_access: r.admin_access,
+            tolerations: r.tolerations.map(Node::to_json),
+            binding_conditions: owned(&r.binding_conditions),
+            binding_failure_conditions: owned(&r.binding_failure_conditions),
+            share_id: r.share_id.map(str::to_owned),
+            consumed_capacity: r.consumed_capacity.as_ref().map(|m| {
+                m.iter()
+                    .map(|(name, value)| {
+                        (
+                            (*name).to_owned(),
+                            value
+                                .as_str()
+                                .map_or_else(|| value.to_json().to_string(), str::to_owned),
+                        )
+                    })
+                    .collect()
+            }),
         })
         .collect();
     ClaimAllocation {
-        namespace: o.namespace_or_default().into(),
-        name: o.name().unwrap_or_default().into(),
+        namespace: claim.namespace.into(),
+        name: claim.name.into(),
         results,
         node_selector: allocation
-            .get("nodeSelector")
+            .node_selector
             .map(|n| AllocationNodeSelector::Terms(n.to_json())),
-        config: allocation
-            .get("devices")
-            .and_then(|d| d.get("config"))
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .map(Node::to_json)
-            .collect(),
+        config: allocation.config.iter().map(Node::to_json).collect(),
         existing: true,
-        reserved_for: o
-            .root
-            .get("status")
-            .and_then(|s| s.get("reservedFor"))
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
+        reserved_for: claim
+            .reserved_for
             .iter()
-            .filter_map(|r| {
-                let name = str_of(r, "name")?;
-                let what = str_of(r, "resource").unwrap_or("pods");
-                let ns = o.namespace_or_default();
-                Some(if what == "pods" {
-                    format!("{ns}/{name}")
-                } else {
-                    format!("{what} {ns}/{name}")
-                })
+            .filter(|c| !c.name.is_empty())
+            .map(|c| match c.resource.unwrap_or("pods") {
+                "pods" => format!("{}/{}", claim.namespace, c.name),
+                what => format!("{what} {}/{}", claim.namespace, c.name),
             })
             .collect(),
     }
@@ -407,10 +383,6 @@ struct Pick {
 
 fn qty(n: &Node) -> Option<Quantity> {
     n.scalar_text().and_then(|t| Quantity::parse(&t).ok())
-}
-
-fn str_of<'n>(n: &'n Node, k: &str) -> Option<&'n str> {
-    n.get(k).and_then(Node::as_str)
 }
 
 fn claim_ref(o: &Object) -> String {

@@ -52,57 +52,31 @@ pub(super) fn allocation_config<'a>(
             continue;
         }
         let start = config.len();
-        for c in class
-            .spec()
-            .and_then(|s| s.get("config"))
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-        {
+        for c in &dra::DeviceClass::decode(class).config {
             let mut entry = json!({"source": "FromClass", "requests": [name]});
-            if let Some(opaque) = c.get("opaque") {
+            if let Some(opaque) = c.opaque {
                 entry["opaque"] = opaque.to_json();
             }
             config.push(entry);
         }
         ranges.insert(class_name, start..config.len());
     }
-    let requests: Vec<&Node> = plan
-        .obj
-        .spec()
-        .and_then(|s| s.get("devices"))
-        .and_then(|d| d.get("requests"))
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .collect();
-    for c in plan
-        .obj
-        .spec()
-        .and_then(|s| s.get("devices"))
-        .and_then(|d| d.get("config"))
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-    {
-        let named: Vec<&str> = c
-            .get("requests")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(Node::as_str)
-            .collect();
+    let claim = dra::Claim::decode(plan.obj);
+    for c in &claim.config {
+        let named = &c.requests;
         let mut entry = json!({"source": "FromClaim"});
         if !named.is_empty() {
             entry["requests"] = json!(named);
         }
-        if let Some(opaque) = c.get("opaque") {
+        if let Some(opaque) = c.opaque {
             entry["opaque"] = opaque.to_json();
         }
         if named.is_empty() {
             config.push(entry);
             continue;
         }
-        for (r, slot) in requests.iter().zip(&plan.slots) {
-            let request = str_of(r, "name").unwrap_or_default();
+        for (r, slot) in claim.requests.iter().zip(&plan.slots) {
+            let request = r.name;
             let hit = named.contains(&request)
                 || (matches!(slot, Slot::First(_))
                     && chosen(slot).is_some_and(|sub| named.contains(&sub.as_str())));
