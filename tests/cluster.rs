@@ -15,16 +15,12 @@ use serde_json::{json, Value};
 
 struct Live {
     server: Server,
-    dir: PathBuf,
+    dir: support::ScratchDir,
     kubeconfig: PathBuf,
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("kubectl-dra-cluster-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> support::ScratchDir {
+    support::ScratchDir::new(&format!("cluster-{name}"))
 }
 
 impl Live {

@@ -4,13 +4,8 @@
 
 mod support;
 
-use std::path::PathBuf;
-
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kubectl-dra-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn tmpdir(name: &str) -> support::ScratchDir {
+    support::ScratchDir::new(name)
 }
 
 fn lint_json(path: &str) -> (serde_json::Value, i32, String) {

@@ -10,26 +10,38 @@ use crate::tree::Node;
 /// A pool's identity: (driver, pool name).
 pub type PoolKey<'a> = (&'a str, &'a str);
 
+/// Items grouped by pool, in input order, pools sorted by driver and name;
+/// an item whose key is `None` belongs to no pool. The one grouping every
+/// reader uses (over objects here, over typed slices in
+/// [`crate::dra::Inventory::pools`]).
+pub fn group_by_pool<'k, T>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> Option<PoolKey<'k>>,
+) -> BTreeMap<PoolKey<'k>, Vec<T>> {
+    let mut pools: BTreeMap<PoolKey<'k>, Vec<T>> = BTreeMap::new();
+    for item in items {
+        if let Some(k) = key(&item) {
+            pools.entry(k).or_default().push(item);
+        }
+    }
+    pools
+}
+
 /// The slices of each pool, in input order, pools sorted by driver and
 /// name. A slice without a driver or pool name belongs to no pool.
 pub fn by_pool(objects: &[Object]) -> BTreeMap<PoolKey<'_>, Vec<&Object>> {
-    let mut pools: BTreeMap<PoolKey<'_>, Vec<&Object>> = BTreeMap::new();
-    for s in objects
+    let slices = objects
         .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-    {
-        let Some(spec) = s.spec() else { continue };
-        let (Some(driver), Some(pool)) = (
-            spec.get("driver").and_then(Node::as_str),
+        .filter(|o| o.kind == ObjectKind::ResourceSlice);
+    group_by_pool(slices, |s| {
+        let spec = s.spec()?;
+        Some((
+            spec.get("driver").and_then(Node::as_str)?,
             spec.get("pool")
                 .and_then(|p| p.get("name"))
-                .and_then(Node::as_str),
-        ) else {
-            continue;
-        };
-        pools.entry((driver, pool)).or_default().push(s);
-    }
-    pools
+                .and_then(Node::as_str)?,
+        ))
+    })
 }
 
 /// The slice's `spec.pool.generation` (0 when unset).

@@ -59,13 +59,9 @@ impl<'t> Inventory<'t> {
     /// scheduler's `GatherPools` keys it), in input order, pools sorted by
     /// driver and name. A slice without a driver or pool name is in no pool.
     pub fn pools(&self) -> BTreeMap<(&'t str, &'t str), Vec<&Slice<'t>>> {
-        let mut pools: BTreeMap<(&str, &str), Vec<&Slice>> = BTreeMap::new();
-        for s in &self.slices {
-            if !s.driver.is_empty() && !s.pool.name.is_empty() {
-                pools.entry((s.driver, s.pool.name)).or_default().push(s);
-            }
-        }
-        pools
+        crate::slices::group_by_pool(&self.slices, |s| {
+            (!s.driver.is_empty() && !s.pool.name.is_empty()).then_some((s.driver, s.pool.name))
+        })
     }
 
     pub fn class(&self, name: &str) -> Option<&DeviceClass<'t>> {
