@@ -426,31 +426,21 @@ struct TaintRule {
 
 impl TaintRule {
     fn from_object(o: &Object) -> Option<TaintRule> {
-        let spec = o.spec()?;
-        let sel = spec.get("deviceSelector");
-        let field = |k: &str| {
-            sel.and_then(|s| s.get(k))
-                .and_then(Node::as_str)
-                .map(str::to_owned)
-        };
+        let rule = crate::dra::DeviceTaintRule::decode(o);
+        let sel = rule.selector.as_ref();
         // Older (alpha) rules could also select by class or CEL; those are
         // not modelled: such a rule is skipped rather than over-applied.
-        if sel.is_some_and(|s| s.get("deviceClassName").is_some() || s.get("selectors").is_some()) {
+        if sel.is_some_and(|s| s.node.get("deviceClassName").is_some() || s.selectors.is_some()) {
             return None;
         }
-        let t = spec.get("taint")?;
-        let s = |k: &str| {
-            t.get(k)
-                .and_then(Node::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
+        let t = rule.taint.as_ref()?;
+        let owned = |v: Option<&str>| v.map(str::to_owned);
         Some(TaintRule {
-            name: o.name().unwrap_or_default().to_owned(),
-            driver: field("driver"),
-            pool: field("pool"),
-            device: field("device"),
-            taint: (s("key"), s("value"), s("effect")),
+            name: rule.name.to_owned(),
+            driver: owned(sel.and_then(|s| s.driver)),
+            pool: owned(sel.and_then(|s| s.pool)),
+            device: owned(sel.and_then(|s| s.device)),
+            taint: (t.key.to_owned(), t.value.to_owned(), t.effect.to_owned()),
         })
     }
 
