@@ -21,6 +21,15 @@ fn lint_text(text: String) {
         text,
     }];
     let r = lint(&files, Vec::new(), &settings);
+    // The inventory readers over the same objects, as a cluster stores them.
+    let (objects, _) = dra_core::sources::load_objects(&files, Limits::default());
+    let rows = dra_core::usage::device_rows(&objects);
+    assert_eq!(
+        rows.len(),
+        dra_core::inventory::devices(&objects, true).len(),
+        "one row per device"
+    );
+    let _ = dra_core::usage::invalid_pools(&objects);
     // Every finding points inside the file.
     for d in &r.diagnostics {
         assert!(

@@ -47,4 +47,12 @@ pub fn lint_text(text: &str) {
             assert_eq!(c.text, text, "changed with nothing converted");
         }
     }
+    // The inventory readers (`devices`, `match`, the invalid pools) over
+    // the same objects as a cluster stores them: typed decoding of any
+    // shape never panics.
+    let (objects, _) = dra_core::sources::load_objects(&files, Limits::default());
+    let rows = dra_core::usage::device_rows(&objects);
+    let listed = dra_core::inventory::devices(&objects, true);
+    assert_eq!(rows.len(), listed.len(), "one row per device");
+    let _ = dra_core::usage::invalid_pools(&objects);
 }
