@@ -434,4 +434,13 @@ fn escape_sequences_from_input_are_shown_escaped() {
     let o = support::run(&["devices", "-f", path]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("d\\u009b2J"), "{text}");
+    // Columns are measured on the escaped text: STATE starts where the
+    // row's state does.
+    let lines: Vec<&str> = text.lines().collect();
+    let (header, row) = (lines[0], lines[1]);
+    assert_eq!(header.find("STATE"), row.find("free"), "{text}");
+    let o = support::run(&["match", "true", "-f", path]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0].find("RESULT"), lines[1].find("match"), "{text}");
 }

@@ -164,7 +164,13 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                     cells.push(fmt(&r.counters));
                     cells.push(fmt(&r.capacity));
                 }
-                t.add_row(cells);
+                // Escaped before the table measures them, so that a name
+                // with control characters keeps its columns aligned.
+                t.add_row(
+                    cells
+                        .iter()
+                        .map(|c| crate::render::terminal::strict(c).into_owned()),
+                );
             }
             let free = rows.iter().filter(|r| r.state == "free").count();
             let mut s = if rows.is_empty() {

@@ -64,7 +64,11 @@ fn text(expr: &str, r: &MatchReport, devices: &[inventory::InventoryDevice]) -> 
             (None, Some(e)) => format!("error: {e}"),
             _ => String::new(),
         };
-        table.add_row([&d.node, &d.driver, &d.pool, &d.device, &result]);
+        // Escaped before the table measures them (aligned columns).
+        table.add_row(
+            [&d.node, &d.driver, &d.pool, &d.device, &result]
+                .map(|c| crate::render::terminal::strict(c).into_owned()),
+        );
     }
     let mut out = String::new();
     if !r.devices.is_empty() {
