@@ -597,6 +597,27 @@ fn invalid_pool_and_all_mode_causes() {
     assert_eq!(f["heldByPods"], serde_json::json!(["team-b/infer-0"]));
 }
 
+/// An incomplete pool is the cause too: the scheduler takes no device from
+/// it (allocateOne skips invalid and incomplete pools), so the answer names
+/// the pool and the slices it lacks, first.
+#[test]
+fn incomplete_pool_is_named_first() {
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "default/c",
+        "-f",
+        "testdata/fixtures/explain-incomplete-pool.yaml",
+    ]);
+    assert_eq!(code, 1);
+    let first_cause = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        first_cause.contains("resource pool gpu.example.com/n1 is incomplete (generation 4: 2 slices, resourceSliceCount 3)"),
+        "{text}"
+    );
+    insta::assert_snapshot!("explain_incomplete_pool", text);
+}
+
 /// `devices` applies DeviceTaintRules, shows counter-blocked devices with who
 /// uses the counter, and lists an invalid pool once with its reason.
 #[test]

@@ -3,6 +3,13 @@
 use dra_core::allocate::{self, Outcome};
 use dra_core::model::Object;
 
+/// A reason saying the scheduler skips a pool of the node (invalid or
+/// incomplete).
+fn is_skipped_pool(reason: &str) -> bool {
+    reason.starts_with("resource pool ")
+        && (reason.contains(" is invalid (") || reason.contains(" is incomplete"))
+}
+
 /// The step of the funnel where a request dropped below what it needs.
 fn blocking_step(f: &allocate::Funnel) -> String {
     let n = f.needed;
@@ -96,10 +103,9 @@ pub(super) fn blocking_reason(
         return r.clone();
     }
     if let Some(f) = funnels.iter().find(|f| !f.enough()) {
-        // Devices an invalid pool hides are the cause, not "too few devices".
-        let pool = reasons
-            .iter()
-            .find(|r| r.starts_with("resource pool ") && r.contains(" is invalid ("));
+        // Devices an invalid or incomplete pool hides are the cause, not
+        // "too few devices".
+        let pool = reasons.iter().find(|r| is_skipped_pool(r));
         if let Some(p) = pool.filter(|_| f.pass_class < f.needed) {
             return format!("request {:?}: {p}", f.request);
         }
@@ -226,10 +232,10 @@ pub(super) fn node_detail(names: &str, node: &str, outcome: &Outcome, advice: &[
                     out.push_str("  - shared counters, capacity or constraints rule out every combination of them\n");
                 }
             }
-            for r in reasons.iter().filter(|r| {
-                (r.starts_with("resource pool ") && r.contains(" is invalid ("))
-                    || r.contains(": CEL compile error: ")
-            }) {
+            for r in reasons
+                .iter()
+                .filter(|r| is_skipped_pool(r) || r.contains(": CEL compile error: "))
+            {
                 out.push_str(&format!("\n  {r}\n"));
             }
         }

@@ -473,6 +473,13 @@ pub(super) fn solve_node<'a>(
             }
         }
     }
+    // upstream's allocateOne: "We don't allocate devices from invalid or
+    // incomplete pools"; a valid pool that is incomplete is skipped silently.
+    for p in search.pools.iter().filter(|p| p.targets_node) {
+        if p.invalid().is_none() {
+            reasons.extend(p.incomplete());
+        }
+    }
     let cands: Vec<DevRef> = cands
         .into_iter()
         .filter(|r| search.pools[r.pool].usable())

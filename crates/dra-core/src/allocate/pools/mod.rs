@@ -266,6 +266,10 @@ pub struct Pool<'a> {
     charged: HashMap<&'a str, HashMap<&'a str, Quantity>>,
     /// All slices of the generation are there.
     complete: bool,
+    /// The generation used, its slices found, and `resourceSliceCount`.
+    generation: i64,
+    published: usize,
+    expected: i64,
     /// A counter set defined twice.
     invalid: Option<String>,
     /// The checks that read every device's consumption (pool validation, and
@@ -307,6 +311,38 @@ impl<'a> Pool<'a> {
         self.invalid
             .as_deref()
             .or(self.deferred().invalid.as_deref())
+    }
+
+    /// Why the scheduler skips a pool that is not complete (`None` when it
+    /// is): slices missing from its generation, or compatibility groups a
+    /// scheduler without DRADeviceCompatibilityGroups cannot read.
+    pub fn incomplete(&self) -> Option<String> {
+        let devices = match self.devices.len() {
+            1 => "1 device".to_owned(),
+            n => format!("{n} devices"),
+        };
+        if !self.complete {
+            let until = if (self.published as i64) < self.expected {
+                " until the driver publishes the rest"
+            } else {
+                ""
+            };
+            return Some(format!(
+                "resource pool {}/{} is incomplete (generation {}: {} slice{}, resourceSliceCount {}): the scheduler skips its {devices} on this node{until}",
+                self.driver,
+                self.name,
+                self.generation,
+                self.published,
+                if self.published == 1 { "" } else { "s" },
+                self.expected
+            ));
+        }
+        self.deferred().groups_incomplete.then(|| {
+            format!(
+                "resource pool {}/{} is incomplete to this scheduler (its devices name compatibilityGroups and DRADeviceCompatibilityGroups is off): the scheduler skips its {devices} on this node",
+                self.driver, self.name
+            )
+        })
     }
 
     fn deferred(&self) -> &Deferred {
@@ -700,6 +736,9 @@ pub fn gather<'a>(
             counter_sets,
             charged: HashMap::new(),
             complete,
+            generation: gen,
+            published: same_gen.len(),
+            expected: count,
             invalid,
             deferred: std::cell::OnceCell::new(),
             partitionable,
