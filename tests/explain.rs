@@ -597,6 +597,43 @@ fn invalid_pool_and_all_mode_causes() {
     assert_eq!(f["heldByPods"], serde_json::json!(["team-b/infer-0"]));
 }
 
+/// A selector that reads an attribute no device publishes fails with "no
+/// such key" on the first device; the answer names the spelling (name,
+/// domain, or the domain the name lives under), not a guard that would
+/// only make the claim match nothing.
+#[test]
+fn misspelt_attribute_is_named() {
+    for (claim, want) in [
+        (
+            "default/name-typo",
+            "No device publishes the attribute gpu.example.com/modle: did you mean \"model\"?",
+        ),
+        (
+            "default/domain-typo",
+            "No device publishes the attribute gpu.exmple.com/model; devices publish gpu.example.com/model: use device.attributes[\"gpu.example.com\"].model",
+        ),
+        (
+            "default/both-typos",
+            "No device publishes attributes under \"gpu.exmple.com\": did you mean \"gpu.example.com\"?",
+        ),
+        (
+            "default/wrong-domain",
+            "No device publishes the attribute gpu.example.com/node; devices publish numa.example.com/node: use device.attributes[\"numa.example.com\"].node",
+        ),
+    ] {
+        let (text, code) = out(&[
+            "explain",
+            "claim",
+            claim,
+            "-f",
+            "testdata/fixtures/explain-misspelt-attribute.yaml",
+        ]);
+        assert_eq!(code, 1, "{text}");
+        let head: Vec<&str> = text.lines().take(3).collect();
+        assert_eq!(head[2].trim(), want, "{text}");
+    }
+}
+
 /// An incomplete pool is the cause too: the scheduler takes no device from
 /// it (allocateOne skips invalid and incomplete pools), so the answer names
 /// the pool and the slices it lacks, first.

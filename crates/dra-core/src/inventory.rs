@@ -198,9 +198,11 @@ pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Optio
                 })
         })
     };
-    let domain = in_expr
+    let domain_name = in_expr
         .or_else(published)
-        .or_else(|| devices.first().map(|d| d.driver.clone()))
+        .or_else(|| devices.first().map(|d| d.driver.clone()));
+    let domain = domain_name
+        .as_ref()
         .map_or_else(|| "DOMAIN".to_owned(), |d| format!("\"{d}\""));
     let uses_attributes = expr.contains("attributes");
     let uses_capacity = expr.contains("capacity");
@@ -219,9 +221,52 @@ pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Optio
     } else {
         "attributes"
     };
+    // Published by no device: the spelling is the problem, not a guard.
+    if let Some(d) = &domain_name {
+        let names = published_names(devices, map);
+        let names: std::collections::BTreeSet<(&str, &str)> = names
+            .iter()
+            .map(|(d, n)| (d.as_str(), n.as_str()))
+            .collect();
+        if let Some(hint) = crate::suggest::unpublished(&names, map, d, key) {
+            let mut chars = hint.chars();
+            let first = chars.next().map(|c| c.to_ascii_lowercase());
+            return Some(first.into_iter().chain(chars).collect());
+        }
+    }
     Some(format!(
         "guard it: has(device.{map}[{domain}].{key}) && ..., or device.{map}[{domain}].?{key}.orValue(...)"
     ))
+}
+
+/// The (domain, name) pairs the devices' CEL views hold in `field`
+/// (`attributes` or `capacity`).
+fn published_names(
+    devices: &[InventoryDevice],
+    field: &str,
+) -> std::collections::BTreeSet<(String, String)> {
+    let mut out = std::collections::BTreeSet::new();
+    for d in devices {
+        let view = if field == "capacity" {
+            &d.cel.capacity
+        } else {
+            &d.cel.attributes
+        };
+        let cel::Value::Domains(m) = view else {
+            continue;
+        };
+        for (domain, inner) in &m.entries {
+            let (cel::Value::String(domain), cel::Value::Map(inner)) = (domain, inner) else {
+                continue;
+            };
+            for (name, _) in &inner.entries {
+                if let cel::Value::String(name) = name {
+                    out.insert((domain.to_string(), name.to_string()));
+                }
+            }
+        }
+    }
+    out
 }
 
 impl InventoryDevice {
@@ -238,5 +283,63 @@ impl InventoryDevice {
             ),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::{load_objects, SourceFile};
+    use crate::yaml::Limits;
+
+    fn inventory() -> Vec<InventoryDevice> {
+        let files = [SourceFile {
+            name: "t.yaml".into(),
+            text: r#"
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  nodeName: n
+  devices:
+  - name: a
+    attributes: {model: {string: h100}}
+    capacity: {memory: {value: 80Gi}}
+  - name: b
+    attributes: {model: {string: a100}, nvlink: {bool: true}}
+"#
+            .into(),
+        }];
+        let (objects, _) = load_objects(&files, Limits::default());
+        devices(&objects, false)
+    }
+
+    /// The hint `match` gives after "N raise no such key: KEY".
+    #[test]
+    fn a_missing_key_gets_the_hint_that_fits() {
+        let devices = inventory();
+        let hint = |expr: &str, key: &str| {
+            error_hint(expr, &format!("no such key: {key}"), &devices).unwrap_or_default()
+        };
+        // Some devices lack it: guard it.
+        assert!(
+            hint(r#"device.attributes["gpu.example.com"].nvlink"#, "nvlink")
+                .starts_with("guard it: has(device.attributes[\"gpu.example.com\"].nvlink)")
+        );
+        // No device has it: the spelling.
+        assert_eq!(
+            hint(
+                r#"device.attributes["gpu.example.com"].modle == "x""#,
+                "modle"
+            ),
+            "no device publishes the attribute gpu.example.com/modle: did you mean \"model\"?"
+        );
+        // Published in the other map.
+        assert_eq!(
+            hint(r#"device.attributes["gpu.example.com"].memory > 0"#, "memory"),
+            "memory is a capacity, not an attribute: use device.capacity[\"gpu.example.com\"].memory"
+        );
     }
 }

@@ -321,6 +321,12 @@ fn guard_hint(error: &str, objects: &[Object], claims: &[&Object]) -> Option<Str
             Some((field, domain))
         })
         .next()?;
+    // No device publishes the name at all: a misspelt name or domain, which
+    // a guard would only turn into "matches nothing".
+    let published = dra_core::dra::Inventory::decode(objects).published(field);
+    if let Some(hint) = dra_core::suggest::unpublished(&published, field, &domain, key) {
+        return Some(hint);
+    }
     Some(format!(
         "Guard it: has(device.{field}[\"{domain}\"].{key}) && ..., or device.{field}[\"{domain}\"].?{key}.orValue(...), so that devices without {key} are skipped instead."
     ))

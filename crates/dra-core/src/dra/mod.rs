@@ -23,7 +23,7 @@ pub use class::*;
 pub use slice::*;
 pub use taint_rule::*;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
@@ -62,6 +62,24 @@ impl<'t> Inventory<'t> {
         crate::slices::group_by_pool(&self.slices, |s| {
             (!s.driver.is_empty() && !s.pool.name.is_empty()).then_some((s.driver, s.pool.name))
         })
+    }
+
+    /// The (domain, name) pairs the devices publish in `field`
+    /// (`attributes` or `capacity`): a name without a domain belongs to the
+    /// device's driver, as the scheduler's CEL view qualifies it.
+    pub fn published(&self, field: &str) -> BTreeSet<(&'t str, &'t str)> {
+        let mut out = BTreeSet::new();
+        for s in &self.slices {
+            for d in &s.devices {
+                for (key, _) in entries(d.node, field) {
+                    out.insert(match key.split_once('/') {
+                        Some((domain, name)) => (domain, name),
+                        None => (s.driver, key),
+                    });
+                }
+            }
+        }
+        out
     }
 
     pub fn class(&self, name: &str) -> Option<&DeviceClass<'t>> {

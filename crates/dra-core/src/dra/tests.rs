@@ -254,3 +254,30 @@ fn missing_and_mistyped_fields_take_the_zero_value() {
     assert_eq!(r.mode, AllocationMode::ExactCount(1));
     assert!(claim.allocation.is_none() && claim.reserved_for.is_empty());
 }
+
+#[test]
+fn published_names_are_qualified_by_the_driver() {
+    let objects = load(
+        r#"
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p}
+  nodeName: n
+  devices:
+  - name: d
+    attributes: {model: {string: x}, numa.example.com/node: {int: 1}}
+    capacity: {memory: {value: 1Gi}}
+"#,
+    );
+    let inv = Inventory::decode(&objects);
+    let attributes: Vec<(&str, &str)> = inv.published("attributes").into_iter().collect();
+    assert_eq!(
+        attributes,
+        [("gpu.example.com", "model"), ("numa.example.com", "node")]
+    );
+    let capacity: Vec<(&str, &str)> = inv.published("capacity").into_iter().collect();
+    assert_eq!(capacity, [("gpu.example.com", "memory")]);
+}
