@@ -256,7 +256,7 @@ impl<'t> Constraint<'t> {
     fn decode(node: &'t Node) -> Self {
         let kind = if node.get("matchAttribute").is_some() {
             opt_text(node, "matchAttribute")
-                .map_or(ConstraintKind::Empty, |a| ConstraintKind::MatchAttribute(a))
+                .map_or(ConstraintKind::Empty, ConstraintKind::MatchAttribute)
         } else if node.get("distinctAttribute").is_some() {
             opt_text(node, "distinctAttribute").map_or(ConstraintKind::Empty, |a| {
                 ConstraintKind::DistinctAttribute(a)
