@@ -634,6 +634,31 @@ fn misspelt_attribute_is_named() {
     }
 }
 
+/// When no node has a device for a request, the devices of its class that
+/// no node can use (a nodeSelector matching no node) are named, second line.
+#[test]
+fn devices_no_node_can_use_are_named() {
+    let args = [
+        "explain",
+        "claim",
+        "default/want",
+        "-f",
+        "testdata/fixtures/explain-stranded.yaml",
+    ];
+    let (text, code) = out(&args);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text.lines().nth(1).unwrap_or_default(),
+        "  2 devices of class nic no node can use: slice fabric (pool nic.example.com/fabric): its nodeSelector matches none of the 2 nodes.",
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let (json, _) = out(&json_args);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["stranded"].as_array().map(Vec::len), Some(1));
+}
+
 /// An incomplete pool is the cause too: the scheduler takes no device from
 /// it (allocateOne skips invalid and incomplete pools), so the answer names
 /// the pool and the slices it lacks, first.

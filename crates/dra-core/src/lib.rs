@@ -8,6 +8,8 @@
 //! - [`model`]: which documents are which Kubernetes objects.
 //! - [`schema`]: the v1 field shapes; decode errors and gated-field drops.
 //! - [`lint`]: the rule engine and its one-file-per-rule [`lint::rules`].
+//! - [`dra`]: the DRA objects as typed values, decoded once (defaults applied).
+//! - [`allocate`]: kube-scheduler's structured allocator and the explanation of its answer.
 //! - [`rbac`]: what service accounts may do to claims and slices (Roles, bindings, workloads).
 //! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
 //! - [`diag`]: findings as data.
@@ -34,6 +36,7 @@ pub mod served;
 pub mod slices;
 pub mod sources;
 pub mod stored;
+pub mod stranded;
 pub mod suggest;
 pub mod tree;
 pub mod usage;

@@ -332,6 +332,64 @@ fn guard_hint(error: &str, objects: &[Object], claims: &[&Object]) -> Option<Str
     ))
 }
 
+/// When requests find no device on any node: the devices of their classes
+/// that no node can use (a nodeSelector no node matches, a nodeName that is
+/// not a node), as lines for the verdict.
+fn stranded_devices(
+    summary: &Summary,
+    objects: &[Object],
+    claims: &[&Object],
+    gates: &dra_core::gates::FeatureGates,
+) -> Vec<String> {
+    if !summary
+        .causes
+        .iter()
+        .any(|c| c.reason.contains("no devices on the node"))
+    {
+        return Vec::new();
+    }
+    let mut classes: Vec<&str> = Vec::new();
+    let typed: Vec<dra_core::dra::Claim> = claims
+        .iter()
+        .map(|c| dra_core::dra::Claim::decode(c))
+        .collect();
+    for claim in &typed {
+        for r in &claim.requests {
+            let bodies: Vec<&dra_core::dra::DeviceRequest> = match &r.body {
+                dra_core::dra::RequestBody::Exactly(e) => vec![e],
+                dra_core::dra::RequestBody::FirstAvailable(subs) => subs.iter().collect(),
+                dra_core::dra::RequestBody::Empty => Vec::new(),
+            };
+            for b in bodies {
+                if !classes.contains(&b.device_class_name) {
+                    classes.push(b.device_class_name);
+                }
+            }
+        }
+    }
+    let list_types = gates.enabled(dra_core::gates::Gate::DRAListTypeAttributes);
+    let mut lines = Vec::new();
+    for name in classes {
+        let Some(class) = objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::DeviceClass && o.name() == Some(name))
+        else {
+            continue;
+        };
+        for s in dra_core::stranded::stranded(objects, class, list_types) {
+            lines.push(format!(
+                "{} device{} of class {name} no node can use: slice {} (pool {}): {}.",
+                s.devices,
+                if s.devices == 1 { "" } else { "s" },
+                s.slice,
+                s.pool,
+                s.why
+            ));
+        }
+    }
+    lines
+}
+
 /// Every string value under `n` (the parser bounds the depth).
 fn strings<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
     match &n.value {
@@ -478,6 +536,9 @@ fn report(
         .fatal
         .as_ref()
         .and_then(|(_, error, _)| guard_hint(error, objects, claims));
+    if summary.fatal.is_none() && summary.allocated.is_empty() {
+        summary.stranded = stranded_devices(&summary, objects, claims, gates);
+    }
     // The closest nodes first: their detail is shown, and advised.
     let mut order: Vec<usize> = (0..per_node.len()).collect();
     order.sort_by_key(|&i| match &per_node[i].1 {

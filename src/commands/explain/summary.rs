@@ -45,6 +45,9 @@ pub struct Summary {
     /// The pod's claims allocated before, each with the tried nodes its
     /// allocation admits: they restrict the pod before any device is sought.
     pub allocated_claims: Vec<(String, Vec<String>)>,
+    /// When requests find no device on any node: devices of their classes
+    /// that no node can use, and why.
+    pub stranded: Vec<String>,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -140,6 +143,7 @@ impl Summary {
             unchecked,
             undecided,
             allocated_claims: Vec::new(),
+            stranded: Vec::new(),
         }
     }
 
@@ -228,6 +232,10 @@ impl Summary {
             let verdict = format!("{names} cannot be allocated on any of {n} {}.", nodes(n));
             out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
         }
+        // Where the devices are, when no node has any: the cause itself.
+        for s in &self.stranded {
+            out.push_str(&format!("  {s}\n"));
+        }
         for (claim, nodes_ok) in &self.allocated_claims {
             let only = match nodes_ok.as_slice() {
                 [] => "none of the nodes tried".to_owned(),
@@ -306,6 +314,7 @@ impl Summary {
             "allocatedClaims": self.allocated_claims.iter().map(|(claim, nodes)| json!({
                 "claim": claim, "admits": nodes,
             })).collect::<Vec<_>>(),
+            "stranded": self.stranded,
             "uncheckedNodes": self.unchecked,
             "undecidedNodes": self.undecided,
         })

@@ -1,0 +1,203 @@
+//! Devices no node can use: slices (or, with per-device node selection,
+//! devices) whose node selection names no node of the cluster. When a
+//! request finds no device on any node, this is often where its devices
+//! are: a driver's `nodeSelector` with a label no node carries, or a
+//! `nodeName` of a node that was renamed or removed.
+
+use std::sync::Arc;
+
+use crate::allocate::node_selector_matches;
+use crate::cel::{Device, Env, Program};
+use crate::dra::{DeviceClass, Inventory, NodeSelection};
+use crate::model::{Object, ObjectKind};
+use crate::tree::Node;
+
+/// Devices of one slice that no node can use, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stranded {
+    pub slice: String,
+    /// `driver/pool`.
+    pub pool: String,
+    /// How many of them the class selects.
+    pub devices: usize,
+    pub why: String,
+}
+
+/// The devices `class` selects that no node of `objects` can use, slice
+/// by slice. Empty when the input has no Node objects (the cluster's nodes
+/// are not known then).
+pub fn stranded(objects: &[Object], class: &Object, list_types: bool) -> Vec<Stranded> {
+    let nodes: Vec<(&str, Option<&Node>)> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Node)
+        .filter_map(|o| {
+            let labels = o.root.get("metadata").and_then(|m| m.get("labels"));
+            Some((o.name()?, labels))
+        })
+        .collect();
+    if nodes.is_empty() {
+        return Vec::new();
+    }
+    let env = Env::stored();
+    let programs: Vec<Program> = DeviceClass::decode(class)
+        .expressions()
+        .iter()
+        .filter_map(|e| Program::compile(e, &env).ok())
+        .collect();
+    let count = nodes.len();
+    let why_not = |selection: NodeSelection| -> Option<String> {
+        match selection {
+            NodeSelection::Node(name) if !nodes.iter().any(|(n, _)| *n == name) => {
+                Some(format!("nodeName {name} is not a node of the cluster"))
+            }
+            NodeSelection::Selector(sel)
+                if !nodes
+                    .iter()
+                    .any(|(n, labels)| node_selector_matches(sel, n, *labels)) =>
+            {
+                Some(format!(
+                    "its nodeSelector matches none of the {count} node{}",
+                    if count == 1 { "" } else { "s" }
+                ))
+            }
+            _ => None,
+        }
+    };
+    let mut out: Vec<Stranded> = Vec::new();
+    for slice in Inventory::decode(objects).slices {
+        // One answer per slice when the slice selects the nodes.
+        let slice_why = (!slice.per_device_node_selection)
+            .then(|| why_not(slice.selection))
+            .flatten();
+        if !slice.per_device_node_selection && slice_why.is_none() {
+            continue;
+        }
+        for d in &slice.devices {
+            let Some(why) = slice_why.clone().or_else(|| why_not(d.selection)) else {
+                continue;
+            };
+            let view = Arc::new(Device::from_node(slice.driver, d.node, list_types));
+            if !programs.iter().all(|p| p.matches(&view) == Ok(true)) {
+                continue;
+            }
+            match out
+                .iter_mut()
+                .find(|s| s.slice == slice.name && s.why == why)
+            {
+                Some(s) => s.devices += 1,
+                None => out.push(Stranded {
+                    slice: slice.name.to_owned(),
+                    pool: format!("{}/{}", slice.driver, slice.pool.name),
+                    devices: 1,
+                    why,
+                }),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::{load_objects, SourceFile};
+    use crate::yaml::Limits;
+
+    fn load(text: &str) -> Vec<Object> {
+        let files = [SourceFile {
+            name: "t.yaml".into(),
+            text: text.into(),
+        }];
+        load_objects(&files, Limits::default()).0
+    }
+
+    const CLUSTER: &str = r#"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: nic}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "nic.example.com"'}}]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {rack: r1}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fabric}
+spec:
+  driver: nic.example.com
+  pool: {name: fabric, generation: 1, resourceSliceCount: 1}
+  nodeSelector:
+    nodeSelectorTerms: [{matchExpressions: [{key: rack, operator: In, values: [r3]}]}]
+  devices: [{name: nic-0}, {name: nic-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: rack1}
+spec:
+  driver: nic.example.com
+  pool: {name: rack1, generation: 1, resourceSliceCount: 1}
+  nodeSelector:
+    nodeSelectorTerms: [{matchExpressions: [{key: rack, operator: In, values: [r1]}]}]
+  devices: [{name: nic-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gone}
+spec:
+  driver: nic.example.com
+  pool: {name: n9, generation: 1, resourceSliceCount: 1}
+  nodeName: n9
+  devices: [{name: nic-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: other-driver}
+spec:
+  driver: gpu.example.com
+  pool: {name: n9, generation: 1, resourceSliceCount: 1}
+  nodeName: n9
+  devices: [{name: gpu-0}]
+"#;
+
+    #[test]
+    fn devices_of_the_class_that_no_node_can_use() {
+        let objects = load(CLUSTER);
+        let class = objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::DeviceClass)
+            .unwrap();
+        let got = stranded(&objects, class, false);
+        assert_eq!(
+            got,
+            [
+                Stranded {
+                    slice: "fabric".into(),
+                    pool: "nic.example.com/fabric".into(),
+                    devices: 2,
+                    why: "its nodeSelector matches none of the 1 node".into(),
+                },
+                Stranded {
+                    slice: "gone".into(),
+                    pool: "nic.example.com/n9".into(),
+                    devices: 1,
+                    why: "nodeName n9 is not a node of the cluster".into(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn without_node_objects_nothing_is_said() {
+        let objects: Vec<Object> = load(CLUSTER)
+            .into_iter()
+            .filter(|o| o.kind != ObjectKind::Node)
+            .collect();
+        let class = objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::DeviceClass)
+            .unwrap();
+        assert!(stranded(&objects, class, false).is_empty());
+    }
+}
