@@ -4,11 +4,12 @@
 //! are: a driver's `nodeSelector` with a label no node carries, or a
 //! `nodeName` of a node that was renamed or removed.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::allocate::node_selector_matches;
 use crate::cel::{Device, Env, Program};
-use crate::dra::{DeviceClass, Inventory, NodeSelection};
+use crate::dra::{DeviceClass, NodeSelection, Slice};
 use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 
@@ -45,26 +46,40 @@ pub fn stranded(objects: &[Object], class: &Object, list_types: bool) -> Vec<Str
         .filter_map(|e| Program::compile(e, &env).ok())
         .collect();
     let count = nodes.len();
+    let names: HashSet<&str> = nodes.iter().map(|(n, _)| *n).collect();
+    // Slices of a fleet repeat few selectors: each distinct one is matched
+    // against the nodes once.
+    let seen: std::cell::RefCell<HashMap<String, bool>> = Default::default();
+    let selects_a_node = |sel: &Node| -> bool {
+        let key = sel.to_json().to_string();
+        if let Some(hit) = seen.borrow().get(&key) {
+            return *hit;
+        }
+        let hit = nodes
+            .iter()
+            .any(|(n, labels)| node_selector_matches(sel, n, *labels));
+        seen.borrow_mut().insert(key, hit);
+        hit
+    };
     let why_not = |selection: NodeSelection| -> Option<String> {
         match selection {
-            NodeSelection::Node(name) if !nodes.iter().any(|(n, _)| *n == name) => {
+            NodeSelection::Node(name) if !names.contains(name) => {
                 Some(format!("nodeName {name} is not a node of the cluster"))
             }
-            NodeSelection::Selector(sel)
-                if !nodes
-                    .iter()
-                    .any(|(n, labels)| node_selector_matches(sel, n, *labels)) =>
-            {
-                Some(format!(
-                    "its nodeSelector matches none of the {count} node{}",
-                    if count == 1 { "" } else { "s" }
-                ))
-            }
+            NodeSelection::Selector(sel) if !selects_a_node(sel) => Some(format!(
+                "its nodeSelector matches none of the {count} node{}",
+                if count == 1 { "" } else { "s" }
+            )),
             _ => None,
         }
     };
     let mut out: Vec<Stranded> = Vec::new();
-    for slice in Inventory::decode(objects).slices {
+    // One slice decoded at a time: a fleet's inventory is not held twice.
+    for slice in objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .map(Slice::decode)
+    {
         // One answer per slice when the slice selects the nodes.
         let slice_why = (!slice.per_device_node_selection)
             .then(|| why_not(slice.selection))
