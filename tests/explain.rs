@@ -659,6 +659,34 @@ fn devices_no_node_can_use_are_named() {
     assert_eq!(v["verdict"]["stranded"].as_array().map(Vec::len), Some(1));
 }
 
+/// When the claims fit nowhere the pod may run but would fit on a node the
+/// pod's own constraints exclude, that constraint is named second line.
+#[test]
+fn pod_constraint_that_keeps_it_off_the_devices_is_named() {
+    let args = [
+        "explain",
+        "pod",
+        "default/pinned",
+        "-f",
+        "testdata/fixtures/explain-pod-excluded.yaml",
+    ];
+    let (text, code) = out(&args);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text.lines().nth(1).unwrap_or_default(),
+        "  The claims would fit on gpu-node, where the pod cannot run: the pod's nodeSelector pool=cpu does not match the node's labels.",
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let (json, _) = out(&json_args);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["verdict"]["fitsWhereExcluded"][0]["node"], "gpu-node",
+        "{json}"
+    );
+}
+
 /// An incomplete pool is the cause too: the scheduler takes no device from
 /// it (allocateOne skips invalid and incomplete pools), so the answer names
 /// the pool and the slices it lacks, first.

@@ -538,6 +538,16 @@ fn report(
         .and_then(|(_, error, _)| guard_hint(error, objects, claims));
     if summary.fatal.is_none() && summary.allocated.is_empty() {
         summary.stranded = stranded_devices(&summary, objects, claims, gates);
+        // The claims fit nowhere the pod may run: do they fit where its own
+        // constraints keep it away? Then those constraints are the cause.
+        let names: Vec<&str> = excluded.iter().map(|(n, _)| n.as_str()).collect();
+        let outcomes = allocator.on_nodes(&names);
+        summary.fits_where_excluded = excluded
+            .iter()
+            .zip(outcomes)
+            .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))
+            .map(|((node, why), _)| (node.clone(), why.clone()))
+            .collect();
     }
     // The closest nodes first: their detail is shown, and advised.
     let mut order: Vec<usize> = (0..per_node.len()).collect();

@@ -48,6 +48,9 @@ pub struct Summary {
     /// When requests find no device on any node: devices of their classes
     /// that no node can use, and why.
     pub stranded: Vec<String>,
+    /// Nodes the pod's own constraints exclude where the claims would be
+    /// allocated, with the constraint (asked only when they fit nowhere else).
+    pub fits_where_excluded: Vec<(String, String)>,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -144,6 +147,7 @@ impl Summary {
             undecided,
             allocated_claims: Vec::new(),
             stranded: Vec::new(),
+            fits_where_excluded: Vec::new(),
         }
     }
 
@@ -236,6 +240,21 @@ impl Summary {
         for s in &self.stranded {
             out.push_str(&format!("  {s}\n"));
         }
+        if let Some((node, why)) = self.fits_where_excluded.first() {
+            let k = self.fits_where_excluded.len();
+            let also = if k > 1 {
+                format!(
+                    " (and on {} more such node{})",
+                    k - 1,
+                    if k == 2 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "  The claims would fit on {node}{also}, where the pod cannot run: {why}.\n"
+            ));
+        }
         for (claim, nodes_ok) in &self.allocated_claims {
             let only = match nodes_ok.as_slice() {
                 [] => "none of the nodes tried".to_owned(),
@@ -315,6 +334,9 @@ impl Summary {
                 "claim": claim, "admits": nodes,
             })).collect::<Vec<_>>(),
             "stranded": self.stranded,
+            "fitsWhereExcluded": self.fits_where_excluded.iter().map(|(node, why)| json!({
+                "node": node, "reason": why,
+            })).collect::<Vec<_>>(),
             "uncheckedNodes": self.unchecked,
             "undecidedNodes": self.undecided,
         })
