@@ -93,9 +93,18 @@ pub struct Ctx<'a> {
     /// The objects a cluster stores (`lint --cluster`): a file object that
     /// matches one is an update of it. Empty: every object is a create.
     pub stored: &'a crate::stored::Stored<'a>,
+    /// The typed model of `objects`, decoded when a cross-object rule first
+    /// needs it.
+    pub typed: std::sync::OnceLock<crate::dra::Inventory<'a>>,
 }
 
 impl<'a> Ctx<'a> {
+    /// The input's DRA objects as typed values (decoded once per run).
+    pub fn dra(&self) -> &crate::dra::Inventory<'a> {
+        self.typed
+            .get_or_init(|| crate::dra::Inventory::decode(self.objects))
+    }
+
     /// The compiled form of a selector (cached by text).
     pub fn compile(
         &self,
@@ -620,6 +629,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         cel: std::sync::Mutex::new(crate::cel::Cache::default()),
         cel_env: crate::cel::Env::new(&settings.gates),
         inventory: settings.inventory.as_deref(),
+        typed: std::sync::OnceLock::new(),
     };
     let rules: Vec<&Rule> = registry::RULES
         .iter()

@@ -1,6 +1,6 @@
 //! DRA-V200: a device consuming a counter set its pool does not define.
 use super::prelude::*;
-use crate::slices::generation;
+use crate::dra;
 
 declare_rule! {
     id: "DRA-V200", name: "unknown-counter-set", severity: Warning, origin: Linter, releases: "1.35+",
@@ -10,24 +10,25 @@ declare_rule! {
     check: Check::Run(check),
 }
 
-/// The slices of one pool at its newest generation.
+/// The slices of one pool at its newest generation (from the typed model:
+/// the one grouping, generations defaulted there).
 pub(crate) struct Pool<'a> {
     pub driver: &'a str,
     pub name: &'a str,
     pub slices: Vec<&'a Object>,
     /// Slices of older generations, ignored by consumers.
     pub stale: Vec<&'a Object>,
+    typed: Vec<&'a dra::Slice<'a>>,
 }
 
 impl<'a> Pool<'a> {
     /// Counter set name -> (slice, counter-set index, node).
     pub fn counter_sets(&self) -> Vec<(&'a str, &'a Object, usize, &'a Node)> {
         let mut out = Vec::new();
-        for s in &self.slices {
-            let Some(spec) = s.spec() else { continue };
-            for (i, cs) in items(spec, "sharedCounters").iter().enumerate() {
-                if let Some(n) = get_str(cs, "name") {
-                    out.push((n, *s, i, cs));
+        for s in &self.typed {
+            for (i, cs) in s.shared_counters.iter().enumerate() {
+                if let Some(n) = get_str(cs.node, "name") {
+                    out.push((n, s.object, i, cs.node));
                 }
             }
         }
@@ -37,10 +38,9 @@ impl<'a> Pool<'a> {
     /// (slice, device index, device) for every device of the pool.
     pub fn devices(&self) -> Vec<(&'a Object, usize, &'a Node)> {
         let mut out = Vec::new();
-        for s in &self.slices {
-            let Some(spec) = s.spec() else { continue };
-            for (i, d) in items(spec, "devices").iter().enumerate() {
-                out.push((*s, i, d));
+        for s in &self.typed {
+            for (i, d) in s.devices.iter().enumerate() {
+                out.push((s.object, i, d.node));
             }
         }
         out
@@ -48,17 +48,20 @@ impl<'a> Pool<'a> {
 }
 
 /// Groups the input's slices into pools (driver, pool name), sorted.
-pub(crate) fn pools<'a>(cx: &Ctx<'a>) -> Vec<Pool<'a>> {
-    crate::slices::by_pool(cx.objects)
+pub(crate) fn pools<'a>(cx: &'a Ctx<'_>) -> Vec<Pool<'a>> {
+    cx.dra()
+        .pools()
         .into_iter()
         .map(|((driver, name), all)| {
-            let newest = all.iter().map(|o| generation(o)).max().unwrap_or(0);
-            let (slices, stale) = all.into_iter().partition(|o| generation(o) == newest);
+            let newest = all.iter().map(|s| s.pool.generation).max().unwrap_or(0);
+            let (typed, stale): (Vec<&dra::Slice>, Vec<&dra::Slice>) =
+                all.into_iter().partition(|s| s.pool.generation == newest);
             Pool {
                 driver,
                 name,
-                slices,
-                stale,
+                slices: typed.iter().map(|s| s.object).collect(),
+                stale: stale.iter().map(|s| s.object).collect(),
+                typed,
             }
         })
         .collect()

@@ -10,7 +10,13 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let classes: Vec<&str> = cx.of_kind(DeviceClass).filter_map(|c| c.name()).collect();
+    let classes: Vec<&str> = cx
+        .dra()
+        .classes
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| !n.is_empty())
+        .collect();
     if classes.is_empty() {
         return;
     }

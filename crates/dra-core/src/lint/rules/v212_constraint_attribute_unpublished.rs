@@ -14,15 +14,7 @@ declare_rule! {
 /// under the driver's domain).
 pub(crate) fn published(cx: &Ctx<'_>, full: &str) -> bool {
     let (domain, id) = full.split_once('/').unwrap_or(("", full));
-    cx.of_kind(ResourceSlice).any(|s| {
-        let Some(spec) = s.spec() else { return false };
-        let driver = get_str(spec, "driver").unwrap_or("");
-        items(spec, "devices").iter().any(|d| {
-            entries(d, "attributes")
-                .iter()
-                .any(|a| a.key == full || (driver == domain && a.key == id))
-        })
-    })
+    cx.dra().published("attributes").contains(&(domain, id))
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
