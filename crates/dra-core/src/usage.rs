@@ -170,9 +170,8 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
         let sets = pools.entry((sl.driver, sl.pool.name)).or_default();
         for set in &sl.shared_counters {
             let counters = set
-                .counters
-                .iter()
-                .map(|(name, total)| (*name, *total, Quantity::zero()))
+                .counters()
+                .map(|(name, total)| (name, total, Quantity::zero()))
                 .collect();
             sets.push((set.name, counters));
         }
@@ -202,9 +201,9 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                 else {
                     continue;
                 };
-                for (name, q) in &cc.counters {
-                    if let Some(c) = counters.iter_mut().find(|c| c.0 == *name) {
-                        c.2 = c.2.checked_add(q).unwrap_or(c.2);
+                for (name, q) in cc.counters() {
+                    if let Some(c) = counters.iter_mut().find(|c| c.0 == name) {
+                        c.2 = c.2.checked_add(&q).unwrap_or(c.2);
                     }
                 }
             }
@@ -234,18 +233,18 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
             let sets = pools.get(&(driver, pool));
             for cc in &d.consumes_counters {
                 let set = cc.counter_set;
-                for (counter, needs) in &cc.counters {
+                for (counter, needs) in cc.counters() {
                     let Some((_, total, used)) = sets
                         .and_then(|ss| ss.iter().find(|(n, _)| *n == set))
-                        .and_then(|(_, cs)| cs.iter().find(|c| c.0 == *counter))
+                        .and_then(|(_, cs)| cs.iter().find(|c| c.0 == counter))
                     else {
                         continue;
                     };
                     let left = total.checked_sub(used).unwrap_or_else(Quantity::zero);
-                    if blocked_by.is_none() && held.is_empty() && *needs > left {
+                    if blocked_by.is_none() && held.is_empty() && needs > left {
                         blocked_by = Some(Blocked {
                             counter_set: set.to_owned(),
-                            counter: (*counter).to_owned(),
+                            counter: counter.to_owned(),
                             needs: needs.human(),
                             left: left.human(),
                             claims: set_users
@@ -264,13 +263,13 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
             }
             let mut capacity = Vec::new();
             if d.allow_multiple_allocations {
-                for (name, total) in &d.capacity {
+                for (name, total) in d.capacity() {
                     let used = consumed
                         .iter()
-                        .filter(|(n, _)| n == name)
+                        .filter(|(n, _)| *n == name)
                         .fold(Quantity::zero(), |a, (_, q)| a.checked_add(q).unwrap_or(a));
                     capacity.push(Use {
-                        name: (*name).to_owned(),
+                        name: name.to_owned(),
                         consumes: None,
                         used: used.human(),
                         total: total.human(),

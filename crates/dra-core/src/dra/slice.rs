@@ -4,7 +4,7 @@
 use super::{list, quantity, strings, text, NodeSelection, Taint};
 use crate::model::Object;
 use crate::quantity::Quantity;
-use crate::tree::Node;
+use crate::tree::{Entry, Node};
 
 #[derive(Debug)]
 pub struct Slice<'t> {
@@ -95,8 +95,7 @@ impl<'t> Pool<'t> {
 pub struct CounterSet<'t> {
     pub node: &'t Node,
     pub name: &'t str,
-    /// Counters whose value is a quantity, in order.
-    pub counters: Vec<(&'t str, Quantity)>,
+    counters: &'t [Entry],
 }
 
 impl<'t> CounterSet<'t> {
@@ -104,19 +103,28 @@ impl<'t> CounterSet<'t> {
         CounterSet {
             node,
             name: text(node, "name"),
-            counters: counters(node),
+            counters: map(node, "counters"),
         }
+    }
+
+    /// Counters whose value is a quantity, in order.
+    pub fn counters(&self) -> impl Iterator<Item = (&'t str, Quantity)> {
+        values(self.counters)
     }
 }
 
-/// `counters`: name to `{value: quantity}`; unreadable values are left out.
-fn counters(node: &Node) -> Vec<(&str, Quantity)> {
-    node.get("counters")
-        .and_then(Node::as_map)
-        .unwrap_or_default()
+/// A map's entries; empty when unset or not a map.
+fn map<'t>(node: &'t Node, key: &str) -> &'t [Entry] {
+    node.get(key).and_then(Node::as_map).unwrap_or_default()
+}
+
+/// Name to `{value: quantity}` (counters, capacities), parsed as read:
+/// decoding parses no amount, since most readers need few of them (lint's
+/// pool rules none). Unreadable values are left out.
+fn values(entries: &[Entry]) -> impl Iterator<Item = (&str, Quantity)> {
+    entries
         .iter()
         .filter_map(|e| Some((e.key.as_str(), quantity(e.value.get("value")?)?)))
-        .collect()
 }
 
 /// One entry of a device's `consumesCounters`.
@@ -124,7 +132,7 @@ fn counters(node: &Node) -> Vec<(&str, Quantity)> {
 pub struct CounterConsumption<'t> {
     pub node: &'t Node,
     pub counter_set: &'t str,
-    pub counters: Vec<(&'t str, Quantity)>,
+    counters: &'t [Entry],
     /// `compatibilityGroups`; `None` when unset or empty.
     pub compatibility_groups: Option<Vec<&'t str>>,
 }
@@ -135,9 +143,14 @@ impl<'t> CounterConsumption<'t> {
         CounterConsumption {
             node,
             counter_set: text(node, "counterSet"),
-            counters: counters(node),
+            counters: map(node, "counters"),
             compatibility_groups: (!list(node, "compatibilityGroups").is_empty()).then_some(groups),
         }
+    }
+
+    /// What it consumes of each counter, in order.
+    pub fn counters(&self) -> impl Iterator<Item = (&'t str, Quantity)> {
+        values(self.counters)
     }
 }
 
@@ -151,8 +164,7 @@ pub struct Device<'t> {
     pub taints: Vec<Taint<'t>>,
     pub consumes_counters: Vec<CounterConsumption<'t>>,
     pub allow_multiple_allocations: bool,
-    /// `capacity`: name to the `value` quantity (unreadable ones left out).
-    pub capacity: Vec<(&'t str, Quantity)>,
+    capacity: &'t [Entry],
     pub binds_to_node: bool,
     pub binding_conditions: Vec<&'t str>,
     pub binding_failure_conditions: Vec<&'t str>,
@@ -175,17 +187,16 @@ impl<'t> Device<'t> {
                 .map(CounterConsumption::decode)
                 .collect(),
             allow_multiple_allocations: flag("allowMultipleAllocations"),
-            capacity: node
-                .get("capacity")
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|e| Some((e.key.as_str(), quantity(e.value.get("value")?)?)))
-                .collect(),
+            capacity: map(node, "capacity"),
             binds_to_node: flag("bindsToNode"),
             binding_conditions: strings(node, "bindingConditions"),
             binding_failure_conditions: strings(node, "bindingFailureConditions"),
         }
+    }
+
+    /// `capacity`: name to the `value` quantity (unreadable ones left out).
+    pub fn capacity(&self) -> impl Iterator<Item = (&'t str, Quantity)> {
+        values(self.capacity)
     }
 
     /// The attribute's value node (`attributes.<name>`), fully qualified or short.

@@ -183,10 +183,10 @@ fn slices_devices_rules_and_classes_are_decoded() {
     assert_eq!(s1.pool.resource_slice_count, 2);
     assert_eq!(s1.selection, NodeSelection::Node("n1"));
     // A counter whose value is not a quantity is left out.
-    assert_eq!(s1.shared_counters[0].counters.len(), 1);
+    assert_eq!(s1.shared_counters[0].counters().count(), 1);
     let d0 = &s1.devices[0];
     assert!(d0.allow_multiple_allocations && d0.binds_to_node);
-    assert_eq!(d0.capacity[0].0, "memory");
+    assert_eq!(d0.capacity().next().map(|c| c.0), Some("memory"));
     assert_eq!(d0.consumes_counters[0].counter_set, "set");
     assert_eq!(
         d0.consumes_counters[0].compatibility_groups,
