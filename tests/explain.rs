@@ -687,6 +687,30 @@ fn pod_constraint_that_keeps_it_off_the_devices_is_named() {
     );
 }
 
+/// A firstAvailable request fails only when every alternative does: the
+/// cause names each; an alternative that fails is no cause while another
+/// one has enough devices.
+#[test]
+fn first_available_causes_name_every_alternative() {
+    let cause = |claim: &str| {
+        let (text, code) = out(&[
+            "explain",
+            "claim",
+            claim,
+            "-f",
+            "testdata/fixtures/explain-first-available.yaml",
+        ]);
+        assert_eq!(code, 1, "{text}");
+        text.lines().nth(1).unwrap_or_default().to_owned()
+    };
+    assert!(cause("default/fa").contains(
+        "request \"gpu\": none of its 2 alternatives fits: request \"gpu/big\": no device passes the request selectors; request \"gpu/two\" needs 2 devices, only 1 is on the node"
+    ));
+    let nic = cause("default/fa-nic");
+    assert!(nic.contains("request \"nic\""), "{nic}");
+    assert!(!nic.contains("gpu/big"), "{nic}");
+}
+
 /// An incomplete pool is the cause too: the scheduler takes no device from
 /// it (allocateOne skips invalid and incomplete pools), so the answer names
 /// the pool and the slices it lacks, first.

@@ -102,12 +102,42 @@ pub(super) fn blocking_reason(
     if let Some(r) = reasons.iter().find(|r| r.contains(": CEL compile error: ")) {
         return r.clone();
     }
-    if let Some(f) = funnels.iter().find(|f| !f.enough()) {
+    // A firstAvailable alternative that fails is no cause while another
+    // alternative of the same request has enough devices.
+    let alternative_enough = |f: &allocate::Funnel| {
+        f.request.split_once('/').is_some_and(|(parent, _)| {
+            let prefix = format!("{parent}/");
+            funnels
+                .iter()
+                .any(|g| g.claim == f.claim && g.request.starts_with(&prefix) && g.enough())
+        })
+    };
+    if let Some(f) = funnels
+        .iter()
+        .find(|f| !f.enough() && !alternative_enough(f))
+    {
         // Devices an invalid or incomplete pool hides are the cause, not
         // "too few devices".
         let pool = reasons.iter().find(|r| is_skipped_pool(r));
         if let Some(p) = pool.filter(|_| f.pass_class < f.needed) {
             return format!("request {:?}: {p}", f.request);
+        }
+        // A firstAvailable request fails only when every alternative does:
+        // name why each one does, not only the first.
+        if let Some((parent, _)) = f.request.split_once('/') {
+            let prefix = format!("{parent}/");
+            let alternatives: Vec<&allocate::Funnel> = funnels
+                .iter()
+                .filter(|g| g.claim == f.claim && g.request.starts_with(&prefix))
+                .collect();
+            if alternatives.len() > 1 {
+                let each: Vec<String> = alternatives.iter().map(|g| blocking_step(g)).collect();
+                return format!(
+                    "request {parent:?}: none of its {} alternatives fits: {}",
+                    alternatives.len(),
+                    each.join("; ")
+                );
+            }
         }
         return blocking_step(f);
     }
