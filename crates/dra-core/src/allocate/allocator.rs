@@ -182,7 +182,7 @@ impl<'a> Allocator<'a> {
         let mut fixed: Vec<(usize, ClaimAllocation)> = Vec::new();
         let mut todo = Vec::new();
         for (i, p) in plans.into_iter().enumerate() {
-            let claim = dra::Claim::decode(p.obj);
+            let claim = &p.claim;
             match &claim.allocation {
                 Some(a) => {
                     if let Some(sel) = a.node_selector {
@@ -197,7 +197,7 @@ impl<'a> Allocator<'a> {
                             };
                         }
                     }
-                    fixed.push((i, existing_allocation(&claim, a)));
+                    fixed.push((i, existing_allocation(claim, a)));
                 }
                 None => {
                     // Requests name their claim by position among those allocated now.

@@ -367,6 +367,9 @@ struct Constraint {
 #[derive(Clone)]
 struct ClaimPlan<'a> {
     obj: &'a Object,
+    /// The claim decoded once, for what each node's run reads of it (its
+    /// existing allocation, its config).
+    claim: dra::Claim<'a>,
     slots: Vec<Slot<'a>>,
     constraints: Vec<Constraint>,
 }

@@ -195,6 +195,7 @@ pub(super) fn plan<'a>(
             .collect();
         plans.push(ClaimPlan {
             obj: claim,
+            claim: typed,
             slots,
             constraints,
         });

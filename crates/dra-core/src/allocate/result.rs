@@ -61,7 +61,7 @@ pub(super) fn allocation_config<'a>(
         }
         ranges.insert(class_name, start..config.len());
     }
-    let claim = dra::Claim::decode(plan.obj);
+    let claim = &plan.claim;
     for c in &claim.config {
         let named = &c.requests;
         let mut entry = json!({"source": "FromClaim"});

@@ -5,7 +5,7 @@ use super::{entries, list, opt_text, strings, text, DeviceConfig};
 use crate::model::Object;
 use crate::tree::Node;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Claim<'t> {
     pub object: &'t Object,
     /// `metadata.namespace`, `default` when unset.
@@ -74,14 +74,14 @@ impl<'t> Claim<'t> {
 }
 
 /// One entry of `spec.devices.requests`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Request<'t> {
     pub node: &'t Node,
     pub name: &'t str,
     pub body: RequestBody<'t>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum RequestBody<'t> {
     /// `exactly`.
     Exactly(DeviceRequest<'t>),
@@ -119,7 +119,7 @@ pub enum AllocationMode<'t> {
 }
 
 /// An `exactly` request or one subrequest of `firstAvailable`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct DeviceRequest<'t> {
     pub node: &'t Node,
     /// The subrequest's own name; for `exactly`, `""` (the request names it).
@@ -182,7 +182,7 @@ fn entries_of(n: &Node) -> Vec<(&str, &Node)> {
 }
 
 /// A device selector: today only `cel`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Selector<'t> {
     pub node: &'t Node,
     /// `cel` is set.
@@ -211,7 +211,7 @@ pub fn expressions(selectors: &[Selector]) -> Vec<String> {
 }
 
 /// A device toleration, defaulted as the apiserver stores it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Toleration<'t> {
     pub node: &'t Node,
     pub key: &'t str,
@@ -236,7 +236,7 @@ impl<'t> Toleration<'t> {
 }
 
 /// A `matchAttribute` or `distinctAttribute` constraint.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Constraint<'t> {
     pub node: &'t Node,
     /// The requests it applies to (all when empty).
@@ -273,7 +273,7 @@ impl<'t> Constraint<'t> {
 }
 
 /// `status.allocation`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Allocation<'t> {
     pub node: &'t Node,
     pub results: Vec<AllocationResult<'t>>,
@@ -303,7 +303,7 @@ impl<'t> Allocation<'t> {
 }
 
 /// One device of an allocation.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct AllocationResult<'t> {
     pub node: &'t Node,
     pub request: &'t str,
@@ -346,7 +346,7 @@ impl<'t> AllocationResult<'t> {
 }
 
 /// One entry of `status.reservedFor`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Consumer<'t> {
     pub node: &'t Node,
     /// `resource` (`pods` for a pod); `None` when unset.

@@ -6,7 +6,7 @@ use super::{list, opt_text, strings};
 use crate::model::Object;
 use crate::tree::Node;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct DeviceClass<'t> {
     pub object: &'t Object,
     pub name: &'t str,
@@ -39,7 +39,7 @@ impl<'t> DeviceClass<'t> {
 }
 
 /// One entry of a class's or a claim's `config`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct DeviceConfig<'t> {
     pub node: &'t Node,
     /// The requests it applies to (a claim's; all when empty).
