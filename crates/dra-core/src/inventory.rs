@@ -23,7 +23,7 @@ pub struct InventoryDevice {
 pub fn devices(objects: &[Object], list_types: bool) -> Vec<InventoryDevice> {
     let mut out = Vec::new();
     for slice in Inventory::decode(objects).slices {
-        for d in &slice.devices {
+        for d in slice.devices() {
             out.push(InventoryDevice {
                 node: slice.selection_of(d).label().unwrap_or_default(),
                 driver: slice.driver.to_owned(),

@@ -81,13 +81,13 @@ pub fn stranded(objects: &[Object], class: &Object, list_types: bool) -> Vec<Str
         .map(Slice::decode)
     {
         // One answer per slice when the slice selects the nodes.
-        let slice_why = (!slice.per_device_node_selection)
+        let slice_why = (!slice.per_device())
             .then(|| why_not(slice.selection))
             .flatten();
-        if !slice.per_device_node_selection && slice_why.is_none() {
+        if !slice.per_device() && slice_why.is_none() {
             continue;
         }
-        for d in &slice.devices {
+        for d in slice.devices() {
             let Some(why) = slice_why.clone().or_else(|| why_not(d.selection)) else {
                 continue;
             };

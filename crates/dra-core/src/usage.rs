@@ -86,7 +86,7 @@ pub fn invalid_pools(objects: &[Object]) -> Vec<InvalidPool> {
         let mut names: Vec<&str> = Vec::new();
         let mut reason = None;
         'slices: for slice in &slices {
-            for d in &slice.devices {
+            for d in slice.devices() {
                 if names.contains(&d.name) {
                     reason = Some(format!(
                         "device name {} is listed twice (slice {})",
@@ -180,7 +180,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
     let mut set_users: HashMap<(&str, &str, &str), Vec<String>> = HashMap::new();
     for sl in &inventory.slices {
         let (driver, pool) = (sl.driver, sl.pool.name);
-        for d in &sl.devices {
+        for d in sl.devices() {
             let Some((held, _)) = holders.get(&(driver, pool, d.name)) else {
                 continue;
             };
@@ -212,7 +212,7 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
     let mut out = Vec::new();
     for sl in &inventory.slices {
         let (driver, pool) = (sl.driver, sl.pool.name);
-        for d in &sl.devices {
+        for d in sl.devices() {
             let node = sl.selection_of(d).label().unwrap_or_default();
             let (held, consumed) = holders
                 .get(&(driver, pool, d.name))

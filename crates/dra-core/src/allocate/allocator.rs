@@ -77,10 +77,12 @@ impl<'a> Cluster<'a> {
     }
 }
 
-/// What every node's run reads: node labels and claims with an allocation.
-/// An allocation result of a claim already allocated in the cluster.
-pub(super) type HeldResult<'a> = (&'a Object, dra::AllocationResult<'a>);
+/// An allocation result of a claim already allocated in the cluster, with
+/// the pods the claim is reserved for (`namespace/name`, shared by the
+/// claim's results: read once, not on every node that meets the device).
+pub(super) type HeldResult<'a> = (&'a Object, dra::AllocationResult<'a>, Arc<[String]>);
 
+/// What every node's run reads: node labels and claims with an allocation.
 pub(super) struct Shared<'a> {
     pub(super) labels: HashMap<&'a str, &'a Node>,
     /// The results of allocated claims by (driver, pool), in claim order:
@@ -102,12 +104,15 @@ impl<'a> Shared<'a> {
                     .iter()
                     .filter(|o| o.kind == ObjectKind::ResourceClaim)
                 {
-                    let Some(allocation) = dra::Claim::decode(o).allocation else {
+                    let claim = dra::Claim::decode(o);
+                    let reserved: Arc<[String]> = claim.reserved_pods().into();
+                    let Some(allocation) = claim.allocation else {
                         continue;
                     };
                     for r in allocation.results {
                         if let (Some(driver), Some(pool)) = (r.driver, r.pool) {
-                            held.entry((driver, pool)).or_default().push((o, r));
+                            let entry = (o, r, Arc::clone(&reserved));
+                            held.entry((driver, pool)).or_default().push(entry);
                         }
                     }
                 }
@@ -288,7 +293,7 @@ pub(super) fn solve_node<'a>(
             continue;
         }
         seen_pools.push(key);
-        for (o, r) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
+        for (o, r, reserved) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
             let o: &Object = o;
             if allocating.contains(&(o as *const Object))
                 || what_if.without.is_some_and(|w| std::ptr::eq(w, o))
@@ -336,7 +341,7 @@ pub(super) fn solve_node<'a>(
                 holders.insert(dr, claim_ref(o));
                 holder_pods
                     .entry(claim_ref(o))
-                    .or_insert_with(|| dra::Claim::decode(o).reserved_pods());
+                    .or_insert_with(|| reserved.to_vec());
             }
         }
     }
@@ -537,9 +542,13 @@ pub(super) fn self_binding(
         return (None, None);
     }
     (
-        Some(d.binding_conditions.clone()),
-        Some(d.binding_failure.clone()),
+        Some(owned(d.binding_conditions)),
+        Some(owned(d.binding_failure)),
     )
+}
+
+fn owned(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
 }
 
 /// Every request (and subrequest) of the cycle, in order.

@@ -59,15 +59,18 @@ pub(super) fn explain(
                         true => format!("{k}:{effect}"),
                         false => format!("{k}={v}:{effect}"),
                     };
-                    if matches!(effect.as_str(), "NoSchedule" | "NoExecute")
-                        && !f.taints.contains(&t)
-                    {
+                    if matches!(*effect, "NoSchedule" | "NoExecute") && !f.taints.contains(&t) {
                         f.taints.push(t);
                         f.taint_sources.push(TaintSource {
-                            key: k.clone(),
-                            value: v.clone(),
-                            effect: effect.clone(),
-                            device_taint_rule: dev.taint_rules.get(i).cloned().flatten(),
+                            key: (*k).to_owned(),
+                            value: (*v).to_owned(),
+                            effect: (*effect).to_owned(),
+                            device_taint_rule: dev
+                                .taint_rules
+                                .get(i)
+                                .copied()
+                                .flatten()
+                                .map(str::to_owned),
                             device: format!(
                                 "{}/{}/{}",
                                 search.pools[r.pool].driver, search.pools[r.pool].name, dev.name

@@ -94,7 +94,7 @@ impl<'a> Search<'a> {
             return true;
         }
         self.dev(r).taints.iter().all(|(k, v, effect)| {
-            if !matches!(effect.as_str(), "NoSchedule" | "NoExecute") {
+            if !matches!(*effect, "NoSchedule" | "NoExecute") {
                 return true;
             }
             req.tolerations.iter().any(|t| {

@@ -59,9 +59,7 @@ impl<'t> Inventory<'t> {
     /// scheduler's `GatherPools` keys it), in input order, pools sorted by
     /// driver and name. A slice without a driver or pool name is in no pool.
     pub fn pools(&self) -> BTreeMap<(&'t str, &'t str), Vec<&Slice<'t>>> {
-        crate::slices::group_by_pool(&self.slices, |s| {
-            (!s.driver.is_empty() && !s.pool.name.is_empty()).then_some((s.driver, s.pool.name))
-        })
+        crate::slices::group_by_pool(&self.slices, |s| s.pool_key())
     }
 
     /// The (domain, name) pairs the devices publish in `field`
@@ -70,7 +68,7 @@ impl<'t> Inventory<'t> {
     pub fn published(&self, field: &str) -> BTreeSet<(&'t str, &'t str)> {
         let mut out = BTreeSet::new();
         for s in &self.slices {
-            for d in &s.devices {
+            for d in s.devices() {
                 for (key, _) in entries(d.node, field) {
                     out.insert(match key.split_once('/') {
                         Some((domain, name)) => (domain, name),
@@ -139,7 +137,9 @@ impl<'t> NodeSelection<'t> {
     /// Reads `nodeName`, `allNodes` and `nodeSelector` in that order (the
     /// apiserver allows exactly one; the first set wins here).
     pub fn of(n: &'t Node) -> Self {
-        if let Some(name) = opt_text(n, "nodeName") {
+        // An empty nodeName selects nothing by name: the scheduler reads it
+        // as unset (`ptr.Deref(NodeName, "") != ""` in GatherPools).
+        if let Some(name) = opt_text(n, "nodeName").filter(|n| !n.is_empty()) {
             return NodeSelection::Node(name);
         }
         if n.get("allNodes").and_then(Node::as_bool) == Some(true) {

@@ -5,6 +5,7 @@ use super::{list, quantity, strings, text, NodeSelection, Taint};
 use crate::model::Object;
 use crate::quantity::Quantity;
 use crate::tree::{Entry, Node};
+use std::sync::OnceLock;
 
 #[derive(Debug)]
 pub struct Slice<'t> {
@@ -13,12 +14,16 @@ pub struct Slice<'t> {
     /// `""` when unset.
     pub driver: &'t str,
     pub pool: Pool<'t>,
-    /// The slice's node selection; with per-device node selection each
-    /// device has its own (and this is `Unset`).
+    /// The slice's node selection as written; with per-device node
+    /// selection each device has its own ([`Slice::selection_of`]).
     pub selection: NodeSelection<'t>,
-    pub per_device_node_selection: bool,
+    /// `perDeviceNodeSelection`, `None` when unset (the scheduler's gate
+    /// check tells unset from `false`).
+    pub per_device_node_selection: Option<bool>,
     pub shared_counters: Vec<CounterSet<'t>>,
-    pub devices: Vec<Device<'t>>,
+    /// `spec.devices` as written, decoded on first read ([`Slice::devices`]).
+    device_nodes: &'t [Node],
+    devices: OnceLock<Vec<Device<'t>>>,
 }
 
 impl<'t> Slice<'t> {
@@ -30,37 +35,68 @@ impl<'t> Slice<'t> {
                 driver: "",
                 pool: Pool::default(),
                 selection: NodeSelection::Unset,
-                per_device_node_selection: false,
+                per_device_node_selection: None,
                 shared_counters: Vec::new(),
-                devices: Vec::new(),
+                device_nodes: &[],
+                devices: OnceLock::new(),
             };
         };
-        let per_device = spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true);
+        let per_device_node_selection = spec.get("perDeviceNodeSelection").and_then(Node::as_bool);
         Slice {
             object,
             name: object.name().unwrap_or_default(),
             driver: text(spec, "driver"),
             pool: spec.get("pool").map(Pool::decode).unwrap_or_default(),
-            selection: if per_device {
-                NodeSelection::Unset
-            } else {
-                NodeSelection::of(spec)
-            },
-            per_device_node_selection: per_device,
+            selection: NodeSelection::of(spec),
+            per_device_node_selection,
             shared_counters: list(spec, "sharedCounters")
                 .iter()
                 .map(CounterSet::decode)
                 .collect(),
-            devices: list(spec, "devices")
+            device_nodes: list(spec, "devices"),
+            devices: OnceLock::new(),
+        }
+    }
+
+    /// The pool it belongs to, (driver, pool name); `None` without either.
+    pub fn pool_key(&self) -> Option<(&'t str, &'t str)> {
+        (!self.driver.is_empty() && !self.pool.name.is_empty())
+            .then_some((self.driver, self.pool.name))
+    }
+
+    /// Whether each device selects its nodes (`perDeviceNodeSelection: true`).
+    pub fn per_device(&self) -> bool {
+        self.per_device_node_selection == Some(true)
+    }
+
+    /// The devices, decoded when first read: a reader that needs only the
+    /// slices (the allocator's pool index, lint's pool grouping) or only
+    /// some pools' devices (a search of one node) decodes no others, which
+    /// at 10,000 nodes is hundreds of megabytes.
+    pub fn devices(&self) -> &[Device<'t>] {
+        let per_device = self.per_device();
+        self.devices.get_or_init(|| {
+            self.device_nodes
                 .iter()
                 .map(|d| Device::decode(d, per_device))
-                .collect(),
-        }
+                .collect()
+        })
+    }
+
+    /// How many devices the slice lists (without decoding them).
+    pub fn device_count(&self) -> usize {
+        self.device_nodes.len()
+    }
+
+    /// The device nodes as written (for readers that fingerprint or point
+    /// at what was written rather than read its fields).
+    pub fn device_nodes(&self) -> &'t [Node] {
+        self.device_nodes
     }
 
     /// The node selection that applies to one of its devices.
     pub fn selection_of(&self, device: &Device<'t>) -> NodeSelection<'t> {
-        if self.per_device_node_selection {
+        if self.per_device() {
             device.selection
         } else {
             self.selection
@@ -111,6 +147,18 @@ impl<'t> CounterSet<'t> {
     pub fn counters(&self) -> impl Iterator<Item = (&'t str, Quantity)> {
         values(self.counters)
     }
+
+    /// Whether it defines the counter, whatever its value (the scheduler's
+    /// pool validation checks names only).
+    pub fn has_counter(&self, name: &str) -> bool {
+        self.counters.iter().any(|e| e.key == name)
+    }
+
+    /// The counter's value, when it is a quantity.
+    pub fn counter(&self, name: &str) -> Option<Quantity> {
+        let e = self.counters.iter().find(|e| e.key == name)?;
+        quantity(e.value.get("value")?)
+    }
 }
 
 /// A map's entries; empty when unset or not a map.
@@ -151,6 +199,11 @@ impl<'t> CounterConsumption<'t> {
     /// What it consumes of each counter, in order.
     pub fn counters(&self) -> impl Iterator<Item = (&'t str, Quantity)> {
         values(self.counters)
+    }
+
+    /// The counters it names, whatever the amounts.
+    pub fn counter_names(&self) -> impl Iterator<Item = &'t str> {
+        self.counters.iter().map(|e| e.key.as_str())
     }
 }
 
@@ -199,8 +252,55 @@ impl<'t> Device<'t> {
         values(self.capacity)
     }
 
+    /// `capacity` with each entry's request policy (consumable capacity);
+    /// entries whose value is not a quantity are left out.
+    pub fn capacities(&self) -> impl Iterator<Item = Capacity<'t>> {
+        self.capacity.iter().filter_map(|e| {
+            let policy = e.value.get("requestPolicy");
+            let at = |n: Option<&Node>, k: &str| n.and_then(|n| n.get(k)).and_then(quantity);
+            let range = policy.and_then(|p| p.get("validRange"));
+            Some(Capacity {
+                name: e.key.as_str(),
+                value: quantity(e.value.get("value")?)?,
+                default: at(policy, "default"),
+                valid_values: list_of(policy, "validValues")
+                    .iter()
+                    .filter_map(quantity)
+                    .collect(),
+                // A range whose minimum is unreadable is no range.
+                valid_range: at(range, "min").map(|min| ValidRange {
+                    min,
+                    max: at(range, "max"),
+                    step: at(range, "step"),
+                }),
+            })
+        })
+    }
+
     /// The attribute's value node (`attributes.<name>`), fully qualified or short.
     pub fn attribute(&self, name: &str) -> Option<&'t Node> {
         self.node.get("attributes")?.get(name)
     }
+}
+
+/// One capacity of a device with its request policy (`requestPolicy`).
+#[derive(Clone, Debug)]
+pub struct Capacity<'t> {
+    pub name: &'t str,
+    pub value: Quantity,
+    pub default: Option<Quantity>,
+    pub valid_values: Vec<Quantity>,
+    pub valid_range: Option<ValidRange>,
+}
+
+/// `requestPolicy.validRange`.
+#[derive(Clone, Copy, Debug)]
+pub struct ValidRange {
+    pub min: Quantity,
+    pub max: Option<Quantity>,
+    pub step: Option<Quantity>,
+}
+
+fn list_of<'t>(n: Option<&'t Node>, key: &str) -> &'t [Node] {
+    n.map(|n| list(n, key)).unwrap_or_default()
 }

@@ -184,7 +184,7 @@ fn slices_devices_rules_and_classes_are_decoded() {
     assert_eq!(s1.selection, NodeSelection::Node("n1"));
     // A counter whose value is not a quantity is left out.
     assert_eq!(s1.shared_counters[0].counters().count(), 1);
-    let d0 = &s1.devices[0];
+    let d0 = &s1.devices()[0];
     assert!(d0.allow_multiple_allocations && d0.binds_to_node);
     assert_eq!(d0.capacity().next().map(|c| c.0), Some("memory"));
     assert_eq!(d0.consumes_counters[0].counter_set, "set");
@@ -201,10 +201,10 @@ fn slices_devices_rules_and_classes_are_decoded() {
     // unset, device fields moved out of `basic`.
     let s2 = &inv.slices[1];
     assert_eq!((s2.pool.generation, s2.pool.resource_slice_count), (0, 0));
-    assert!(s2.per_device_node_selection);
+    assert!(s2.per_device());
     assert_eq!(s2.selection, NodeSelection::Unset);
     let labels: Vec<Option<String>> = s2
-        .devices
+        .devices()
         .iter()
         .map(|d| s2.selection_of(d).label())
         .collect();
@@ -243,7 +243,7 @@ fn missing_and_mistyped_fields_take_the_zero_value() {
     );
     let inv = Inventory::decode(&objects);
     for s in &inv.slices {
-        assert_eq!((s.driver, s.pool.name, s.devices.len()), ("", "", 0));
+        assert_eq!((s.driver, s.pool.name, s.devices().len()), ("", "", 0));
     }
     let claim = &inv.claims[0];
     assert_eq!(claim.namespace, "ns");

@@ -7,10 +7,11 @@ use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 use crate::cel::Device;
+use crate::dra::{self, NodeSelection};
 use crate::gates::{FeatureGates, Gate};
 use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
-use crate::tree::{Entry, Node};
+use crate::tree::Node;
 
 mod device_view;
 mod node_selection;
@@ -94,12 +95,15 @@ impl Capacity {
 /// Names are borrowed from the slice: nothing is copied per device tried.
 pub type Consumption<'a> = (&'a str, Vec<(&'a str, Quantity)>, Option<Vec<&'a str>>);
 
+/// A device taint as the search reads it: (key, value, effect).
+pub type TaintOf<'a> = (&'a str, &'a str, &'a str);
+
 pub struct PoolDevice<'a> {
     pub name: &'a str,
     pub node: &'a Node,
     driver: &'a str,
-    /// The device's `consumesCounters` entries.
-    consumption: &'a [Node],
+    /// The device as its slice publishes it.
+    device: &'a dra::Device<'a>,
     /// The CEL view, built when a selector first needs it.
     cel_view: std::cell::OnceCell<Arc<Device>>,
     /// Counter consumption and capacities, parsed when the search first
@@ -107,12 +111,12 @@ pub struct PoolDevice<'a> {
     consumes: std::cell::OnceCell<Vec<Consumption<'a>>>,
     capacity: std::cell::OnceCell<Vec<Capacity>>,
     pub allow_multiple: bool,
-    pub taints: Vec<(String, String, String)>,
+    pub taints: Vec<TaintOf<'a>>,
     /// Where each taint comes from: the DeviceTaintRule's name, or `None`
     /// for the device's own (in its ResourceSlice).
-    pub taint_rules: Vec<Option<String>>,
-    pub binding_conditions: Vec<String>,
-    pub binding_failure: Vec<String>,
+    pub taint_rules: Vec<Option<&'a str>>,
+    pub binding_conditions: &'a [&'a str],
+    pub binding_failure: &'a [&'a str],
     pub binds_to_node: bool,
     /// Set when the device (or its slice) is bound to one node by name.
     pub node_name: Option<&'a str>,
@@ -127,16 +131,16 @@ pub struct PoolDevice<'a> {
 
 impl<'a> PoolDevice<'a> {
     pub fn consumes(&self) -> &[Consumption<'a>] {
-        self.consumes.get_or_init(|| consumes_of(self.consumption))
+        self.consumes.get_or_init(|| consumes_of(self.device))
     }
 
     /// Whether the device consumes counters (without parsing them).
     pub fn consumes_counters(&self) -> bool {
-        !self.consumption.is_empty()
+        !self.device.consumes_counters.is_empty()
     }
 
     pub fn capacity(&self) -> &[Capacity] {
-        self.capacity.get_or_init(|| capacity_of(self.node))
+        self.capacity.get_or_init(|| capacity_of(self.device))
     }
 
     /// Why the device's consumption does not fit the pool's counter sets
@@ -148,35 +152,21 @@ impl<'a> PoolDevice<'a> {
     fn check_consumption(&self, counter_sets: Option<&CounterSets<'_>>) -> (Option<String>, bool) {
         let mut unknown = None;
         let mut groups = false;
-        for c in self.consumption {
-            let (mut set, mut counters): (&str, &[Entry]) = ("", &[]);
-            for e in c.as_map().unwrap_or_default() {
-                match e.key.as_str() {
-                    "counterSet" => set = e.value.as_str().unwrap_or_default(),
-                    "counters" => counters = e.value.as_map().unwrap_or_default(),
-                    "compatibilityGroups" => {
-                        groups |= e.value.as_seq().is_some_and(|g| !g.is_empty())
-                    }
-                    _ => {}
-                }
-            }
+        for c in &self.device.consumes_counters {
+            groups |= c.compatibility_groups.is_some();
             let (Some(sets), None) = (counter_sets, &unknown) else {
                 continue;
             };
+            let set = c.counter_set;
             unknown = match sets.get(set) {
                 None => Some(format!(
                     "device {} consumes unknown counter set {set}",
                     self.name
                 )),
-                Some(cs) => counters
-                    .iter()
-                    .find(|e| !cs.iter().any(|c| c.key == e.key))
-                    .map(|e| {
-                        format!(
-                            "device {} consumes unknown counter {set}/{}",
-                            self.name, e.key
-                        )
-                    }),
+                Some(cs) => c
+                    .counter_names()
+                    .find(|n| !cs.has_counter(n))
+                    .map(|n| format!("device {} consumes unknown counter {set}/{n}", self.name)),
             };
         }
         (unknown, groups)
@@ -184,11 +174,10 @@ impl<'a> PoolDevice<'a> {
 
     /// Whether a consumption names compatibility groups.
     fn has_groups(&self) -> bool {
-        self.consumption.iter().any(|c| {
-            c.get("compatibilityGroups")
-                .and_then(Node::as_seq)
-                .is_some_and(|g| !g.is_empty())
-        })
+        self.device
+            .consumes_counters
+            .iter()
+            .any(|c| c.compatibility_groups.is_some())
     }
 
     pub fn cel(&self) -> &Arc<Device> {
@@ -247,10 +236,9 @@ struct Deferred {
     groups_incomplete: bool,
 }
 
-/// A pool's counter sets by name: their `counters` entries, read where
-/// needed (validation reads names only; amounts are parsed for the few
-/// counters the search charges).
-pub type CounterSets<'a> = HashMap<&'a str, &'a [Entry]>;
+/// A pool's counter sets by name (validation reads names only; amounts are
+/// parsed for the few counters the search charges).
+pub type CounterSets<'a> = HashMap<&'a str, &'a dra::CounterSet<'a>>;
 
 pub struct Pool<'a> {
     pub driver: &'a str,
@@ -397,8 +385,7 @@ impl<'a> Pool<'a> {
         let total = self
             .counter_sets
             .get(set)
-            .and_then(|c| c.iter().find(|e| e.key == counter))
-            .and_then(|e| q(e.value.get("value")))
+            .and_then(|c| c.counter(counter))
             .unwrap_or_else(Quantity::zero);
         let used = self
             .charged
@@ -424,106 +411,93 @@ impl<'a> Pool<'a> {
     }
 }
 
-fn q(n: Option<&Node>) -> Option<Quantity> {
-    n.and_then(Node::scalar_text)
-        .and_then(|t| Quantity::parse(&t).ok())
-}
-
-use crate::slices::generation;
-
-fn slice_count(s: &Object) -> i64 {
-    s.spec()
-        .and_then(|sp| sp.get("pool"))
-        .and_then(|p| p.get("resourceSliceCount"))
-        .and_then(Node::as_i64)
-        .unwrap_or(1)
-}
-
-/// The slices of every pool, sorted, and which pools can concern a node:
-/// built once for explaining many nodes.
+/// The slices of every pool, typed and sorted, and which pools can concern
+/// a node: built once for explaining many nodes. A slice's devices are
+/// decoded when a node's search first reads them.
 pub struct PoolIndex<'a> {
-    pools: BTreeMap<(&'a str, &'a str), Vec<&'a Object>>,
+    pools: BTreeMap<(&'a str, &'a str), Vec<dra::Slice<'a>>>,
     /// Pools with a slice bound to the node by `nodeName`.
     by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
     /// Pools whose slices select nodes otherwise (all nodes, selectors, per device).
     elsewhere: Vec<(&'a str, &'a str)>,
     /// DeviceTaintRules: (driver, pool, device) selectors and the taint to add.
-    taint_rules: Vec<TaintRule>,
+    taint_rules: Vec<TaintRule<'a>>,
 }
 
 /// A DeviceTaintRule as the scheduler applies it to the device view.
-struct TaintRule {
-    name: String,
-    driver: Option<String>,
-    pool: Option<String>,
-    device: Option<String>,
-    taint: (String, String, String),
+struct TaintRule<'a> {
+    name: &'a str,
+    driver: Option<&'a str>,
+    pool: Option<&'a str>,
+    device: Option<&'a str>,
+    taint: TaintOf<'a>,
 }
 
-impl TaintRule {
-    fn from_object(o: &Object) -> Option<TaintRule> {
-        let rule = crate::dra::DeviceTaintRule::decode(o);
+impl<'a> TaintRule<'a> {
+    fn from_object(o: &'a Object) -> Option<TaintRule<'a>> {
+        let rule = dra::DeviceTaintRule::decode(o);
         let sel = rule.selector.as_ref();
         // Older (alpha) rules could also select by class or CEL; those are
         // not modelled: such a rule is skipped rather than over-applied.
-        if sel.is_some_and(|s| s.node.get("deviceClassName").is_some() || s.selectors.is_some()) {
+        if sel.is_some_and(|s| s.device_class_name.is_some() || s.selectors.is_some()) {
             return None;
         }
         let t = rule.taint.as_ref()?;
-        let owned = |v: Option<&str>| v.map(str::to_owned);
         Some(TaintRule {
-            name: rule.name.to_owned(),
-            driver: owned(sel.and_then(|s| s.driver)),
-            pool: owned(sel.and_then(|s| s.pool)),
-            device: owned(sel.and_then(|s| s.device)),
-            taint: (t.key.to_owned(), t.value.to_owned(), t.effect.to_owned()),
+            name: rule.name,
+            driver: sel.and_then(|s| s.driver),
+            pool: sel.and_then(|s| s.pool),
+            device: sel.and_then(|s| s.device),
+            taint: (t.key, t.value, t.effect),
         })
     }
 
     fn applies(&self, driver: &str, pool: &str, device: &str) -> bool {
-        self.driver.as_deref().is_none_or(|d| d == driver)
-            && self.pool.as_deref().is_none_or(|p| p == pool)
-            && self.device.as_deref().is_none_or(|d| d == device)
+        self.driver.is_none_or(|d| d == driver)
+            && self.pool.is_none_or(|p| p == pool)
+            && self.device.is_none_or(|d| d == device)
     }
 }
 
 impl<'a> PoolIndex<'a> {
     pub fn new(objects: &'a [Object]) -> Self {
-        let mut pools = crate::slices::by_pool(objects);
+        let slices = objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::ResourceSlice)
+            .map(dra::Slice::decode);
+        let mut pools = crate::slices::group_by_pool(slices, dra::Slice::pool_key);
         let mut by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>> = HashMap::new();
         let mut elsewhere = Vec::new();
         for (key, slices) in pools.iter_mut() {
-            slices.sort_by(|a, b| a.name().cmp(&b.name()));
+            slices.sort_by(|a, b| a.name.cmp(b.name));
             let mut other = false;
             for s in slices.iter() {
-                let spec = s.spec().expect("slices have a spec");
-                if spec.get("sharedCounters").is_some() && spec.get("devices").is_none() {
+                if !s.shared_counters.is_empty() && s.device_count() == 0 {
                     continue;
                 }
-                match spec.get("nodeName").and_then(Node::as_str) {
-                    Some(n) => {
+                match s.selection {
+                    NodeSelection::Node(n) => {
                         let e = by_node.entry(n).or_default();
                         if !e.contains(key) {
                             e.push(*key);
                         }
                     }
-                    None => other = true,
+                    _ => other = true,
                 }
             }
             if other {
                 elsewhere.push(*key);
             }
         }
-        let taint_rules = objects
-            .iter()
-            .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
-            .filter_map(TaintRule::from_object)
-            .collect();
         PoolIndex {
             pools,
             by_node,
             elsewhere,
-            taint_rules,
+            taint_rules: objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
+                .filter_map(TaintRule::from_object)
+                .collect(),
         }
     }
 }
@@ -563,15 +537,10 @@ impl PoolIndex<'_> {
         let mut bits = Vec::new();
         for key in &self.elsewhere {
             for s in self.pools.get(key).map(Vec::as_slice).unwrap_or_default() {
-                let spec = s.spec()?;
-                bits.push(targets(spec, node, labels, partitionable));
-                if spec.get("perDeviceNodeSelection").is_some() {
-                    for d in spec
-                        .get("devices")
-                        .and_then(Node::as_seq)
-                        .unwrap_or_default()
-                    {
-                        bits.push(selects_node(d, node, labels) == Some(true));
+                bits.push(targets(s, node, labels, partitionable));
+                if s.per_device_node_selection.is_some() {
+                    for d in s.devices() {
+                        bits.push(selects(d.selection, node, labels) == Some(true));
                     }
                 }
             }
@@ -580,110 +549,64 @@ impl PoolIndex<'_> {
     }
 }
 
-/// The pools of the node, sorted by driver and name, binding-condition pools last.
-pub fn gather<'a>(
-    index: &PoolIndex<'a>,
+/// The pools of the node, sorted by driver and name, binding-condition
+/// pools last (GatherPools and buildPool).
+pub fn gather<'s, 'a: 's>(
+    index: &'s PoolIndex<'a>,
     node: &str,
     labels: Option<&Node>,
     gates: &FeatureGates,
-) -> Result<Vec<Pool<'a>>, String> {
+) -> Result<Vec<Pool<'s>>, String> {
     let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
     let list_types = gates.enabled(Gate::DRAListTypeAttributes);
     let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
     keys.extend(index.elsewhere.iter().copied());
     keys.sort();
     keys.dedup();
-    let by_pool = keys
-        .into_iter()
-        .filter_map(|k| index.pools.get(&k).map(|v| (k, v.clone())));
     let mut out = Vec::new();
-    for ((driver, name), all) in by_pool {
-        let mut collected: Vec<&Object> = Vec::new();
-        for s in &all {
-            let spec = s.spec().expect("filtered above");
-            // GatherPools parses every slice's (or device's) node selector
-            // and stops at the first it cannot parse.
-            let slice = s.name().unwrap_or_default();
-            if let Some(e) = selection_error(spec) {
-                return Err(format!(
-                    "failed to perform node selection for slice {slice}: {e}"
-                ));
-            }
-            if partitionable
-                && spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true)
-            {
-                for d in spec
-                    .get("devices")
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-                {
-                    if let Some(e) = selection_error(d) {
-                        let name = d.get("name").and_then(Node::as_str).unwrap_or_default();
-                        return Err(format!(
-                            "failed to perform node selection for device {name} in slice {slice}: {e}"
-                        ));
-                    }
-                }
-            }
-            if !targets(spec, node, labels, partitionable) {
+    for (driver, name) in keys {
+        let Some(all) = index.pools.get(&(driver, name)) else {
+            continue;
+        };
+        let mut collected: Vec<&'s dra::Slice<'a>> = Vec::new();
+        for s in all {
+            if !relevant(s, node, labels, partitionable)? {
                 continue;
             }
-            match collected.first().map(|c| generation(c)) {
-                Some(g) if generation(s) < g => continue,
-                Some(g) if generation(s) > g => collected.clear(),
+            match collected.first().map(|c| c.pool.generation) {
+                Some(g) if s.pool.generation < g => continue,
+                Some(g) if s.pool.generation > g => collected.clear(),
                 _ => {}
             }
             collected.push(s);
         }
-        if collected.is_empty() {
+        let Some(first) = collected.first() else {
             continue;
-        }
-        let gen = generation(collected[0]);
-        let count = slice_count(collected[0]);
+        };
+        let (gen, count) = (first.pool.generation, first.pool.resource_slice_count);
         let mut complete = collected.len() as i64 == count;
         if !complete {
-            if all.iter().any(|s| generation(s) > gen) {
+            if all.iter().any(|s| s.pool.generation > gen) {
                 continue; // superseded: as if the pool did not exist
             }
-            complete = all.iter().filter(|s| generation(s) == gen).count() as i64 == count;
+            complete = all.iter().filter(|s| s.pool.generation == gen).count() as i64 == count;
         }
-        let same_gen: Vec<&Object> = all
-            .iter()
-            .copied()
-            .filter(|s| generation(s) == gen)
-            .collect();
+        let same_gen: Vec<&'s dra::Slice<'a>> =
+            all.iter().filter(|s| s.pool.generation == gen).collect();
         let mut counter_sets = CounterSets::default();
         let mut invalid = None;
         if partitionable {
-            for s in &same_gen {
-                for cs in s
-                    .spec()
-                    .and_then(|sp| sp.get("sharedCounters"))
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-                {
-                    let set = cs.get("name").and_then(Node::as_str).unwrap_or_default();
-                    let counters = cs
-                        .get("counters")
-                        .and_then(Node::as_map)
-                        .unwrap_or_default();
-                    if counter_sets.insert(set, counters).is_some() {
-                        invalid = Some(format!("counter set {set} is defined twice"));
-                    }
+            for cs in same_gen.iter().flat_map(|s| &s.shared_counters) {
+                if counter_sets.insert(cs.name, cs).is_some() {
+                    invalid = Some(format!("counter set {} is defined twice", cs.name));
                 }
             }
         }
         let mut devices = Vec::new();
         for s in &collected {
-            let spec = s.spec().expect("filtered above");
-            let view = SliceView::new(spec, node, labels);
-            let list = spec
-                .get("devices")
-                .and_then(Node::as_seq)
-                .unwrap_or_default();
-            warm_fields(list);
-            devices.reserve(list.len());
-            for d in list {
+            let view = SliceView::new(s, node, labels);
+            devices.reserve(s.device_count());
+            for d in s.devices() {
                 devices.push(device_of(driver, d, &view, node, labels, list_types));
             }
         }
@@ -695,22 +618,16 @@ pub fn gather<'a>(
                 .zip(&same_gen)
                 .all(|(a, b)| std::ptr::eq(*a, *b))
             && (partitionable
-                || same_gen.iter().all(|s| {
-                    s.spec()
-                        .is_some_and(|sp| sp.get("perDeviceNodeSelection").is_none())
-                }));
+                || same_gen
+                    .iter()
+                    .all(|s| s.per_device_node_selection.is_none()));
         let mut all_devices = Vec::new();
         for s in same_gen.iter().filter(|_| !same_slices) {
-            let spec = s.spec().expect("filtered above");
-            if !partitionable && spec.get("perDeviceNodeSelection").is_some() {
+            if !partitionable && s.per_device_node_selection.is_some() {
                 continue;
             }
-            let view = SliceView::new(spec, node, labels);
-            for d in spec
-                .get("devices")
-                .and_then(Node::as_seq)
-                .unwrap_or_default()
-            {
+            let view = SliceView::new(s, node, labels);
+            for d in s.devices() {
                 all_devices.push(device_of(driver, d, &view, node, labels, list_types));
             }
         }
@@ -721,8 +638,8 @@ pub fn gather<'a>(
                     .iter()
                     .filter(|r| r.applies(driver, name, d.name))
                 {
-                    d.taints.push(r.taint.clone());
-                    d.taint_rules.push(Some(r.name.clone()));
+                    d.taints.push(r.taint);
+                    d.taint_rules.push(Some(r.name));
                 }
             }
         }
@@ -753,41 +670,4 @@ pub fn gather<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::allocate::{Allocator, Outcome};
-    use crate::gates::{FeatureGates, Version};
-    use crate::lint::{load_objects, SourceFile};
-
-    /// A device consuming a counter its pool does not define makes the pool
-    /// invalid, as the scheduler's pool validation does; a known one does not.
-    #[test]
-    fn unknown_consumption_makes_the_pool_invalid() {
-        for (counter, fits) in [("memory", true), ("bandwidth", false)] {
-            let text = format!(
-                "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: c}}\nspec: {{}}\n---\n\
-                 apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s0}}\nspec:\n  driver: x.example.com\n  nodeName: node-1\n  pool: {{name: p, generation: 1, resourceSliceCount: 2}}\n  sharedCounters:\n  - name: set\n    counters:\n      memory: {{value: 8Gi}}\n---\n\
-                 apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s1}}\nspec:\n  driver: x.example.com\n  nodeName: node-1\n  pool: {{name: p, generation: 1, resourceSliceCount: 2}}\n  devices:\n  - name: d\n    consumesCounters:\n    - counterSet: set\n      counters:\n        {counter}: {{value: 1Gi}}\n---\n\
-                 apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: w, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {{deviceClassName: c}}\n"
-            );
-            let files = [SourceFile {
-                name: "x.yaml".into(),
-                text,
-            }];
-            let objects = load_objects(&files, Default::default()).0;
-            let gates = FeatureGates::defaults(Version::LATEST);
-            let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
-            match Allocator::new(&objects, &gates, &claims).on_node("node-1") {
-                Outcome::Allocated { .. } => assert!(fits, "{counter}"),
-                Outcome::Unsatisfiable { reasons, .. } => {
-                    assert!(!fits, "{counter}: {reasons:?}");
-                    assert!(
-                        reasons.iter().any(|r| r.contains("invalid resource pools")),
-                        "{reasons:?}"
-                    );
-                }
-                Outcome::Error { error, .. } => panic!("{counter}: {error}"),
-                Outcome::Undecided { reason } => panic!("{counter}: {reason}"),
-            }
-        }
-    }
-}
+mod tests;

@@ -140,50 +140,90 @@ pub fn node_selector_error(sel: &Node) -> Option<String> {
     }
 }
 
-/// `nodeMatches`' parse step for a slice or device: the error the allocator
-/// stops with, when its node selector is the one it reads.
-pub(super) fn selection_error(n: &Node) -> Option<String> {
-    if n.get("nodeName")
-        .and_then(Node::as_str)
-        .is_some_and(|s| !s.is_empty())
-        || n.get("allNodes").and_then(Node::as_bool) == Some(true)
-    {
-        return None;
+/// Whether a node selection picks the node: `None` when nothing is set.
+/// A selector that does not parse matches what it can (its error is
+/// reported by [`relevant`]).
+pub(super) fn selects(sel: NodeSelection<'_>, node: &str, labels: Option<&Node>) -> Option<bool> {
+    match sel {
+        NodeSelection::Node(name) => Some(name == node),
+        NodeSelection::AllNodes => Some(true),
+        NodeSelection::Selector(s) => Some(node_selector_matches(s, node, labels)),
+        NodeSelection::Unset => None,
     }
-    let e = node_selector_error(n.get("nodeSelector")?)?;
+}
+
+/// The node name a selection binds to.
+pub(super) fn bound_name<'a>(sel: NodeSelection<'a>) -> Option<&'a str> {
+    match sel {
+        NodeSelection::Node(name) => Some(name),
+        _ => None,
+    }
+}
+
+/// The node selector a selection is made by.
+pub(super) fn selector<'a>(sel: NodeSelection<'a>) -> Option<&'a Node> {
+    match sel {
+        NodeSelection::Selector(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// `NodeMatches`' parse step: the error it returns for a selector
+/// `nodeaffinity.NewNodeSelector` refuses.
+fn parse_error(sel: NodeSelection<'_>) -> Option<String> {
+    let e = node_selector_error(selector(sel)?)?;
     Some(format!("failed to parse node selector: {e}"))
 }
 
-pub(super) fn selects_node(n: &Node, node: &str, labels: Option<&Node>) -> Option<bool> {
-    if let Some(name) = n.get("nodeName").and_then(Node::as_str) {
-        return Some(name == node);
+/// Whether GatherPools collects the slice for the node, in its order: a
+/// scheduler without DRAPartitionableDevices skips slices that set
+/// `perDeviceNodeSelection` or shared counters; slices with shared counters
+/// are for every node; then the slice's own node selection, or each
+/// device's until one selects the node. A selector that does not parse is
+/// the error GatherPools stops at (a device's only when it is reached).
+pub(super) fn relevant(
+    s: &dra::Slice<'_>,
+    node: &str,
+    labels: Option<&Node>,
+    partitionable: bool,
+) -> Result<bool, String> {
+    if !partitionable && (s.per_device_node_selection.is_some() || !s.shared_counters.is_empty()) {
+        return Ok(false);
     }
-    if n.get("allNodes").and_then(Node::as_bool) == Some(true) {
-        return Some(true);
+    if !s.shared_counters.is_empty() {
+        return Ok(true);
     }
-    n.get("nodeSelector")
-        .map(|sel| node_selector_matches(sel, node, labels))
+    if let Some(m) = selects(s.selection, node, labels) {
+        if let Some(e) = parse_error(s.selection) {
+            return Err(format!(
+                "failed to perform node selection for slice {}: {e}",
+                s.name
+            ));
+        }
+        return Ok(m);
+    }
+    if s.per_device() {
+        for d in s.devices() {
+            if let Some(e) = parse_error(d.selection) {
+                return Err(format!(
+                    "failed to perform node selection for device {} in slice {}: {e}",
+                    d.name, s.name
+                ));
+            }
+            if selects(d.selection, node, labels) == Some(true) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
-pub(super) fn targets(spec: &Node, node: &str, labels: Option<&Node>, partitionable: bool) -> bool {
-    if !partitionable
-        && (spec.get("sharedCounters").is_some() || spec.get("perDeviceNodeSelection").is_some())
-    {
-        return false;
-    }
-    if spec.get("sharedCounters").is_some() {
-        return true;
-    }
-    if let Some(m) = selects_node(spec, node, labels) {
-        return m;
-    }
-    if spec.get("perDeviceNodeSelection").and_then(Node::as_bool) == Some(true) {
-        return spec
-            .get("devices")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .any(|d| selects_node(d, node, labels) == Some(true));
-    }
-    false
+/// [`relevant`] with an unparsable selector taken as not matching.
+pub(super) fn targets(
+    s: &dra::Slice<'_>,
+    node: &str,
+    labels: Option<&Node>,
+    partitionable: bool,
+) -> bool {
+    relevant(s, node, labels, partitionable) == Ok(true)
 }

@@ -224,12 +224,12 @@ impl<'a> Shapes<'a> {
     /// The text only this node's search could write: its name, its pools'
     /// and slices' names, and its compared attributes' values. An outcome
     /// that holds any of it outside the fields renamed is not shared.
-    pub fn private_text(
-        &self,
-        index: &PoolIndex<'a>,
-        node: &'a str,
+    pub fn private_text<'s>(
+        &'s self,
+        index: &'s PoolIndex<'a>,
+        node: &'s str,
         compared: &[String],
-    ) -> Vec<&'a str> {
+    ) -> Vec<&'s str> {
         let mut out = vec![node];
         for p in self.nodes.get(node).map(Vec::as_slice).unwrap_or_default() {
             out.push(p.key.1);
@@ -239,13 +239,8 @@ impl<'a> Shapes<'a> {
                 .map(Vec::as_slice)
                 .unwrap_or_default()
             {
-                out.extend(s.name());
-                for d in s
-                    .spec()
-                    .and_then(|sp| sp.get("devices"))
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-                {
+                out.push(s.name);
+                for d in s.device_nodes() {
                     for e in d
                         .get("attributes")
                         .and_then(Node::as_map)
@@ -324,10 +319,12 @@ fn write_pool<'a>(
     let mut attr_at: HashMap<&str, usize> = HashMap::new();
     let mut device = 0u32;
     for s in slices {
-        if !s.name().is_some_and(plain_name) {
+        if !plain_name(s.name) {
             return None;
         }
-        let spec = s.spec()?;
+        // Written as it is: the bytes compare every field, including those
+        // no reader models.
+        let spec = s.object.spec()?;
         if spec.get("nodeName").and_then(Node::as_str) != Some(node) {
             return None;
         }

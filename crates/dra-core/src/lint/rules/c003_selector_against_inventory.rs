@@ -13,7 +13,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(inv) = cx.inventory else { return };
     let bodies: Vec<(String, Vec<String>, Node)> = match obj.kind {
         DeviceClass => {
-            let sels = crate::inventory::class_selectors(obj);
+            let sels = crate::dra::DeviceClass::decode(obj).expressions();
             let Some(n) = obj.spec().and_then(|s| get(s, "selectors")) else {
                 return;
             };
@@ -22,9 +22,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         _ => request_bodies(cx.gates.version, obj)
             .into_iter()
             .filter_map(|b| {
-                let class = get_str(b.node, "deviceClassName")?;
-                let class_obj = cx.of_kind(DeviceClass).find(|c| c.name() == Some(class))?;
-                let mut sels = crate::inventory::class_selectors(class_obj);
+                // The class from the typed model; the request as written
+                // (its path is the one the user wrote).
+                let class = get_str(b.node, "deviceClassName").filter(|c| !c.is_empty())?;
+                let mut sels = cx.dra().class(class)?.expressions();
                 let own: Vec<String> = items(b.node, "selectors")
                     .iter()
                     .filter_map(|s| {

@@ -12,16 +12,17 @@ declare_rule! {
 
 /// The slices of one pool at its newest generation (from the typed model:
 /// the one grouping, generations defaulted there).
-pub(crate) struct Pool<'a> {
+pub(crate) struct Pool<'a, 't> {
     pub driver: &'a str,
     pub name: &'a str,
     pub slices: Vec<&'a Object>,
     /// Slices of older generations, ignored by consumers.
     pub stale: Vec<&'a Object>,
-    typed: Vec<&'a dra::Slice<'a>>,
+    /// Borrowed from the typed model (`'t` is the input's lifetime).
+    typed: Vec<&'a dra::Slice<'t>>,
 }
 
-impl<'a> Pool<'a> {
+impl<'a, 't: 'a> Pool<'a, 't> {
     /// Counter set name -> (slice, counter-set index, node).
     pub fn counter_sets(&self) -> Vec<(&'a str, &'a Object, usize, &'a Node)> {
         let mut out = Vec::new();
@@ -39,8 +40,8 @@ impl<'a> Pool<'a> {
     pub fn devices(&self) -> Vec<(&'a Object, usize, &'a Node)> {
         let mut out = Vec::new();
         for s in &self.typed {
-            for (i, d) in s.devices.iter().enumerate() {
-                out.push((s.object, i, d.node));
+            for (i, d) in s.device_nodes().iter().enumerate() {
+                out.push((s.object, i, d));
             }
         }
         out
@@ -48,7 +49,7 @@ impl<'a> Pool<'a> {
 }
 
 /// Groups the input's slices into pools (driver, pool name), sorted.
-pub(crate) fn pools<'a>(cx: &'a Ctx<'_>) -> Vec<Pool<'a>> {
+pub(crate) fn pools<'a, 't>(cx: &'a Ctx<'t>) -> Vec<Pool<'a, 't>> {
     cx.dra()
         .pools()
         .into_iter()
