@@ -6,6 +6,7 @@ mod summary;
 mod text;
 
 use dra_core::allocate::{self, Outcome};
+use dra_core::dra::{self, NodeSelection};
 use dra_core::model::{Object, ObjectKind};
 use dra_core::tree::Node;
 use serde_json::{json, Value};
@@ -24,22 +25,16 @@ fn nodes(objects: &[Object]) -> Vec<String> {
         .filter(|o| o.kind == ObjectKind::Node)
         .filter_map(|o| o.name().map(str::to_owned))
         .collect();
-    for s in objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-    {
-        let spec = s.spec();
-        let mut names: Vec<&str> = spec
-            .and_then(|sp| sp.get("nodeName"))
-            .and_then(Node::as_str)
-            .into_iter()
-            .collect();
-        for d in spec
-            .and_then(|sp| sp.get("devices"))
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-        {
-            names.extend(d.get("nodeName").and_then(Node::as_str));
+    for s in slices(objects) {
+        let mut names: Vec<&str> = Vec::new();
+        if let NodeSelection::Node(n) = s.selection {
+            names.push(n);
+        }
+        // Devices are decoded only for slices that select per device.
+        for d in s.devices().iter().filter(|_| s.per_device()) {
+            if let NodeSelection::Node(n) = d.selection {
+                names.push(n);
+            }
         }
         for n in names {
             if !out.iter().any(|x| x == n) {
@@ -49,6 +44,14 @@ fn nodes(objects: &[Object]) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+/// The ResourceSlices, typed (devices decoded when read).
+fn slices(objects: &[Object]) -> impl Iterator<Item = dra::Slice<'_>> {
+    objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .map(dra::Slice::decode)
 }
 
 fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String]) -> Value {
@@ -191,52 +194,38 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
                 && o.namespace_or_default() == ns
         })
         .ok_or_else(|| format!("no Pod {ns}/{name} in {place}"))?;
-    let spec = pod.pod_spec().ok_or("the Pod has no spec")?;
-    let statuses = pod
-        .root
-        .get("status")
-        .and_then(|s| s.get("resourceClaimStatuses"))
-        .and_then(Node::as_seq)
-        .unwrap_or_default();
+    pod.pod_spec().ok_or("the Pod has no spec")?;
     let mut generated: Vec<Node> = Vec::new();
     let mut order: Vec<Result<String, usize>> = Vec::new();
-    for c in spec
-        .get("resourceClaims")
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-    {
-        let pod_claim = c.get("name").and_then(Node::as_str).unwrap_or_default();
-        if let Some(claim_name) = c.get("resourceClaimName").and_then(Node::as_str) {
-            order.push(Ok(claim_name.to_owned()));
-        } else if let Some(t) = c.get("resourceClaimTemplateName").and_then(Node::as_str) {
-            let existing = statuses
-                .iter()
-                .find(|s| s.get("name").and_then(Node::as_str) == Some(pod_claim))
-                .and_then(|s| s.get("resourceClaimName"))
-                .and_then(Node::as_str);
-            if let Some(e) = existing {
-                order.push(Ok(e.to_owned()));
-                continue;
+    for c in dra::PodClaims::decode(pod).claims {
+        let pod_claim = c.name;
+        match (c.source, c.generated) {
+            (dra::PodClaimSource::Claim(claim_name), _) => order.push(Ok(claim_name.to_owned())),
+            (dra::PodClaimSource::Template(_), Some(existing)) => {
+                order.push(Ok(existing.to_owned()))
             }
-            let template = find(
-                objects,
-                ObjectKind::ResourceClaimTemplate,
-                "ResourceClaimTemplate",
-                ns,
-                t,
-                place,
-            )?;
-            // The claim the resourceclaim controller creates: the
-            // template's spec as it is (its tree, spans and all).
-            let mut root: Node = serde_json::from_value(json!({
-                "metadata": {"name": format!("{name}-{pod_claim}"), "namespace": ns},
-            }))
-            .map_err(|e| e.to_string())?;
-            if let Some(spec) = template.spec().and_then(|s| s.get("spec")) {
-                root.insert_back("spec", spec.clone());
+            (dra::PodClaimSource::Unset, _) => {}
+            (dra::PodClaimSource::Template(t), None) => {
+                let template = find(
+                    objects,
+                    ObjectKind::ResourceClaimTemplate,
+                    "ResourceClaimTemplate",
+                    ns,
+                    t,
+                    place,
+                )?;
+                // The claim the resourceclaim controller creates: the
+                // template's spec as it is (its tree, spans and all).
+                let mut root: Node = serde_json::from_value(json!({
+                    "metadata": {"name": format!("{name}-{pod_claim}"), "namespace": ns},
+                }))
+                .map_err(|e| e.to_string())?;
+                if let Some(spec) = template.spec().and_then(|s| s.get("spec")) {
+                    root.insert_back("spec", spec.clone());
+                }
+                order.push(Err(generated.len()));
+                generated.push(root);
             }
-            order.push(Err(generated.len()));
-            generated.push(root);
         }
     }
     // Extended resources backed by DRA: the scheduler's made-up claim, last.
@@ -403,21 +392,11 @@ fn strings<'a>(n: &'a Node, out: &mut Vec<&'a str>) {
 /// Whether some slice (or device) selects its nodes by label or takes all
 /// nodes: then any node may have devices, named or not.
 fn selects_by_label(objects: &[Object]) -> bool {
-    let selects = |n: &Node| {
-        n.get("nodeSelector").is_some() || n.get("allNodes").and_then(Node::as_bool) == Some(true)
-    };
-    objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-        .filter_map(Object::spec)
-        .any(|s| {
-            selects(s)
-                || s.get("devices")
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-                    .iter()
-                    .any(selects)
-        })
+    let selects =
+        |n: NodeSelection| matches!(n, NodeSelection::Selector(_) | NodeSelection::AllNodes);
+    slices(objects).any(|s| {
+        selects(s.selection) || (s.per_device() && s.devices().iter().any(|d| selects(d.selection)))
+    })
 }
 
 /// The claims allocated before that carry a node selector, each with the
@@ -430,11 +409,7 @@ fn allocated_claims(
     claims
         .iter()
         .filter_map(|c| {
-            let sel = c
-                .root
-                .get("status")?
-                .get("allocation")?
-                .get("nodeSelector")?;
+            let sel = dra::Claim::decode(c).allocation?.node_selector?;
             let admits = per_node
                 .iter()
                 .map(|(n, _)| n)

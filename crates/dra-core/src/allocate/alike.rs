@@ -240,12 +240,7 @@ impl<'a> Allocator<'a> {
             .unwrap_or_default()
             .iter()
             .filter_map(|p| {
-                let sel = p
-                    .obj
-                    .root
-                    .get("status")?
-                    .get("allocation")?
-                    .get("nodeSelector")?;
+                let sel = p.claim.allocation.as_ref()?.node_selector?;
                 Some(pools::node_selector_matches(sel, node, labels))
             })
             .collect()

@@ -6,13 +6,15 @@
 //! and count, a toleration's operator, a pool's generation) and reads each
 //! field once; strings are borrowed from the tree, and every item keeps its
 //! tree node (`node`) so that findings and explanations can still point at
-//! the user's lines. The per-object apiserver rules stay on the tree (they
-//! must see what was written, not what defaulting made of it); the readers
-//! across objects (the allocator's plan and allocated state, the devices
-//! view, `match`) use these types.
+//! the user's lines. A slice's devices are decoded when first read. The
+//! per-object apiserver rules stay on the tree (they must see what was
+//! written, not what defaulting made of it); the readers across objects
+//! (the allocator, the pool and cross-object lint rules, the devices view,
+//! `match`, `explain`) use these types.
 
 mod claim;
 mod class;
+mod pod;
 mod slice;
 mod taint_rule;
 #[cfg(test)]
@@ -20,6 +22,7 @@ mod tests;
 
 pub use claim::*;
 pub use class::*;
+pub use pod::*;
 pub use slice::*;
 pub use taint_rule::*;
 

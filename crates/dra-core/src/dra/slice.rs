@@ -267,9 +267,8 @@ impl<'t> Device<'t> {
                     .iter()
                     .filter_map(quantity)
                     .collect(),
-                // A range whose minimum is unreadable is no range.
-                valid_range: at(range, "min").map(|min| ValidRange {
-                    min,
+                valid_range: range.map(|_| ValidRange {
+                    min: at(range, "min"),
                     max: at(range, "max"),
                     step: at(range, "step"),
                 }),
@@ -293,10 +292,11 @@ pub struct Capacity<'t> {
     pub valid_range: Option<ValidRange>,
 }
 
-/// `requestPolicy.validRange`.
+/// `requestPolicy.validRange`; a bound that is unset or not a quantity is
+/// `None` (the apiserver requires `min`).
 #[derive(Clone, Copy, Debug)]
 pub struct ValidRange {
-    pub min: Quantity,
+    pub min: Option<Quantity>,
     pub max: Option<Quantity>,
     pub step: Option<Quantity>,
 }

@@ -281,3 +281,59 @@ spec:
     let capacity: Vec<(&str, &str)> = inv.published("capacity").into_iter().collect();
     assert_eq!(capacity, [("gpu.example.com", "memory")]);
 }
+
+#[test]
+fn pod_claims_name_their_claim_or_the_one_generated_from_the_template() {
+    let objects = load(
+        r#"
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  containers: [{name: c, image: i}]
+  resourceClaims:
+  - {name: own, resourceClaimName: shared-gpu}
+  - {name: made, resourceClaimTemplateName: gpu-template}
+  - {name: pending, resourceClaimTemplateName: gpu-template}
+  - {name: neither}
+status:
+  resourceClaimStatuses:
+  - {name: made, resourceClaimName: p-made-x7k2}
+  - {name: pending}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  template:
+    spec:
+      containers: [{name: c, image: i}]
+      resourceClaims: [{name: t, resourceClaimTemplateName: tmpl}]
+"#,
+    );
+    let pod = PodClaims::decode(&objects[0]);
+    let seen: Vec<(&str, PodClaimSource, Option<&str>)> = pod
+        .claims
+        .iter()
+        .map(|c| (c.name, c.source, c.generated))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("own", PodClaimSource::Claim("shared-gpu"), None),
+            (
+                "made",
+                PodClaimSource::Template("gpu-template"),
+                Some("p-made-x7k2")
+            ),
+            ("pending", PodClaimSource::Template("gpu-template"), None),
+            ("neither", PodClaimSource::Unset, None),
+        ]
+    );
+    // A workload's pod template is read the same way.
+    let deployment = PodClaims::decode(&objects[1]);
+    assert_eq!(
+        deployment.claims[0].source,
+        PodClaimSource::Template("tmpl")
+    );
+}

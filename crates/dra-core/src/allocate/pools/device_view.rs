@@ -101,7 +101,8 @@ pub(super) fn capacity_of(d: &dra::Device<'_>) -> Vec<Capacity> {
             value: c.value,
             default: c.default,
             valid_values: c.valid_values,
-            range: c.valid_range.map(|r| (r.min, r.max, r.step)),
+            // A range without a readable minimum is no range.
+            range: c.valid_range.and_then(|r| Some((r.min?, r.max, r.step))),
         })
         .collect()
 }

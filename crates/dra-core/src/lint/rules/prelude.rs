@@ -245,10 +245,8 @@ pub(crate) fn granular_status_on(cx: &Ctx<'_>) -> bool {
 /// The drivers the input publishes devices for or selects in classes.
 pub(crate) fn published_drivers(cx: &Ctx<'_>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for s in cx.of_kind(ResourceSlice) {
-        if let Some(d) = s.spec().and_then(|sp| get_str(sp, "driver")) {
-            out.push(d.to_owned());
-        }
+    for s in cx.dra().slices.iter().filter(|s| !s.driver.is_empty()) {
+        out.push(s.driver.to_owned());
     }
     for c in cx.of_kind(DeviceClass) {
         for (n, _) in cel_selectors(cx.gates.version, c) {

@@ -11,24 +11,28 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     let mut seen: Vec<(&str, &Object)> = Vec::new();
-    for c in cx.of_kind(DeviceClass) {
-        let Some(n) = c.spec().and_then(|s| get(s, "extendedResourceName")) else {
+    for c in &cx.dra().classes {
+        let Some(name) = c.extended_resource_name else {
             continue;
         };
-        let Some(name) = n.as_str() else { continue };
         if let Some((_, first)) = seen.iter().find(|(s, _)| *s == name) {
+            let span = c
+                .object
+                .spec()
+                .and_then(|s| get(s, "extendedResourceName"))
+                .map_or(c.object.root.span, |n| n.span);
             out.report(
-                c,
+                c.object,
                 Warning,
                 "spec.extendedResourceName",
-                n.span,
+                span,
                 format!(
                     "{name:?} is also the extended resource of {}",
                     first.reference
                 ),
             );
         } else {
-            seen.push((name, c));
+            seen.push((name, c.object));
         }
     }
 }

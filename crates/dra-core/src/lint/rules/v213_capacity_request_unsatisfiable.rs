@@ -13,28 +13,23 @@ declare_rule! {
 fn largest(cx: &Ctx<'_>, key: &str) -> Option<Quantity> {
     let (domain, id) = key.split_once('/').unwrap_or(("", key));
     let mut best: Option<Quantity> = None;
-    for s in cx.of_kind(ResourceSlice) {
-        let Some(spec) = s.spec() else { continue };
-        let driver = get_str(spec, "driver").unwrap_or("");
-        for d in items(spec, "devices") {
-            for c in entries(d, "capacity") {
-                let matches = c.key == key
+    for s in &cx.dra().slices {
+        let driver = s.driver;
+        for d in s.devices() {
+            for c in d.capacities() {
+                let matches = c.name == key
                     || (domain.is_empty() || domain == driver)
-                        && (c.key == id || c.key == format!("{driver}/{id}"));
+                        && (c.name == id || c.name == format!("{driver}/{id}"));
                 if !matches {
                     continue;
                 }
-                let mut v = get(&c.value, "value").and_then(quantity_of);
-                if let Some(max) = get(&c.value, "requestPolicy")
-                    .and_then(|p| get(p, "validRange"))
-                    .and_then(|r| get(r, "max"))
-                    .and_then(quantity_of)
-                {
-                    v = v.map(|x| x.min(max));
-                }
-                if let Some(v) = v {
-                    best = Some(best.map_or(v, |b| b.max(v)));
-                }
+                // What one allocation may take: the value, or less when
+                // the request policy caps it.
+                let v = match c.valid_range.and_then(|r| r.max) {
+                    Some(max) => c.value.min(max),
+                    None => c.value,
+                };
+                best = Some(best.map_or(v, |b| b.max(v)));
             }
         }
     }
