@@ -6,8 +6,8 @@
 
 mod support;
 
-use dra_core::fix::run;
 use dra_core::gates::{FeatureGates, Version};
+use dra_core::lint::fixes::run;
 use dra_core::lint::{lint, Selection, Settings, SourceFile};
 
 fn settings(version: Version) -> Settings {

@@ -32,7 +32,7 @@ pub fn lint_text(text: &str) {
     }
     // The fixes the findings offer and the conversions: edits inside the
     // text, on character boundaries; nothing converted, nothing changed.
-    for o in dra_core::fix::offers(&files, &result.diagnostics, &settings.gates) {
+    for o in dra_core::lint::fixes::offers(&files, &result.diagnostics, &settings.gates) {
         for e in &o.edits {
             assert!(e.start <= e.end && e.end <= text.len(), "{o:?}");
             assert!(

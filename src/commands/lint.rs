@@ -161,7 +161,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
                 let name = sources
                     .get(p.file)
                     .map_or("<inventory>", |s| s.name.as_str());
-                return Err(format!("--inventory {name}: {}", p.message));
+                return Err(format!("--inventory {name}: {}", p.message()));
             }
             Some(dra_core::inventory::devices(&objects, list_types))
         }
@@ -184,7 +184,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             let (objects, problems) = lint::load_objects(&sources, Limits::default());
             if let Some(p) = problems.first() {
                 let name = sources.get(p.file).map_or("<stored>", |s| s.name.as_str());
-                return Err(format!("--stored {name}: {}", p.message));
+                return Err(format!("--stored {name}: {}", p.message()));
             }
             objects.into_iter().filter(update_kinds).collect()
         }
@@ -205,7 +205,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         stored,
     };
     if args.fix {
-        let fixed = dra_core::fix::run(&sources, &settings, args.unsafe_fixes);
+        let fixed = dra_core::lint::fixes::run(&sources, &settings, args.unsafe_fixes);
         if args.diff {
             return Ok(fix_diff(&sources, &fixed, context_file));
         }
@@ -231,8 +231,8 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     // The process exits right after rendering: freeing a tree of millions of
     // nodes one by one would only cost time.
     std::mem::forget(std::mem::take(&mut result.objects));
-    let mut fixes: Vec<Option<dra_core::fix::Offer>> = vec![None; result.diagnostics.len()];
-    for o in dra_core::fix::offers(&sources, &result.diagnostics, &settings.gates) {
+    let mut fixes: Vec<Option<dra_core::lint::fixes::Offer>> = vec![None; result.diagnostics.len()];
+    for o in dra_core::lint::fixes::offers(&sources, &result.diagnostics, &settings.gates) {
         let i = o.diagnostic;
         fixes[i] = Some(o);
     }
@@ -278,7 +278,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
 /// is one.
 fn fix_diff(
     sources: &[SourceFile],
-    fixed: &dra_core::fix::FixRun,
+    fixed: &dra_core::lint::fixes::FixRun,
     context_file: Option<usize>,
 ) -> Outcome {
     let mut stdout = String::new();
@@ -304,7 +304,7 @@ fn fix_diff(
 fn write_fixes(
     sources: &mut [SourceFile],
     paths: &[Option<std::path::PathBuf>],
-    fixed: &dra_core::fix::FixRun,
+    fixed: &dra_core::lint::fixes::FixRun,
     context_file: Option<usize>,
 ) -> Result<(), String> {
     report_fixes(sources, fixed);
@@ -327,7 +327,7 @@ fn write_fixes(
 }
 
 /// One stderr line per fix applied or refused.
-fn report_fixes(sources: &[SourceFile], fixed: &dra_core::fix::FixRun) {
+fn report_fixes(sources: &[SourceFile], fixed: &dra_core::lint::fixes::FixRun) {
     use crate::render::terminal::strict;
     for (what, list) in [
         ("fixed", &fixed.applied),

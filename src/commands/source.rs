@@ -114,7 +114,7 @@ pub fn load(
         let (objects, problems) = load_objects(&sources, Limits::default());
         if let Some(p) = problems.first() {
             let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
-            return Err(format!("{name}: {}", p.message));
+            return Err(format!("{name}: {}", p.message()));
         }
         let facts = snapshot_facts(&objects)?;
         let gates = resolve_gates(

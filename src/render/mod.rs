@@ -32,7 +32,7 @@ pub struct Report<'a> {
     pub summary: Summary,
     pub gates: &'a FeatureGates,
     /// The fix each finding offers, by finding index (`lint --fix`).
-    pub fixes: &'a [Option<dra_core::fix::Offer>],
+    pub fixes: &'a [Option<dra_core::lint::fixes::Offer>],
 }
 
 impl Report<'_> {
@@ -61,7 +61,7 @@ impl Report<'_> {
     }
 
     /// The fix a finding offers.
-    pub fn fix(&self, i: usize) -> Option<&dra_core::fix::Offer> {
+    pub fn fix(&self, i: usize) -> Option<&dra_core::lint::fixes::Offer> {
         self.fixes.get(i).and_then(Option::as_ref)
     }
 

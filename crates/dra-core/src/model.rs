@@ -125,6 +125,21 @@ pub enum DocumentProblem {
     },
 }
 
+impl DocumentProblem {
+    /// What went wrong, as a finding or an error says it.
+    pub fn message(&self) -> String {
+        match self {
+            DocumentProblem::Load(e) => e.message.clone(),
+            DocumentProblem::NotAnObject { node_kind, .. } => {
+                format!("this document is a {node_kind}, not a Kubernetes object")
+            }
+            DocumentProblem::MissingTypeMeta { field, .. } => {
+                format!("`{field}` is missing or not a string: this is not a Kubernetes object")
+            }
+        }
+    }
+}
+
 /// The objects in one file, and what kept the rest from being read.
 #[derive(Debug, Default)]
 pub struct ParsedFile {

@@ -1,8 +1,7 @@
 //! Input files and the objects in them, as a cluster would store them: the
 //! loader `explain`, `match`, `devices` and `lint` share.
 
-use crate::diag::Diagnostic;
-use crate::model::{self, ApiVersion, Object};
+use crate::model::{self, ApiVersion, DocumentProblem, Object};
 use crate::yaml::Limits;
 
 /// One input file.
@@ -11,10 +10,24 @@ pub struct SourceFile {
     pub text: String,
 }
 
+/// A document of an input file that could not be read as an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadProblem {
+    /// The index of the file in the input.
+    pub file: usize,
+    pub problem: DocumentProblem,
+}
+
+impl LoadProblem {
+    pub fn message(&self) -> String {
+        self.problem.message()
+    }
+}
+
 /// Reads objects as a cluster stores them (for `match` and `explain`): parsed,
 /// beta versions converted to v1, nothing dropped. Unreadable documents come
-/// back as findings.
-pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<Diagnostic>) {
+/// back as problems (`lint` turns them into its input findings).
+pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<LoadProblem>) {
     let mut objects = Vec::new();
     let mut problems = Vec::new();
     for (i, f) in files.iter().enumerate() {
@@ -23,7 +36,7 @@ pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<D
             parsed
                 .problems
                 .into_iter()
-                .map(|p| crate::lint::problem_to_diag(i, p)),
+                .map(|problem| LoadProblem { file: i, problem }),
         );
         for mut obj in parsed.objects {
             if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {

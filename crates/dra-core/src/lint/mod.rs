@@ -3,6 +3,7 @@
 //!
 //! Rules live one per file in [`rules`]; [`registry::RULES`] is the one list.
 
+pub mod fixes;
 pub mod registry;
 pub mod rules;
 pub mod walk;
@@ -16,7 +17,7 @@ use crate::yaml::{Limits, LoadErrorKind};
 
 // The loader and its input type live with the sources; lint re-exports
 // them for the callers that know them from here.
-pub use crate::sources::{load_objects, SourceFile};
+pub use crate::sources::{load_objects, LoadProblem, SourceFile};
 
 /// Where a rule's verdict comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,16 +299,12 @@ pub(crate) fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
             };
             input_diag(id, file, e.document, e.span, e.message)
         }
-        DocumentProblem::NotAnObject {
-            document,
-            node_kind,
-            span,
-        } => input_diag(
+        DocumentProblem::NotAnObject { document, span, .. } => input_diag(
             rules::e004_not_an_object::RULE.id,
             file,
             document,
             span,
-            format!("this document is a {node_kind}, not a Kubernetes object"),
+            p.message(),
         ),
         DocumentProblem::MissingTypeMeta {
             document,
@@ -319,7 +316,7 @@ pub(crate) fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
                 file,
                 document,
                 span,
-                format!("`{field}` is missing or not a string: this is not a Kubernetes object"),
+                p.message(),
             );
             d.field = field.to_owned();
             d
