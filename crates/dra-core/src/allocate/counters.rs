@@ -1,74 +1,10 @@
-//! Shared counters, consumable capacity and compatibility groups: what a
-//! device draws and whether it still fits (upstream: the allocator's counter
-//! and capacity bookkeeping, `consumablecapacity`, compatibility groups).
+//! Shared counters (DRAPartitionableDevices): what a device draws from its
+//! pool's counter sets and whether they still have room, charged while the
+//! search holds the device and given back when it lets go.
 
 use super::*;
 
 impl<'a> Search<'a> {
-    /// The consumed amounts for a request on a device (§11), or None when the
-    /// device cannot serve the request.
-    pub(super) fn consumption(
-        &self,
-        r: DevRef,
-        req: &Req<'a>,
-    ) -> Option<BTreeMap<String, Quantity>> {
-        let d = self.dev(r);
-        let driver = self.pools[r.pool].driver;
-        // A name without a domain means the driver's (resolveCapacityName).
-        let same = |requested: &str, published: &str| {
-            requested == published
-                || requested
-                    .strip_prefix(driver)
-                    .and_then(|s| s.strip_prefix('/'))
-                    == Some(published)
-                || published
-                    .strip_prefix(driver)
-                    .and_then(|s| s.strip_prefix('/'))
-                    == Some(requested)
-        };
-        let mut out = BTreeMap::new();
-        for (name, _) in &req.capacity {
-            if !d.capacity().iter().any(|c| same(name, &c.name)) {
-                return None;
-            }
-        }
-        for c in d.capacity() {
-            let requested = req
-                .capacity
-                .iter()
-                .find(|(n, _)| same(n, &c.name))
-                .map(|(_, q)| *q);
-            let amount = match requested {
-                Some(q) => c.round_up(q),
-                None => c.default.unwrap_or(c.value),
-            };
-            if !c.allows(amount) {
-                return None;
-            }
-            out.insert(c.name.clone(), amount);
-        }
-        Some(out)
-    }
-
-    pub(super) fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {
-        let d = self.dev(r);
-        for c in d.capacity() {
-            let mut used = want.get(&c.name).copied().unwrap_or_else(Quantity::zero);
-            for src in [self.shared_used.get(&r), self.capacity_cycle.get(&r)]
-                .into_iter()
-                .flatten()
-            {
-                if let Some(q) = src.get(&c.name) {
-                    used = used.checked_add(q).unwrap_or(used);
-                }
-            }
-            if used > c.value {
-                return false;
-            }
-        }
-        true
-    }
-
     /// Counters consumed in this cycle (negative), per pool, set and counter.
     pub(super) fn used(&self, pool: usize, set: &str, counter: &str) -> Quantity {
         self.counters
@@ -128,67 +64,5 @@ impl<'a> Search<'a> {
                 }
             }
         }
-    }
-
-    /// Compatibility groups (§10): returns the previous states to restore.
-    pub(super) fn groups_fit(&mut self, r: DevRef) -> Option<GroupUndo<'a>> {
-        let consumes = self.pools[r.pool].devices[r.index].consumes();
-        // Gate off: a device with groups is never allocated, one without
-        // has nothing to track.
-        if !self.gates.enabled(Gate::DRADeviceCompatibilityGroups) {
-            return match consumes.iter().any(|(_, _, g)| g.is_some()) {
-                true => None,
-                false => Some(Vec::new()),
-            };
-        }
-        let mut changes = Vec::new();
-        for (set, _, groups) in consumes {
-            let key = (r.pool, *set);
-            let prev = self.groups.get(&key).cloned();
-            let next = match (&prev, groups) {
-                (None, g) => g.clone(),
-                (Some(None), None) => None,
-                (Some(None), Some(_)) | (Some(Some(_)), None) => return None,
-                (Some(Some(run)), Some(g)) => {
-                    let inter: Vec<&str> = run.iter().filter(|x| g.contains(x)).copied().collect();
-                    if inter.is_empty() {
-                        return None;
-                    }
-                    Some(inter)
-                }
-            };
-            changes.push((key, prev));
-            self.groups.insert(key, next);
-        }
-        Some(changes)
-    }
-
-    pub(super) fn undo_groups(&mut self, changes: GroupUndo<'a>) {
-        for (key, prev) in changes.into_iter().rev() {
-            match prev {
-                Some(p) => {
-                    self.groups.insert(key, p);
-                }
-                None => {
-                    self.groups.remove(&key);
-                }
-            }
-        }
-    }
-
-    /// Upstream's `CmpRequestOverCapacity` (DRAConsumableCapacity on): what
-    /// the request consumes on the device, when what is left can serve it.
-    /// An exclusive device asked for no amount serves its whole capacity:
-    /// nothing to compute (this runs for every device tried).
-    pub(super) fn capacity_left(
-        &self,
-        r: DevRef,
-        req: &Req<'a>,
-    ) -> Option<BTreeMap<String, Quantity>> {
-        if !self.dev(r).allow_multiple && req.capacity.is_empty() {
-            return Some(BTreeMap::new());
-        }
-        self.consumption(r, req)
-            .filter(|want| self.capacity_fits(r, want))
     }
 }

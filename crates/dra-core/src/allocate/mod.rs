@@ -4,9 +4,20 @@
 //! same picks as the scheduler (spec/allocator.md). Pure: no clock, no I/O.
 //! Pools are ordered by driver and pool name, slices by name, as the newest
 //! upstream allocator does.
+//!
+//! Laid out like upstream's `structured/internal/experimental`: `allocator`
+//! (entry points and the per-node solve), `pools/` (GatherPools and the
+//! device view), `plan` (the claims' requests, validated as upstream does
+//! first), `search` (allocateOne, allocateDevice), `constraint`
+//! (matchAttribute, distinctAttribute), `counters` (shared counters),
+//! `capacity` (consumable capacity), `compatibility_groups`, `result`
+//! (allocation results and their config); ours besides: `alike` (nodes that
+//! share one search), `funnel` and `explain` (why a request fails).
 
 mod alike;
 mod allocator;
+mod capacity;
+mod compatibility_groups;
 mod constraint;
 mod counters;
 mod explain;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
+use super::capacity::Capacity;
 use crate::cel::Device;
 use crate::dra::{self, NodeSelection};
 use crate::gates::{FeatureGates, Gate};
@@ -26,69 +27,6 @@ pub use shapes::{AttributeUse, ResolvedUse, Shapes};
 pub struct DevRef {
     pub pool: usize,
     pub index: usize,
-}
-
-/// A capacity with its request policy.
-#[derive(Clone, Debug)]
-pub struct Capacity {
-    pub name: String,
-    pub value: Quantity,
-    pub default: Option<Quantity>,
-    pub valid_values: Vec<Quantity>,
-    pub range: Option<(Quantity, Option<Quantity>, Option<Quantity>)>,
-}
-
-fn from_milli(m: i128) -> Quantity {
-    Quantity::parse(&format!("{m}m")).unwrap_or_else(|_| Quantity::zero())
-}
-
-impl Capacity {
-    /// A requested amount rounded up as the request policy says.
-    pub fn round_up(&self, q: Quantity) -> Quantity {
-        if let Some((min, _, step)) = &self.range {
-            if q < *min {
-                return *min;
-            }
-            if let Some(step) = step {
-                let (qm, mm, sm) = (q.milli_value(), min.milli_value(), step.milli_value());
-                if sm > 0 {
-                    let k = (qm - mm + sm - 1) / sm;
-                    return from_milli(mm + k * sm);
-                }
-            }
-            return q;
-        }
-        if !self.valid_values.is_empty() {
-            return self
-                .valid_values
-                .iter()
-                .find(|v| **v >= q)
-                .copied()
-                .unwrap_or(q);
-        }
-        q
-    }
-
-    /// Whether the policy allows consuming `a`.
-    pub fn allows(&self, a: Quantity) -> bool {
-        if self.default == Some(a) {
-            return true;
-        }
-        if let Some((min, max, step)) = &self.range {
-            if a < *min || max.is_some_and(|m| a > m) {
-                return false;
-            }
-            if let Some(step) = step {
-                let sm = step.milli_value();
-                return sm > 0 && (a.milli_value() - min.milli_value()) % sm == 0;
-            }
-            return true;
-        }
-        if !self.valid_values.is_empty() {
-            return self.valid_values.contains(&a);
-        }
-        true
-    }
 }
 
 /// A counter consumption: (counter set, counters, compatibility groups).

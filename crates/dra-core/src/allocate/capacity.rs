@@ -1,0 +1,151 @@
+//! Consumable capacity (DRAConsumableCapacity): what a request takes of a
+//! device's capacities under their request policies, and whether what the
+//! device has left serves it (upstream's consumable capacity and
+//! `CmpRequestOverCapacity`).
+
+use super::*;
+
+/// A capacity with its request policy.
+#[derive(Clone, Debug)]
+pub struct Capacity {
+    pub name: String,
+    pub value: Quantity,
+    pub default: Option<Quantity>,
+    pub valid_values: Vec<Quantity>,
+    pub range: Option<(Quantity, Option<Quantity>, Option<Quantity>)>,
+}
+
+fn from_milli(m: i128) -> Quantity {
+    Quantity::parse(&format!("{m}m")).unwrap_or_else(|_| Quantity::zero())
+}
+
+impl Capacity {
+    /// A requested amount rounded up as the request policy says.
+    pub fn round_up(&self, q: Quantity) -> Quantity {
+        if let Some((min, _, step)) = &self.range {
+            if q < *min {
+                return *min;
+            }
+            if let Some(step) = step {
+                let (qm, mm, sm) = (q.milli_value(), min.milli_value(), step.milli_value());
+                if sm > 0 {
+                    let k = (qm - mm + sm - 1) / sm;
+                    return from_milli(mm + k * sm);
+                }
+            }
+            return q;
+        }
+        if !self.valid_values.is_empty() {
+            return self
+                .valid_values
+                .iter()
+                .find(|v| **v >= q)
+                .copied()
+                .unwrap_or(q);
+        }
+        q
+    }
+
+    /// Whether the policy allows consuming `a`.
+    pub fn allows(&self, a: Quantity) -> bool {
+        if self.default == Some(a) {
+            return true;
+        }
+        if let Some((min, max, step)) = &self.range {
+            if a < *min || max.is_some_and(|m| a > m) {
+                return false;
+            }
+            if let Some(step) = step {
+                let sm = step.milli_value();
+                return sm > 0 && (a.milli_value() - min.milli_value()) % sm == 0;
+            }
+            return true;
+        }
+        if !self.valid_values.is_empty() {
+            return self.valid_values.contains(&a);
+        }
+        true
+    }
+}
+
+impl<'a> Search<'a> {
+    /// The consumed amounts for a request on a device (§11), or None when the
+    /// device cannot serve the request.
+    pub(super) fn consumption(
+        &self,
+        r: DevRef,
+        req: &Req<'a>,
+    ) -> Option<BTreeMap<String, Quantity>> {
+        let d = self.dev(r);
+        let driver = self.pools[r.pool].driver;
+        // A name without a domain means the driver's (resolveCapacityName).
+        let same = |requested: &str, published: &str| {
+            requested == published
+                || requested
+                    .strip_prefix(driver)
+                    .and_then(|s| s.strip_prefix('/'))
+                    == Some(published)
+                || published
+                    .strip_prefix(driver)
+                    .and_then(|s| s.strip_prefix('/'))
+                    == Some(requested)
+        };
+        let mut out = BTreeMap::new();
+        for (name, _) in &req.capacity {
+            if !d.capacity().iter().any(|c| same(name, &c.name)) {
+                return None;
+            }
+        }
+        for c in d.capacity() {
+            let requested = req
+                .capacity
+                .iter()
+                .find(|(n, _)| same(n, &c.name))
+                .map(|(_, q)| *q);
+            let amount = match requested {
+                Some(q) => c.round_up(q),
+                None => c.default.unwrap_or(c.value),
+            };
+            if !c.allows(amount) {
+                return None;
+            }
+            out.insert(c.name.clone(), amount);
+        }
+        Some(out)
+    }
+
+    pub(super) fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {
+        let d = self.dev(r);
+        for c in d.capacity() {
+            let mut used = want.get(&c.name).copied().unwrap_or_else(Quantity::zero);
+            for src in [self.shared_used.get(&r), self.capacity_cycle.get(&r)]
+                .into_iter()
+                .flatten()
+            {
+                if let Some(q) = src.get(&c.name) {
+                    used = used.checked_add(q).unwrap_or(used);
+                }
+            }
+            if used > c.value {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Upstream's `CmpRequestOverCapacity` (DRAConsumableCapacity on): what
+    /// the request consumes on the device, when what is left can serve it.
+    /// An exclusive device asked for no amount serves its whole capacity:
+    /// nothing to compute (this runs for every device tried).
+    pub(super) fn capacity_left(
+        &self,
+        r: DevRef,
+        req: &Req<'a>,
+    ) -> Option<BTreeMap<String, Quantity>> {
+        if !self.dev(r).allow_multiple && req.capacity.is_empty() {
+            return Some(BTreeMap::new());
+        }
+        self.consumption(r, req)
+            .filter(|want| self.capacity_fits(r, want))
+    }
+}
