@@ -1125,3 +1125,71 @@ fn counters_that_run_out_together() {
             "counter": "memory", "atLeast": "60Gi", "left": "40Gi"})
     );
 }
+
+/// The scheduler's DRA PreFilter stops a pod before it tries any node: a
+/// class that does not exist (with the one meant), a claim being deleted, a
+/// template's claim the pod does not own. That is the verdict, first; a pod
+/// whose status records a template claim without a name needs no claim for
+/// it (the scheduler skips it).
+#[test]
+fn pre_filter_stops_are_the_verdict() {
+    let run = |pod: &str| {
+        out(&[
+            "explain",
+            "pod",
+            pod,
+            "-f",
+            "testdata/fixtures/explain-prefilter.yaml",
+        ])
+    };
+    for (pod, second, third) in [
+        (
+            "default/typo",
+            "  request gpu: device class gpu.example.con does not exist",
+            Some("  Did you mean DeviceClass \"gpu.example.com\"?"),
+        ),
+        (
+            "default/leaving",
+            "  resourceclaim \"leaving\" is being deleted",
+            None,
+        ),
+        (
+            "default/worker",
+            "  ResourceClaim default/worker-gpu-x7k2 was not created for pod default/worker (pod is not owner)",
+            None,
+        ),
+    ] {
+        let (text, code) = run(pod);
+        assert_eq!(code, 1, "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].ends_with("cannot be scheduled: the scheduler's PreFilter marks it unschedulable before it tries any node."),
+            "{text}"
+        );
+        assert_eq!(lines[1], second, "{text}");
+        assert_eq!(lines.get(2).copied(), third, "{text}");
+        let (json, _) = out(&[
+            "explain",
+            "pod",
+            pod,
+            "-f",
+            "testdata/fixtures/explain-prefilter.yaml",
+            "-o",
+            "json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["verdict"]["schedulable"], false, "{json}");
+        assert_eq!(
+            v["verdict"]["preFilter"]["message"].as_str(),
+            Some(second.trim()),
+            "{json}"
+        );
+        assert_eq!(v["nodes"].as_array().map(Vec::len), Some(0), "{json}");
+    }
+    let (text, code) = run("default/owned");
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.starts_with("Pod default/owned (default/owned-gpu-a1b2) fits on 1 of 1 node"),
+        "{text}"
+    );
+}

@@ -10,6 +10,7 @@
 //! - [`lint`]: the rule engine and its one-file-per-rule [`lint::rules`].
 //! - [`dra`]: the DRA objects as typed values, decoded once (defaults applied).
 //! - [`allocate`]: kube-scheduler's structured allocator and the explanation of its answer.
+//! - [`prefilter`]: the scheduler's checks of a pod's claims before it tries any node.
 //! - [`rbac`]: what service accounts may do to claims and slices (Roles, bindings, workloads).
 //! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
 //! - [`diag`]: findings as data.
@@ -28,6 +29,7 @@ pub mod inventory;
 pub mod lint;
 pub mod migrate;
 pub mod model;
+pub mod prefilter;
 pub mod quantity;
 pub mod rbac;
 pub mod scheduling;

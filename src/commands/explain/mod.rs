@@ -8,6 +8,7 @@ mod text;
 use dra_core::allocate::{self, Outcome};
 use dra_core::dra::{self, NodeSelection};
 use dra_core::model::{Object, ObjectKind};
+use dra_core::prefilter::{self, PodClaimRef};
 use dra_core::tree::Node;
 use serde_json::{json, Value};
 
@@ -196,15 +197,28 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         .ok_or_else(|| format!("no Pod {ns}/{name} in {place}"))?;
     pod.pod_spec().ok_or("the Pod has no spec")?;
     let mut generated: Vec<Node> = Vec::new();
-    let mut order: Vec<Result<String, usize>> = Vec::new();
+    // Each claim: stored (by name, and whether generated from a template for
+    // the pod) or made up here (by index into `generated`).
+    let mut order: Vec<Result<(String, bool), usize>> = Vec::new();
+    // resourceclaim.Name's error for a pod claim naming neither.
+    let mut unnamed: Option<String> = None;
     for c in dra::PodClaims::decode(pod).claims {
         let pod_claim = c.name;
         match (c.source, c.generated) {
-            (dra::PodClaimSource::Claim(claim_name), _) => order.push(Ok(claim_name.to_owned())),
-            (dra::PodClaimSource::Template(_), Some(existing)) => {
-                order.push(Ok(existing.to_owned()))
+            (dra::PodClaimSource::Claim(claim_name), _) => {
+                order.push(Ok((claim_name.to_owned(), false)))
             }
-            (dra::PodClaimSource::Unset, _) => {}
+            (dra::PodClaimSource::Template(_), Some(existing)) => {
+                order.push(Ok((existing.to_owned(), true)))
+            }
+            (dra::PodClaimSource::Unset, _) => {
+                unnamed.get_or_insert_with(|| {
+                    format!("pod \"{ns}/{name}\", spec.resourceClaim {pod_claim:?}: none of the supported fields are set")
+                });
+            }
+            // Recorded without a claim: none was needed; the scheduler
+            // skips it.
+            (dra::PodClaimSource::Template(_), None) if c.recorded => {}
             (dra::PodClaimSource::Template(t), None) => {
                 let template = find(
                     objects,
@@ -247,22 +261,50 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         })
         .collect();
     let mut claims = Vec::new();
+    let mut refs = Vec::new();
     for o in &order {
-        match o {
-            Ok(claim_name) => claims.push(find(
-                objects,
-                ObjectKind::ResourceClaim,
-                "ResourceClaim",
-                ns,
-                claim_name,
-                place,
-            )?),
-            Err(i) => claims.push(
+        let (claim, stored, from_template) = match o {
+            Ok((claim_name, from_template)) => (
+                find(
+                    objects,
+                    ObjectKind::ResourceClaim,
+                    "ResourceClaim",
+                    ns,
+                    claim_name,
+                    place,
+                )?,
+                true,
+                *from_template,
+            ),
+            Err(i) => (
                 generated
                     .get(*i)
                     .ok_or("a template did not produce a claim")?,
+                false,
+                false,
             ),
-        }
+        };
+        claims.push(claim);
+        refs.push(PodClaimRef {
+            claim: Ok(claim),
+            stored,
+            from_template,
+        });
+    }
+    if let Some(why) = unnamed {
+        refs.insert(
+            0,
+            PodClaimRef {
+                claim: Err(why),
+                stored: false,
+                from_template: false,
+            },
+        );
+    }
+    let stop = prefilter::prefilter(pod, &refs, objects, gates);
+    if let Some(stop) = stop {
+        let names = format!("Pod {ns}/{name} ({})", text::claim_names(&claims));
+        return Ok(pre_filter_report(&args.common, &names, objects, stop));
     }
     if claims.is_empty() {
         return Err(format!(
@@ -661,6 +703,43 @@ fn report(
     // 1: they fit nowhere, or the scheduler errs.
     let code = if summary.fits() { 0 } else { 1 };
     Ok(CmdOutcome { stdout, code })
+}
+
+/// The verdict when the scheduler's PreFilter stops the pod: no node is
+/// tried. A class that does not exist gets the spelling it may have meant.
+fn pre_filter_report(
+    common: &ExplainCommon,
+    names: &str,
+    objects: &[Object],
+    stop: prefilter::Stop,
+) -> CmdOutcome {
+    let mut summary = Summary::build(&[], &[], 0, false);
+    if let Some(class) = stop.message.split("device class ").nth(1) {
+        let class = class.trim_end_matches(" does not exist");
+        let known = objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::DeviceClass)
+            .filter_map(Object::name);
+        summary.hint = dra_core::suggest::did_you_mean(class, known)
+            .map(|s| format!("Did you mean DeviceClass {s:?}?"));
+    }
+    summary.pre_filter = Some(stop);
+    let stdout = match common.output {
+        MatchOutput::Json => {
+            let v = json!({
+                "verdict": summary.json(),
+                "extendedResources": [],
+                "nodes": [],
+                "summary": {"nodes": 0, "allocated": 0, "errors": 0, "excluded": 0, "unsatisfiable": 0},
+            });
+            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+        }
+        MatchOutput::Text => {
+            let color = crate::render::terminal::use_color(common.color);
+            summary.text(names, color)
+        }
+    };
+    CmdOutcome { stdout, code: 1 }
 }
 
 /// How many unsatisfiable nodes get verified advice.

@@ -51,6 +51,9 @@ pub struct Summary {
     /// Nodes the pod's own constraints exclude where the claims would be
     /// allocated, with the constraint (asked only when they fit nowhere else).
     pub fits_where_excluded: Vec<(String, String)>,
+    /// Set when the scheduler's PreFilter stops the pod before any node is
+    /// tried (then nothing else is).
+    pub pre_filter: Option<dra_core::prefilter::Stop>,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -148,12 +151,13 @@ impl Summary {
             allocated_claims: Vec::new(),
             stranded: Vec::new(),
             fits_where_excluded: Vec::new(),
+            pre_filter: None,
         }
     }
 
     /// Whether the pod gets its devices somewhere.
     pub fn fits(&self) -> bool {
-        self.fatal.is_none() && !self.allocated.is_empty()
+        self.pre_filter.is_none() && self.fatal.is_none() && !self.allocated.is_empty()
     }
 
     /// The summary lines: the verdict (coloured when `color`), then one
@@ -186,6 +190,22 @@ impl Summary {
         let mut out = String::new();
         let n = self.total;
         let nodes = |k: usize| if k == 1 { "node" } else { "nodes" };
+        if let Some(stop) = &self.pre_filter {
+            let how = match stop.error {
+                true => "the scheduler's PreFilter fails with an error (the attempt is retried) before it tries any node.",
+                false => "the scheduler's PreFilter marks it unschedulable before it tries any node.",
+            };
+            let verdict = format!("{names} cannot be scheduled: {how}");
+            out.push_str(&format!(
+                "{}\n  {}\n",
+                paint(&verdict, RED, color),
+                stop.message
+            ));
+            if let Some(h) = &self.hint {
+                out.push_str(&format!("  {h}\n"));
+            }
+            return out;
+        }
         if let Some((node, error, device)) = &self.fatal {
             let on = device
                 .as_ref()
@@ -339,6 +359,9 @@ impl Summary {
             })).collect::<Vec<_>>(),
             "uncheckedNodes": self.unchecked,
             "undecidedNodes": self.undecided,
+            "preFilter": self.pre_filter.as_ref().map(|s| json!({
+                "message": s.message, "error": s.error, "fix": self.hint,
+            })),
         })
     }
 }

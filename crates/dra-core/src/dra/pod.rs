@@ -23,6 +23,10 @@ pub struct PodClaim<'t> {
     /// For a template: the claim the resourceclaim controller generated for
     /// it, when the Pod's status names one.
     pub generated: Option<&'t str>,
+    /// For a template: the Pod's status has an entry for it. An entry
+    /// without a claim name means no claim was needed (the scheduler skips
+    /// it); no entry, that the claim was not created yet.
+    pub recorded: bool,
 }
 
 /// What a pod claim refers to. `resourceClaimName` wins when both are set
@@ -41,12 +45,7 @@ impl<'t> PodClaims<'t> {
             .get("status")
             .map(|s| list(s, "resourceClaimStatuses"))
             .unwrap_or_default();
-        let generated = |name: &str| {
-            statuses
-                .iter()
-                .find(|s| opt_text(s, "name") == Some(name))
-                .and_then(|s| opt_text(s, "resourceClaimName"))
-        };
+        let status = |name: &str| statuses.iter().find(|s| opt_text(s, "name") == Some(name));
         let claims = object
             .pod_spec()
             .map(|spec| list(spec, "resourceClaims"))
@@ -62,14 +61,16 @@ impl<'t> PodClaims<'t> {
                     (None, Some(template)) => PodClaimSource::Template(template),
                     (None, None) => PodClaimSource::Unset,
                 };
+                let entry = match source {
+                    PodClaimSource::Template(_) => status(name),
+                    _ => None,
+                };
                 PodClaim {
                     node: c,
                     name,
                     source,
-                    generated: match source {
-                        PodClaimSource::Template(_) => generated(name),
-                        _ => None,
-                    },
+                    generated: entry.and_then(|s| opt_text(s, "resourceClaimName")),
+                    recorded: entry.is_some(),
                 }
             })
             .collect();

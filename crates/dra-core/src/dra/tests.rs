@@ -296,6 +296,7 @@ spec:
   - {name: made, resourceClaimTemplateName: gpu-template}
   - {name: pending, resourceClaimTemplateName: gpu-template}
   - {name: neither}
+  - {name: fresh, resourceClaimTemplateName: gpu-template}
 status:
   resourceClaimStatuses:
   - {name: made, resourceClaimName: p-made-x7k2}
@@ -312,22 +313,36 @@ spec:
 "#,
     );
     let pod = PodClaims::decode(&objects[0]);
-    let seen: Vec<(&str, PodClaimSource, Option<&str>)> = pod
+    let seen: Vec<(&str, PodClaimSource, Option<&str>, bool)> = pod
         .claims
         .iter()
-        .map(|c| (c.name, c.source, c.generated))
+        .map(|c| (c.name, c.source, c.generated, c.recorded))
         .collect();
     assert_eq!(
         seen,
         [
-            ("own", PodClaimSource::Claim("shared-gpu"), None),
+            ("own", PodClaimSource::Claim("shared-gpu"), None, false),
             (
                 "made",
                 PodClaimSource::Template("gpu-template"),
-                Some("p-made-x7k2")
+                Some("p-made-x7k2"),
+                true
             ),
-            ("pending", PodClaimSource::Template("gpu-template"), None),
-            ("neither", PodClaimSource::Unset, None),
+            // Recorded without a name: no claim was needed.
+            (
+                "pending",
+                PodClaimSource::Template("gpu-template"),
+                None,
+                true
+            ),
+            ("neither", PodClaimSource::Unset, None, false),
+            // No entry: not created yet.
+            (
+                "fresh",
+                PodClaimSource::Template("gpu-template"),
+                None,
+                false
+            ),
         ]
     );
     // A workload's pod template is read the same way.

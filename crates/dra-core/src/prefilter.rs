@@ -1,0 +1,208 @@
+//! The scheduler's DRA PreFilter (`dynamicresources.go`): what it checks of
+//! a pod's claims once, before it tries any node. When one of these checks
+//! fails the pod is not tried anywhere, so this, not any node's allocation,
+//! is why it is pending.
+
+use crate::dra::{self, RequestBody};
+use crate::gates::{FeatureGates, Gate};
+use crate::model::Object;
+use crate::tree::Node;
+
+/// A claim of the pod, as PreFilter gets it.
+pub struct PodClaimRef<'a> {
+    /// The claim, or why its name cannot be known (`resourceclaim.Name`'s
+    /// error: a pod claim that names neither a claim nor a template).
+    pub claim: Result<&'a Object, String>,
+    /// The claim exists in the cluster (not one kubectl-dra made up from a
+    /// template for a claim not created yet, nor the extended-resource one).
+    pub stored: bool,
+    /// Generated from a template for the pod (`resourceclaim.Name`'s
+    /// `mustCheckOwner`): the pod must be its controller.
+    pub from_template: bool,
+}
+
+/// Why PreFilter stops the pod.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stop {
+    /// The status message, as the scheduler writes it.
+    pub message: String,
+    /// `statusError` (the attempt fails with an error and is retried) rather
+    /// than `statusUnschedulable` (the pod waits for a change).
+    pub error: bool,
+}
+
+fn unschedulable(message: String) -> Option<Stop> {
+    Some(Stop {
+        message,
+        error: false,
+    })
+}
+
+/// PreFilter's checks, in its order: each claim's deletion and, for one
+/// generated from a template, that the pod is its owner
+/// (`foreachPodResourceClaim`); then for each claim not allocated yet,
+/// that its requests name existing classes (`validateDeviceClass`) and use
+/// subrequests only with DRAPrioritizedList on.
+pub fn prefilter(
+    pod: &Object,
+    claims: &[PodClaimRef<'_>],
+    objects: &[Object],
+    gates: &FeatureGates,
+) -> Option<Stop> {
+    for c in claims {
+        let claim = match &c.claim {
+            Err(why) => return unschedulable(why.clone()),
+            Ok(_) if !c.stored => continue,
+            Ok(claim) => *claim,
+        };
+        let name = claim.name().unwrap_or_default();
+        if meta(claim, "deletionTimestamp").is_some() {
+            return unschedulable(format!("resourceclaim {name:?} is being deleted"));
+        }
+        if c.from_template && !is_for_pod(pod, claim) {
+            return unschedulable(format!(
+                "ResourceClaim {}/{name} was not created for pod {}/{} (pod is not owner)",
+                claim.namespace_or_default(),
+                pod.namespace_or_default(),
+                pod.name().unwrap_or_default()
+            ));
+        }
+    }
+    let inventory = dra::Inventory::decode(objects);
+    for c in claims {
+        let Ok(claim) = c.claim else { continue };
+        let claim = dra::Claim::decode(claim);
+        if claim.allocation.is_some() {
+            continue;
+        }
+        for r in &claim.requests {
+            match &r.body {
+                RequestBody::Exactly(d) => {
+                    let stop = class_check(&inventory, d.device_class_name, r.name);
+                    if stop.is_some() {
+                        return stop;
+                    }
+                }
+                RequestBody::FirstAvailable(subs) => {
+                    if !gates.enabled(Gate::DRAPrioritizedList) {
+                        return unschedulable(format!(
+                            "resource claim {}/{}, request {}: has subrequests, but the DRAPrioritizedList feature is disabled",
+                            claim.namespace, claim.name, r.name
+                        ));
+                    }
+                    for s in subs {
+                        let qualified = format!("{}/{}", r.name, s.name);
+                        let stop = class_check(&inventory, s.device_class_name, &qualified);
+                        if stop.is_some() {
+                            return stop;
+                        }
+                    }
+                }
+                // Neither `exactly` nor `firstAvailable`: no class to check.
+                RequestBody::Empty => return class_check(&inventory, "", r.name),
+            }
+        }
+    }
+    None
+}
+
+/// `validateDeviceClass`.
+fn class_check(inventory: &dra::Inventory<'_>, class: &str, request: &str) -> Option<Stop> {
+    if class.is_empty() {
+        return Some(Stop {
+            message: format!("request {request}: unsupported request type"),
+            error: true,
+        });
+    }
+    if inventory.class(class).is_none() {
+        return unschedulable(format!(
+            "request {request}: device class {class} does not exist"
+        ));
+    }
+    None
+}
+
+fn meta<'a>(o: &'a Object, key: &str) -> Option<&'a Node> {
+    o.root.get("metadata")?.get(key)
+}
+
+/// `resourceclaim.IsForPod`: the claim is in the pod's namespace and the
+/// pod is its controller (`metav1.IsControlledBy`, by UID). A pod without a
+/// UID (a manifest never stored) cannot be told apart, and passes.
+fn is_for_pod(pod: &Object, claim: &Object) -> bool {
+    let Some(uid) = meta(pod, "uid").and_then(Node::as_str) else {
+        return true;
+    };
+    claim.namespace_or_default() == pod.namespace_or_default()
+        && meta(claim, "ownerReferences")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .any(|r| {
+                r.get("controller").and_then(Node::as_bool) == Some(true)
+                    && r.get("uid").and_then(Node::as_str) == Some(uid)
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gates::Version;
+    use crate::sources::{load_objects, SourceFile};
+
+    const OBJECTS: &str = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {containers: [{name: c, image: i}]}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: fa, namespace: ns}\nspec:\n  devices:\n    requests:\n    - name: r\n      firstAvailable: [{name: one, deviceClassName: gpu}, {name: two, deviceClassName: tpu}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: done, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r, exactly: {deviceClassName: gone}}]\nstatus:\n  allocation:\n    devices:\n      results: [{request: r, driver: d, pool: p, device: x}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: none, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r}]\n";
+
+    fn stop(claim: &str, gates: &FeatureGates) -> Option<Stop> {
+        let files = [SourceFile {
+            name: "t.yaml".into(),
+            text: OBJECTS.into(),
+        }];
+        let objects = load_objects(&files, Default::default()).0;
+        let pod = objects.iter().find(|o| o.name() == Some("p")).unwrap();
+        let claim = objects.iter().find(|o| o.name() == Some(claim)).unwrap();
+        let refs = [PodClaimRef {
+            claim: Ok(claim),
+            stored: true,
+            from_template: true,
+        }];
+        prefilter(pod, &refs, &objects, gates)
+    }
+
+    /// Subrequests name their class as `request/subrequest`; with
+    /// DRAPrioritizedList off the request is refused whatever its classes.
+    #[test]
+    fn subrequests_are_checked_by_qualified_name_and_gate() {
+        let on = FeatureGates::defaults(Version::LATEST);
+        assert_eq!(
+            stop("fa", &on).map(|s| s.message),
+            Some("request r/two: device class tpu does not exist".to_owned())
+        );
+        // Beta in 1.34, so it may be turned off there.
+        let mut off = FeatureGates::defaults(Version::V1_34);
+        off.set("DRAPrioritizedList", false).unwrap();
+        assert_eq!(
+            stop("fa", &off).map(|s| s.message),
+            Some("resource claim ns/fa, request r: has subrequests, but the DRAPrioritizedList feature is disabled".to_owned())
+        );
+    }
+
+    /// An allocated claim's classes are not looked up; a request without a
+    /// class is an error (`statusError`), not unschedulable. A pod without
+    /// a UID passes the owner check (it was never stored).
+    #[test]
+    fn allocated_claims_pass_and_a_missing_class_name_is_an_error() {
+        let gates = FeatureGates::defaults(Version::LATEST);
+        assert_eq!(stop("done", &gates), None);
+        assert_eq!(
+            stop("none", &gates),
+            Some(Stop {
+                message: "request r: unsupported request type".into(),
+                error: true
+            })
+        );
+    }
+}
