@@ -1193,3 +1193,36 @@ fn pre_filter_stops_are_the_verdict() {
         "{text}"
     );
 }
+
+/// A pod created with spec.nodeName bypasses the scheduler: nothing
+/// allocates its claim, so it never starts, whatever the devices; the
+/// second line says what the scheduler would do with a nodeSelector.
+#[test]
+fn a_pod_created_with_a_node_name_is_not_allocated() {
+    let args = [
+        "explain",
+        "pod",
+        "default/pinned",
+        "-f",
+        "testdata/fixtures/explain-prefilter.yaml",
+    ];
+    let (text, code) = out(&args);
+    assert_eq!(code, 1, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Pod default/pinned (default/pinned-gpu) will not start: it was created with spec.nodeName gpu-node, so the scheduler is bypassed and nothing allocates default/pinned-gpu; the kubelet waits until its claims are allocated and reserved for it.",
+        "{text}"
+    );
+    assert_eq!(
+        lines[1],
+        "  Create it with nodeSelector kubernetes.io/hostname: gpu-node instead of spec.nodeName to go through the scheduler: the scheduler would allocate the claims there.",
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let (json, _) = out(&json_args);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["schedulable"], false, "{json}");
+    assert_eq!(v["verdict"]["bypassed"]["nodeName"], "gpu-node", "{json}");
+}

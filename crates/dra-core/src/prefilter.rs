@@ -1,7 +1,8 @@
 //! The scheduler's DRA PreFilter (`dynamicresources.go`): what it checks of
 //! a pod's claims once, before it tries any node. When one of these checks
 //! fails the pod is not tried anywhere, so this, not any node's allocation,
-//! is why it is pending.
+//! is why it is pending. Also the pod the scheduler never sees: one created
+//! with `spec.nodeName` ([`bypassed`]).
 
 use crate::dra::{self, RequestBody};
 use crate::gates::{FeatureGates, Gate};
@@ -144,6 +145,38 @@ fn is_for_pod(pod: &Object, claim: &Object) -> bool {
             })
 }
 
+/// A pod created with `spec.nodeName` set bypasses the scheduler, so
+/// nothing allocates its claims: the kubelet does not start it until each
+/// is allocated and reserved for it, and kube-controller-manager only
+/// reserves claims that are already allocated (the DRA documentation,
+/// "Pre-scheduled Pods").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bypass {
+    /// The pod's `spec.nodeName`.
+    pub node: String,
+    /// The claims (`namespace/name`) not allocated, which nothing will allocate.
+    pub unallocated: Vec<String>,
+}
+
+/// [`Bypass`] for a pod with `spec.nodeName` and claims not allocated;
+/// `None` when it has no node name or all its claims are allocated.
+pub fn bypassed(pod: &Object, claims: &[&Object]) -> Option<Bypass> {
+    let node = pod.pod_spec()?.get("nodeName")?.as_str()?;
+    if node.is_empty() {
+        return None;
+    }
+    let unallocated: Vec<String> = claims
+        .iter()
+        .map(|o| dra::Claim::decode(o))
+        .filter(|c| c.allocation.is_none())
+        .map(|c| format!("{}/{}", c.namespace, c.name))
+        .collect();
+    (!unallocated.is_empty()).then(|| Bypass {
+        node: node.to_owned(),
+        unallocated,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +237,26 @@ apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: none, name
                 error: true
             })
         );
+    }
+
+    /// A pod with spec.nodeName and a claim not allocated is stuck; with
+    /// every claim allocated, or without a node name, it is not.
+    #[test]
+    fn a_pod_with_a_node_name_and_unallocated_claims_bypasses_the_scheduler() {
+        let files = [SourceFile {
+            name: "t.yaml".into(),
+            text: format!("{OBJECTS}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: pinned, namespace: ns}}\nspec: {{nodeName: n1, containers: [{{name: c, image: i}}]}}\n"),
+        }];
+        let objects = load_objects(&files, Default::default()).0;
+        let by = |n: &str| objects.iter().find(|o| o.name() == Some(n)).unwrap();
+        assert_eq!(
+            bypassed(by("pinned"), &[by("done"), by("fa")]),
+            Some(Bypass {
+                node: "n1".into(),
+                unallocated: vec!["ns/fa".into()]
+            })
+        );
+        assert_eq!(bypassed(by("pinned"), &[by("done")]), None);
+        assert_eq!(bypassed(by("p"), &[by("fa")]), None);
     }
 }

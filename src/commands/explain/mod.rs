@@ -168,7 +168,7 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             place,
         )?);
     }
-    let out = report(&args.common, gates, objects, &claims, None, &[]);
+    let out = report(&args.common, gates, objects, &claims, None, &[], None);
     drop(claims);
     // The process exits right after printing: freeing a tree of millions of
     // nodes one by one would only cost time.
@@ -242,6 +242,9 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             }
         }
     }
+    // The pod's own claims come first; the extended-resource one is the
+    // scheduler's, which a pod that bypasses it never gets.
+    let own_claims = order.len();
     // Extended resources backed by DRA: the scheduler's made-up claim, last.
     if let Some(claim) = dra_core::extended::extended_resource_claim(pod, objects, gates) {
         order.push(Err(generated.len()));
@@ -301,7 +304,10 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             },
         );
     }
-    let stop = prefilter::prefilter(pod, &refs, objects, gates);
+    // Created with spec.nodeName: the scheduler never sees it (nor runs its
+    // PreFilter); what it would do is still shown, for nodeSelector instead.
+    let bypass = prefilter::bypassed(pod, &claims[..own_claims.min(claims.len())]);
+    let stop = prefilter::prefilter(pod, &refs, objects, gates).filter(|_| bypass.is_none());
     if let Some(stop) = stop {
         let names = format!("Pod {ns}/{name} ({})", text::claim_names(&claims));
         return Ok(pre_filter_report(&args.common, &names, objects, stop));
@@ -312,7 +318,15 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         ));
     }
     let extended = dra_core::extended::extended_requests(pod, objects, gates);
-    let out = report(&args.common, gates, objects, &claims, Some(pod), &extended);
+    let out = report(
+        &args.common,
+        gates,
+        objects,
+        &claims,
+        Some(pod),
+        &extended,
+        bypass,
+    );
     drop((claims, extended));
     std::mem::forget(inv);
     out
@@ -487,6 +501,7 @@ fn report(
     claims: &[&Object],
     pod: Option<&Object>,
     extended: &[dra_core::extended::ExtendedRequest],
+    bypass: Option<prefilter::Bypass>,
 ) -> Result<CmdOutcome, String> {
     let known = nodes(objects);
     let targets = match &common.node {
@@ -549,6 +564,7 @@ fn report(
     let timeout_fatal = gates.version >= dra_core::gates::Version::V1_37;
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
+    summary.bypass = bypass;
     summary.hint = summary
         .fatal
         .as_ref()

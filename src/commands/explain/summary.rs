@@ -54,6 +54,9 @@ pub struct Summary {
     /// Set when the scheduler's PreFilter stops the pod before any node is
     /// tried (then nothing else is).
     pub pre_filter: Option<dra_core::prefilter::Stop>,
+    /// Set when the pod was created with spec.nodeName and claims nothing
+    /// will allocate: the rest says what the scheduler would do instead.
+    pub bypass: Option<dra_core::prefilter::Bypass>,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -152,12 +155,16 @@ impl Summary {
             stranded: Vec::new(),
             fits_where_excluded: Vec::new(),
             pre_filter: None,
+            bypass: None,
         }
     }
 
     /// Whether the pod gets its devices somewhere.
     pub fn fits(&self) -> bool {
-        self.pre_filter.is_none() && self.fatal.is_none() && !self.allocated.is_empty()
+        self.pre_filter.is_none()
+            && self.bypass.is_none()
+            && self.fatal.is_none()
+            && !self.allocated.is_empty()
     }
 
     /// The summary lines: the verdict (coloured when `color`), then one
@@ -204,6 +211,29 @@ impl Summary {
             if let Some(h) = &self.hint {
                 out.push_str(&format!("  {h}\n"));
             }
+            return out;
+        }
+        if let Some(b) = &self.bypass {
+            let claims = b.unallocated.join(", ");
+            let verdict = format!(
+                "{names} will not start: it was created with spec.nodeName {}, so the scheduler is bypassed and nothing allocates {claims}; the kubelet waits until its claims are allocated and reserved for it.",
+                b.node
+            );
+            out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
+            let then = if self.fatal.is_none() && !self.allocated.is_empty() {
+                "the scheduler would allocate the claims there.".to_owned()
+            } else if let Some((_, error, _)) = &self.fatal {
+                format!("even then the scheduler fails with an error: {error}")
+            } else {
+                match self.causes.first() {
+                    Some(c) => format!("even then they do not fit there: {}", c.reason),
+                    None => "even then they do not fit there.".to_owned(),
+                }
+            };
+            out.push_str(&format!(
+                "  Create it with nodeSelector kubernetes.io/hostname: {} instead of spec.nodeName to go through the scheduler: {then}\n",
+                b.node
+            ));
             return out;
         }
         if let Some((node, error, device)) = &self.fatal {
@@ -359,6 +389,9 @@ impl Summary {
             })).collect::<Vec<_>>(),
             "uncheckedNodes": self.unchecked,
             "undecidedNodes": self.undecided,
+            "bypassed": self.bypass.as_ref().map(|b| json!({
+                "nodeName": b.node, "unallocated": b.unallocated,
+            })),
             "preFilter": self.pre_filter.as_ref().map(|s| json!({
                 "message": s.message, "error": s.error, "fix": self.hint,
             })),
