@@ -1226,3 +1226,32 @@ fn a_pod_created_with_a_node_name_is_not_allocated() {
     assert_eq!(v["verdict"]["schedulable"], false, "{json}");
     assert_eq!(v["verdict"]["bypassed"]["nodeName"], "gpu-node", "{json}");
 }
+
+/// When the claims fit but the pod's status says the scheduler left it
+/// pending, the scheduler's message is given second: the claims are not
+/// what keeps the pod pending.
+#[test]
+fn the_schedulers_own_message_is_shown_when_the_claims_fit() {
+    let args = [
+        "explain",
+        "pod",
+        "default/cpu-bound",
+        "-f",
+        "testdata/fixtures/explain-prefilter.yaml",
+    ];
+    let (text, code) = out(&args);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(
+        text.lines().nth(1).unwrap_or_default(),
+        "  Yet the scheduler's last attempt left the pod pending (Unschedulable): 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod. Its claims are not what keeps it pending, unless the cluster changed since.",
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let (json, _) = out(&json_args);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["verdict"]["lastAttempt"]["reason"], "Unschedulable",
+        "{json}"
+    );
+}

@@ -179,6 +179,23 @@ fn tolerates(t: &Node, key: &str, value: &str, effect: &str) -> bool {
     }
 }
 
+/// The scheduler's last word on the pod, from its status: the
+/// `PodScheduled` condition when it is `False` (reason `Unschedulable` or
+/// `SchedulerError`), as (reason, message).
+pub fn last_attempt(pod: &Object) -> Option<(&str, &str)> {
+    let conditions = pod.root.get("status")?.get("conditions")?.as_seq()?;
+    let c = conditions
+        .iter()
+        .find(|c| str_of(c, "type") == Some("PodScheduled"))?;
+    if str_of(c, "status") != Some("False") {
+        return None;
+    }
+    Some((
+        str_of(c, "reason").unwrap_or_default(),
+        str_of(c, "message").unwrap_or_default(),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +244,28 @@ mod tests {
         let tol = "  tolerations: [{operator: Exists}]\n";
         assert_eq!(fit(tol, "a"), NodeFit::Fits);
         assert_eq!(fit(tol, "c"), NodeFit::Fits);
+    }
+
+    /// The scheduler's message is read from a False PodScheduled condition
+    /// only.
+    #[test]
+    fn last_attempt_reads_a_false_pod_scheduled_condition() {
+        let pod = |status: &str| {
+            let text = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec: {{containers: []}}\nstatus:\n  conditions:\n  - {{type: Ready, status: \"False\"}}\n  - {{type: PodScheduled, status: \"{status}\", reason: Unschedulable, message: \"0/2 nodes are available: 2 Insufficient cpu.\"}}\n");
+            let files = [crate::sources::SourceFile {
+                name: "p.yaml".into(),
+                text,
+            }];
+            crate::sources::load_objects(&files, Default::default()).0
+        };
+        let pending = pod("False");
+        assert_eq!(
+            last_attempt(&pending[0]),
+            Some((
+                "Unschedulable",
+                "0/2 nodes are available: 2 Insufficient cpu."
+            ))
+        );
+        assert_eq!(last_attempt(&pod("True")[0]), None);
     }
 }

@@ -565,6 +565,9 @@ fn report(
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
     summary.bypass = bypass;
+    summary.last_attempt = pod
+        .and_then(dra_core::scheduling::last_attempt)
+        .map(|(reason, message)| (reason.to_owned(), message.to_owned()));
     summary.hint = summary
         .fatal
         .as_ref()

@@ -57,6 +57,9 @@ pub struct Summary {
     /// Set when the pod was created with spec.nodeName and claims nothing
     /// will allocate: the rest says what the scheduler would do instead.
     pub bypass: Option<dra_core::prefilter::Bypass>,
+    /// The scheduler's own last word on the pod (its PodScheduled
+    /// condition when False): (reason, message).
+    pub last_attempt: Option<(String, String)>,
 }
 
 /// Devices a node lacks: per request, what it needs minus what survives
@@ -156,6 +159,7 @@ impl Summary {
             fits_where_excluded: Vec::new(),
             pre_filter: None,
             bypass: None,
+            last_attempt: None,
         }
     }
 
@@ -274,6 +278,13 @@ impl Summary {
                 shown.join(", ")
             );
             out.push_str(&format!("{}\n", paint(&verdict, GREEN, color)));
+            // The scheduler said otherwise: something other than the claims
+            // keeps the pod pending (or the cluster changed since).
+            if let Some((reason, message)) = &self.last_attempt {
+                out.push_str(&format!(
+                    "  Yet the scheduler's last attempt left the pod pending ({reason}): {message} Its claims are not what keeps it pending, unless the cluster changed since.\n"
+                ));
+            }
         } else if self.undecided > 0 {
             let tried = n - self.undecided;
             let verdict = format!(
@@ -391,6 +402,9 @@ impl Summary {
             "undecidedNodes": self.undecided,
             "bypassed": self.bypass.as_ref().map(|b| json!({
                 "nodeName": b.node, "unallocated": b.unallocated,
+            })),
+            "lastAttempt": self.last_attempt.as_ref().map(|(reason, message)| json!({
+                "reason": reason, "message": message,
             })),
             "preFilter": self.pre_filter.as_ref().map(|s| json!({
                 "message": s.message, "error": s.error, "fix": self.hint,
