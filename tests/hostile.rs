@@ -444,3 +444,112 @@ fn escape_sequences_from_input_are_shown_escaped() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0].find("RESULT"), lines[1].find("match"), "{text}");
 }
+
+/// Text from the cluster in explain's verdict lines (the scheduler's message
+/// in a pod's status, a missing class's name) is escaped: an ANSI sequence
+/// or a newline in it cannot paint or forge the terminal's lines.
+#[test]
+fn explain_verdict_lines_escape_cluster_text() {
+    let d = tmpdir("verdict-escape");
+    let text = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec: {driver: d.example.com, nodeName: n1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: [{name: g0}]}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: ok, namespace: default}\nspec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: default}\nspec: {devices: {requests: [{name: r, exactly: {deviceClassName: \"x\\e[31mred\\nFAKE LINE\"}}]}}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: default}\nspec: {containers: [{name: c, image: i}], resourceClaims: [{name: g, resourceClaimName: ok}]}\n\
+status: {conditions: [{type: PodScheduled, status: \"False\", reason: Unschedulable, message: \"\\e[2J\\e[31mwiped\\nFAKE LINE\"}]}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: default}\nspec: {containers: [{name: c, image: i}], resourceClaims: [{name: g, resourceClaimName: bad}]}\n";
+    let f = d.join("c.yaml");
+    std::fs::write(&f, text).unwrap();
+    for pod in ["default/a", "default/b"] {
+        let o = support::run(&["explain", "pod", pod, "-f", &f.to_string_lossy()]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(!out.contains('\x1b'), "{pod}: {out:?}");
+        assert!(
+            !out.lines().any(|l| l.starts_with("FAKE LINE")),
+            "{pod}: {out}"
+        );
+        assert!(
+            out.contains("FAKE LINE"),
+            "{pod}: the text is shown, escaped: {out}"
+        );
+    }
+}
+
+/// Names with line breaks (no valid object has one; a hostile file may) do
+/// not forge lines in explain's text nor split rows of the devices and
+/// match tables: class, slice, pool, device, claim, request and taint names
+/// are shown with the break escaped.
+#[test]
+fn explain_names_with_line_breaks_forge_no_lines() {
+    let d = tmpdir("name-breaks");
+    let text = r#"apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: "gpu\nFAKE class"}
+spec: {selectors: [{cel: {expression: "device.attributes[\"x\"].model == \"a\""}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: "ok\nFAKE class"}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: "s\nFAKE slice"}
+spec: {driver: "d.example.com", nodeName: n1, pool: {name: "p\nFAKE pool", generation: 1, resourceSliceCount: 1}, devices: [{name: "g0\nFAKE dev", attributes: {model: {string: "b"}}, taints: [{key: "k\nFAKE taint", effect: NoSchedule}]}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: "c", namespace: default}
+spec: {devices: {requests: [{name: "r\nFAKE req", exactly: {deviceClassName: "gpu\nFAKE class"}}]}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: "t", namespace: default}
+spec: {devices: {requests: [{name: "r\nFAKE req", exactly: {deviceClassName: "ok\nFAKE class"}}]}}
+"#;
+    let f = d.join("c.yaml");
+    std::fs::write(&f, text).unwrap();
+    for claim in ["default/c", "default/t"] {
+        let o = support::run(&[
+            "explain",
+            "claim",
+            claim,
+            "-f",
+            &f.to_string_lossy(),
+            "--all-nodes",
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("FAKE"), "{claim}: the names are shown: {out}");
+        assert!(
+            !out.lines().any(|l| l.starts_with("FAKE")),
+            "{claim}: {out}"
+        );
+    }
+    // lint's text: the object a finding is in is one help line.
+    let o = support::run(&["lint", &f.to_string_lossy()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("in DeviceClass gpu\\nFAKE class"), "{out}");
+    assert!(
+        !out.lines().any(|l| l.trim_start().starts_with("FAKE")),
+        "{out}"
+    );
+    // The tables of devices and match: one row per device, the break shown.
+    for args in [
+        vec!["devices", "-f", &*f.to_string_lossy()],
+        vec!["match", "true", "-f", &*f.to_string_lossy()],
+    ] {
+        let o = support::run(&args);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("p\\nFAKE pool"), "{args:?}: {out}");
+        assert_eq!(
+            out.lines().filter(|l| l.contains("FAKE")).count(),
+            1,
+            "{args:?}: {out}"
+        );
+    }
+}

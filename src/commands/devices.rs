@@ -166,11 +166,10 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                 }
                 // Escaped before the table measures them, so that a name
                 // with control characters keeps its columns aligned.
-                t.add_row(
-                    cells
-                        .iter()
-                        .map(|c| crate::render::terminal::strict(c).into_owned()),
-                );
+                t.add_row(cells.iter().map(|c| {
+                    crate::render::terminal::strict(&crate::render::terminal::one_line(c))
+                        .into_owned()
+                }));
             }
             let free = rows.iter().filter(|r| r.state == "free").count();
             let mut s = if rows.is_empty() {

@@ -65,10 +65,9 @@ fn text(expr: &str, r: &MatchReport, devices: &[inventory::InventoryDevice]) -> 
             _ => String::new(),
         };
         // Escaped before the table measures them (aligned columns).
-        table.add_row(
-            [&d.node, &d.driver, &d.pool, &d.device, &result]
-                .map(|c| crate::render::terminal::strict(c).into_owned()),
-        );
+        table.add_row([&d.node, &d.driver, &d.pool, &d.device, &result].map(|c| {
+            crate::render::terminal::strict(&crate::render::terminal::one_line(c)).into_owned()
+        }));
     }
     let mut out = String::new();
     if !r.devices.is_empty() {

@@ -92,6 +92,16 @@ pub fn safe(text: &str, allow_sgr: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// One line of input quoted in output made of lines (a message from the
+/// cluster): line breaks escaped too (`\\n`), so that it cannot forge lines;
+/// [`strict`] then escapes the rest.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\n', '\r']) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.replace('\r', "\\r").replace('\n', "\\n"))
+}
+
 /// Input quoted in painted output: every control character but newline and
 /// tab escaped, colour included.
 pub fn strict(text: &str) -> Cow<'_, str> {

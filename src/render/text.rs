@@ -12,7 +12,7 @@ use miette::{
 
 use dra_core::tree::LineIndex;
 
-use super::terminal::{strict, EscapedSource};
+use super::terminal::{one_line, strict, EscapedSource};
 use super::Report;
 
 /// The lines around a finding's labels, not the whole file: miette scans
@@ -148,13 +148,24 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
         // Everything quoted from input is escaped here, before miette
         // paints: input cannot bring its own colour (or worse).
         let name = strict(r.file_name(d));
-        let header = format!("{}[{}]: {}", d.severity, d.rule, strict(&d.message));
+        // The message, object and field are one line each (a name with a
+        // line break would forge one); notes may hold several (YAML to add).
+        let header = format!(
+            "{}[{}]: {}",
+            d.severity,
+            d.rule,
+            strict(&one_line(&d.message))
+        );
         let mut help_lines = Vec::new();
         if let Some(o) = &d.object {
-            help_lines.push(format!("in {}", strict(&o.to_string())));
+            help_lines.push(format!("in {}", strict(&one_line(&o.to_string()))));
         }
         if !d.field.is_empty() {
-            help_lines.push(format!("field: {} ({})", strict(&d.field), d.error_type));
+            help_lines.push(format!(
+                "field: {} ({})",
+                strict(&one_line(&d.field)),
+                d.error_type
+            ));
         }
         help_lines.extend(d.notes.iter().map(|n| strict(n).into_owned()));
         help_lines.extend(r.fix_note(i));

@@ -108,6 +108,57 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
 
 /// The inventory, from `-f` or the cluster; `pod` is read too when set.
 fn load(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory, String> {
+    let mut inv = load_inventory(common, pod)?;
+    if common.output == MatchOutput::Text {
+        one_line_names(&mut inv.objects);
+    }
+    Ok(inv)
+}
+
+/// Line breaks in the names and values of the objects, escaped (`\n`) for
+/// text output, where each cause is one line: a name with a line break (no
+/// valid object has one; a hostile file may) would otherwise forge lines.
+/// Free text that may span lines is left as it is: CEL expressions (their
+/// errors point into them), opaque parameters, annotations, messages.
+/// Equal names stay equal, so the verdict is the same.
+fn one_line_names(objects: &mut [Object]) {
+    fn escape(s: &str) -> dra_core::tree::Value {
+        dra_core::tree::Value::Str(s.replace('\r', "\\r").replace('\n', "\\n").into())
+    }
+    fn walk(n: &mut Node) {
+        use dra_core::tree::Value;
+        match &mut n.value {
+            Value::Str(s) if s.contains(['\n', '\r']) => n.value = escape(s),
+            Value::Seq(items) => items.iter_mut().for_each(walk),
+            Value::Map(entries) => {
+                for e in entries {
+                    if e.key.contains(['\n', '\r']) {
+                        e.key = e.key.replace('\r', "\\r").replace('\n', "\\n").into();
+                    }
+                    if !matches!(
+                        e.key.as_str(),
+                        "expression" | "parameters" | "annotations" | "message"
+                    ) {
+                        walk(&mut e.value);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let one = |s: &mut Option<String>| {
+        if let Some(v) = s.as_mut().filter(|v| v.contains(['\n', '\r'])) {
+            *v = v.replace('\r', "\\r").replace('\n', "\\n");
+        }
+    };
+    for o in objects {
+        walk(&mut o.root);
+        one(&mut o.reference.name);
+        one(&mut o.reference.namespace);
+    }
+}
+
+fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory, String> {
     source::load(
         &common.files,
         &common.cluster,

@@ -10,7 +10,7 @@ use dra_core::allocate::{Funnel, Outcome, SearchCost};
 use serde_json::{json, Value};
 
 use super::text::blocking_reason;
-use crate::render::terminal::paint;
+use crate::render::terminal::{one_line, paint};
 
 const RED: &str = "1;31";
 const GREEN: &str = "1;32";
@@ -210,33 +210,36 @@ impl Summary {
             out.push_str(&format!(
                 "{}\n  {}\n",
                 paint(&verdict, RED, color),
-                stop.message
+                one_line(&stop.message)
             ));
             if let Some(h) = &self.hint {
-                out.push_str(&format!("  {h}\n"));
+                out.push_str(&format!("  {}\n", one_line(h)));
             }
             return out;
         }
         if let Some(b) = &self.bypass {
-            let claims = b.unallocated.join(", ");
+            let claims = one_line(&b.unallocated.join(", ")).into_owned();
             let verdict = format!(
                 "{names} will not start: it was created with spec.nodeName {}, so the scheduler is bypassed and nothing allocates {claims}; the kubelet waits until its claims are allocated and reserved for it.",
-                b.node
+                one_line(&b.node)
             );
             out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
             let then = if self.fatal.is_none() && !self.allocated.is_empty() {
                 "the scheduler would allocate the claims there.".to_owned()
             } else if let Some((_, error, _)) = &self.fatal {
-                format!("even then the scheduler fails with an error: {error}")
+                format!(
+                    "even then the scheduler fails with an error: {}",
+                    one_line(error)
+                )
             } else {
                 match self.causes.first() {
-                    Some(c) => format!("even then they do not fit there: {}", c.reason),
+                    Some(c) => format!("even then they do not fit there: {}", one_line(&c.reason)),
                     None => "even then they do not fit there.".to_owned(),
                 }
             };
             out.push_str(&format!(
                 "  Create it with nodeSelector kubernetes.io/hostname: {} instead of spec.nodeName to go through the scheduler: {then}\n",
-                b.node
+                one_line(&b.node)
             ));
             return out;
         }
@@ -282,7 +285,9 @@ impl Summary {
             // keeps the pod pending (or the cluster changed since).
             if let Some((reason, message)) = &self.last_attempt {
                 out.push_str(&format!(
-                    "  Yet the scheduler's last attempt left the pod pending ({reason}): {message} Its claims are not what keeps it pending, unless the cluster changed since.\n"
+                    "  Yet the scheduler's last attempt left the pod pending ({}): {} Its claims are not what keeps it pending, unless the cluster changed since.\n",
+                    one_line(reason),
+                    one_line(message)
                 ));
             }
         } else if self.undecided > 0 {
