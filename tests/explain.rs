@@ -1255,3 +1255,33 @@ fn the_schedulers_own_message_is_shown_when_the_claims_fit() {
         "{json}"
     );
 }
+
+/// A pod with many claims keeps a one-line verdict: the first eight claims
+/// and a count of the rest.
+#[test]
+fn many_claims_are_counted_in_the_verdict() {
+    let dir = support::ScratchDir::new("many-claims");
+    let mut text = String::from(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n\
+         apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\nspec: {}\n---\n\
+         apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n  nodeName: n1\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  devices:\n",
+    );
+    for i in 0..20 {
+        text.push_str(&format!("  - {{name: d{i}}}\n"));
+    }
+    text.push_str("---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t, namespace: default}\nspec:\n  spec:\n    devices:\n      requests: [{name: r, exactly: {deviceClassName: c}}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers: [{name: c, image: i}]\n  resourceClaims:\n");
+    for i in 0..20 {
+        text.push_str(&format!(
+            "  - {{name: g{i}, resourceClaimTemplateName: t}}\n"
+        ));
+    }
+    let f = dir.join("many.yaml");
+    std::fs::write(&f, text).unwrap();
+    let (out, code) = out(&["explain", "pod", "default/p", "-f", &f.to_string_lossy()]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out.lines().next().unwrap_or_default(),
+        "Pod default/p (default/p-g0, default/p-g1, default/p-g2, default/p-g3, default/p-g4, default/p-g5, default/p-g6, default/p-g7 and 12 more claims) fits on 1 of 1 node: n1.",
+        "{out}"
+    );
+}

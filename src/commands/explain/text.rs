@@ -186,9 +186,13 @@ fn funnel_text(f: &allocate::Funnel, node: &str) -> String {
 }
 
 /// The claims' names, for messages: "team-a/train-0, team-a/train-1".
+/// The claims as a verdict names them: all of a few, the first ones and a
+/// count of many (a pod may have thousands; the verdict stays one line).
 pub(super) fn claim_names(claims: &[&Object]) -> String {
-    claims
+    const SHOWN: usize = 8;
+    let mut names = claims
         .iter()
+        .take(SHOWN)
         .map(|o| {
             format!(
                 "{}/{}",
@@ -197,7 +201,11 @@ pub(super) fn claim_names(claims: &[&Object]) -> String {
             )
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if claims.len() > SHOWN {
+        names.push_str(&format!(" and {} more claims", claims.len() - SHOWN));
+    }
+    names
 }
 
 /// One node's detail: the verdict there, then the devices picked or each
