@@ -6,7 +6,7 @@
 
 use crate::dra::{self, RequestBody};
 use crate::gates::{FeatureGates, Gate};
-use crate::model::Object;
+use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 
 /// A claim of the pod, as PreFilter gets it.
@@ -69,7 +69,12 @@ pub fn prefilter(
             ));
         }
     }
-    let inventory = dra::Inventory::decode(objects);
+    // Only the classes' names are needed (a snapshot's slices are not).
+    let classes: std::collections::HashSet<&str> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::DeviceClass)
+        .filter_map(Object::name)
+        .collect();
     for c in claims {
         let Ok(claim) = c.claim else { continue };
         let claim = dra::Claim::decode(claim);
@@ -79,7 +84,7 @@ pub fn prefilter(
         for r in &claim.requests {
             match &r.body {
                 RequestBody::Exactly(d) => {
-                    let stop = class_check(&inventory, d.device_class_name, r.name);
+                    let stop = class_check(&classes, d.device_class_name, r.name);
                     if stop.is_some() {
                         return stop;
                     }
@@ -93,14 +98,14 @@ pub fn prefilter(
                     }
                     for s in subs {
                         let qualified = format!("{}/{}", r.name, s.name);
-                        let stop = class_check(&inventory, s.device_class_name, &qualified);
+                        let stop = class_check(&classes, s.device_class_name, &qualified);
                         if stop.is_some() {
                             return stop;
                         }
                     }
                 }
                 // Neither `exactly` nor `firstAvailable`: no class to check.
-                RequestBody::Empty => return class_check(&inventory, "", r.name),
+                RequestBody::Empty => return class_check(&classes, "", r.name),
             }
         }
     }
@@ -108,14 +113,18 @@ pub fn prefilter(
 }
 
 /// `validateDeviceClass`.
-fn class_check(inventory: &dra::Inventory<'_>, class: &str, request: &str) -> Option<Stop> {
+fn class_check(
+    classes: &std::collections::HashSet<&str>,
+    class: &str,
+    request: &str,
+) -> Option<Stop> {
     if class.is_empty() {
         return Some(Stop {
             message: format!("request {request}: unsupported request type"),
             error: true,
         });
     }
-    if inventory.class(class).is_none() {
+    if !classes.contains(class) {
         return unschedulable(format!(
             "request {request}: device class {class} does not exist"
         ));
