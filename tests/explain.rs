@@ -11,6 +11,15 @@ fn out(args: &[&str]) -> (String, i32) {
     )
 }
 
+/// The same command with `-o json`: the parsed value and the text.
+fn json_out(args: &[&str]) -> (serde_json::Value, String) {
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let (json, _) = out(&json_args);
+    let v = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    (v, json)
+}
+
 #[test]
 fn one_node_in_use() {
     let (text, code) = out(&[
@@ -652,10 +661,7 @@ fn devices_no_node_can_use_are_named() {
         "  2 devices of class nic no node can use: slice fabric (pool nic.example.com/fabric): its nodeSelector matches none of the 2 nodes.",
         "{text}"
     );
-    let mut json_args = args.to_vec();
-    json_args.extend(["-o", "json"]);
-    let (json, _) = out(&json_args);
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (v, _) = json_out(&args);
     assert_eq!(v["verdict"]["stranded"].as_array().map(Vec::len), Some(1));
 }
 
@@ -677,10 +683,7 @@ fn pod_constraint_that_keeps_it_off_the_devices_is_named() {
         "  The claims would fit on gpu-node, where the pod cannot run: the pod's nodeSelector pool=cpu does not match the node's labels.",
         "{text}"
     );
-    let mut json_args = args.to_vec();
-    json_args.extend(["-o", "json"]);
-    let (json, _) = out(&json_args);
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (v, json) = json_out(&args);
     assert_eq!(
         v["verdict"]["fitsWhereExcluded"][0]["node"], "gpu-node",
         "{json}"
@@ -1219,10 +1222,7 @@ fn a_pod_created_with_a_node_name_is_not_allocated() {
         "  Create it with nodeSelector kubernetes.io/hostname: gpu-node instead of spec.nodeName to go through the scheduler: the scheduler would allocate the claims there.",
         "{text}"
     );
-    let mut json_args = args.to_vec();
-    json_args.extend(["-o", "json"]);
-    let (json, _) = out(&json_args);
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (v, json) = json_out(&args);
     assert_eq!(v["verdict"]["schedulable"], false, "{json}");
     assert_eq!(v["verdict"]["bypassed"]["nodeName"], "gpu-node", "{json}");
 }
@@ -1246,10 +1246,7 @@ fn the_schedulers_own_message_is_shown_when_the_claims_fit() {
         "  Yet the scheduler's last attempt left the pod pending (Unschedulable): 0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod. Its claims are not what keeps it pending, unless the cluster changed since.",
         "{text}"
     );
-    let mut json_args = args.to_vec();
-    json_args.extend(["-o", "json"]);
-    let (json, _) = out(&json_args);
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (v, json) = json_out(&args);
     assert_eq!(
         v["verdict"]["lastAttempt"]["reason"], "Unschedulable",
         "{json}"
