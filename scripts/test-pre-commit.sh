@@ -34,4 +34,57 @@ if pre-commit try-repo "$root" kubectl-dra-fix-system --files old.yaml >/dev/nul
   exit 1
 fi
 grep -q "^apiVersion: resource.k8s.io/v1$" old.yaml || { cat old.yaml >&2; exit 1; }
+# A repository shaped like a real one: its own .pre-commit-config.yaml naming
+# this hook, a workflow, a Helm chart (Chart.yaml, values.yaml, templates with
+# Go template syntax) and manifests. The documented setup must let a commit
+# through; a broken manifest must still stop it.
+real="$(mktemp -d)"
+trap 'rm -rf "$sample" "$real"' EXIT
+cd "$real"
+git init -q
+mkdir -p .github/workflows chart/templates manifests
+cat > .pre-commit-config.yaml <<EOF2
+repos:
+- repo: $root
+  rev: $(git -C "$root" rev-parse HEAD)
+  hooks:
+  - id: kubectl-dra-system
+EOF2
+cat > .github/workflows/ci.yaml <<'EOF2'
+name: ci
+on: [push]
+jobs:
+  test: {runs-on: ubuntu-latest, steps: [{run: make}]}
+EOF2
+printf 'apiVersion: v2\nname: gpu\nversion: 0.1.0\n' > chart/Chart.yaml
+printf 'replicas: 1\nimage: {repository: x, tag: "1"}\n' > chart/values.yaml
+cat > chart/templates/claim.yaml <<'EOF2'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: {{ .Release.Name }}-gpu
+spec:
+  spec:
+    devices:
+      requests:
+      {{- range .Values.gpus }}
+      - name: {{ . }}
+      {{- end }}
+EOF2
+cp "$root"/examples/*.yaml manifests/
+git add -A
+# Both the working tree's hooks (try-repo) and the committed ones (a real
+# commit through `pre-commit install`) pass this repository.
+pre-commit try-repo "$root" kubectl-dra-system --all-files >/dev/null || {
+  pre-commit try-repo "$root" kubectl-dra-system --all-files >&2; exit 1; }
+pre-commit install >/dev/null
+git -c user.email=ci@example.com -c user.name=ci commit -qm "first commit" >/dev/null 2>&1 || {
+  echo "the documented pre-commit setup blocks a commit of a normal repository:" >&2
+  git -c user.email=ci@example.com -c user.name=ci commit -qm "first commit" >&2; exit 1; }
+cp "$root/testdata/fixtures/render/slices.yaml" manifests/broken.yaml
+git add manifests/broken.yaml
+if git -c user.email=ci@example.com -c user.name=ci commit -qm broken >/dev/null 2>&1; then
+  echo "the pre-commit hook let a broken manifest through" >&2
+  exit 1
+fi
 echo "pre-commit hooks: ok"

@@ -229,6 +229,9 @@ pub struct ClusterArgs {
     /// How long to wait for each request to the cluster (e.g. 30s, 2m; 0 waits forever).
     #[arg(long = "request-timeout", value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: std::time::Duration,
+    /// How long the whole cluster read may take, every list and page (0: no limit).
+    #[arg(long = "read-deadline", value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
+    pub read_deadline: std::time::Duration,
 }
 
 impl ClusterArgs {
@@ -237,24 +240,71 @@ impl ClusterArgs {
     }
 }
 
-/// Reads `30s`, `2m`, `1h`, `500ms` or plain seconds, as kubectl's `--request-timeout`.
+/// Reads a Go duration as kubectl's `--request-timeout` does (`30s`, `2m`,
+/// `1m30s`, `1h2m3.5s`, `500ms`, `250us`, `10ns`), or plain seconds (`30`).
 pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
-    let s = s.trim();
-    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
-        Some(i) => (&s[..i], &s[i..]),
-        None => (s, "s"),
-    };
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("invalid duration {s:?}: use e.g. 30s, 2m, 1h"))?;
-    let secs = match unit {
-        "ms" => n / 1000.0,
-        "s" => n,
-        "m" => n * 60.0,
-        "h" => n * 3600.0,
-        _ => return Err(format!("invalid duration unit in {s:?}: use ms, s, m or h")),
-    };
-    std::time::Duration::try_from_secs_f64(secs).map_err(|e| format!("invalid duration {s:?}: {e}"))
+    let text = s.trim();
+    let bad =
+        || format!("invalid duration {text:?}: use a Go duration such as 30s, 2m, 1m30s or 1h");
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        let n: u64 = text.parse().map_err(|_| bad())?;
+        return Ok(std::time::Duration::from_secs(n));
+    }
+    let mut rest = text;
+    let mut secs = 0f64;
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .ok_or_else(bad)?;
+        let n: f64 = rest[..num_len].parse().map_err(|_| bad())?;
+        rest = &rest[num_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_len] {
+            "ns" => 1e-9,
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            "" => return Err(bad()),
+            u => {
+                return Err(format!(
+                    "invalid duration {text:?}: unknown unit {u:?} (use ns, us, ms, s, m or h)"
+                ))
+            }
+        };
+        secs += n * scale;
+        rest = &rest[unit_len..];
+    }
+    std::time::Duration::try_from_secs_f64(secs)
+        .map_err(|e| format!("invalid duration {text:?}: {e}"))
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn go_durations_as_kubectl_reads_them() {
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(
+            parse_duration("1h2m3.5s"),
+            Ok(Duration::from_secs_f64(3723.5))
+        );
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("250us"), Ok(Duration::from_micros(250)));
+        assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        for bad in ["", "1x", "m", "1m30", "-1s", "1..2s"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -303,6 +353,15 @@ pub struct LintArgs {
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub strict: bool,
+
+    /// Globs the directory walk leaves out, replacing the defaults
+    /// (node_modules, .git); `.gitignore`, `.ignore` and hidden files are always honoured.
+    #[arg(long, value_delimiter = ',', value_name = "GLOBS")]
+    pub exclude: Option<Vec<String>>,
+
+    /// Globs the directory walk leaves out, added to the defaults.
+    #[arg(long = "extend-exclude", value_delimiter = ',', value_name = "GLOBS")]
+    pub extend_exclude: Vec<String>,
 
     /// List the rules and exit.
     #[arg(long = "list-rules")]
@@ -382,7 +441,7 @@ pub struct DevicesArgs {
 #[derive(Args, Debug)]
 pub struct SnapshotArgs {
     /// Write to this file instead of standard output.
-    #[arg(long = "output-file", short = 'w', value_name = "FILE")]
+    #[arg(long = "output-file", value_name = "FILE")]
     pub output_file: Option<PathBuf>,
     /// Namespace of the Pods to include [default: the context's].
     #[arg(short = 'n', long)]

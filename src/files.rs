@@ -19,57 +19,159 @@ pub struct Input {
     pub text: Result<String, String>,
 }
 
-fn is_manifest(p: &Path) -> bool {
-    matches!(
-        p.extension().and_then(|e| e.to_str()),
-        Some("yaml" | "yml" | "json")
-    )
+/// A Helm chart's own metadata (`Chart.yaml`, `Chart.lock`): YAML with an
+/// `apiVersion: v2` and no `kind`, never a manifest.
+fn is_chart_metadata(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|n| n == "Chart.yaml" || n == "Chart.lock")
 }
 
-/// Expands paths: directories recursively (sorted, manifests only), files as given.
-/// Returns the inputs and the paths that do not exist.
+fn is_manifest(p: &Path) -> bool {
+    !is_chart_metadata(p)
+        && matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml" | "json")
+        )
+}
+
+/// What the directory walk leaves out, on top of `.gitignore`, `.ignore`
+/// and hidden files: `--exclude` replaces these, `--extend-exclude` adds.
+pub const DEFAULT_EXCLUDE: &[&str] = &["node_modules", ".git"];
+
+/// How directories are walked.
+#[derive(Clone, Debug, Default)]
+pub struct Walk {
+    /// Globs replacing `DEFAULT_EXCLUDE` (`--exclude`).
+    pub exclude: Option<Vec<String>>,
+    /// Globs added to the excludes (`--extend-exclude`).
+    pub extend_exclude: Vec<String>,
+}
+
+/// The inputs a command reads: each once, in order.
+#[derive(Debug, Default)]
+pub struct Collected {
+    pub paths: Vec<PathBuf>,
+    /// Paths given that do not exist.
+    pub missing: Vec<String>,
+    /// What the walk skipped that a user should hear of (Helm templates).
+    pub notes: Vec<String>,
+}
+
+/// Expands paths with the default walk; see `collect_with`.
 pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
-    let mut out = Vec::new();
-    let mut missing = Vec::new();
+    let c = collect_with(paths, &Walk::default());
+    (c.paths, c.missing)
+}
+
+/// Expands paths: a file as given (hidden or not, a pipe too); a directory
+/// walked as `git` and ruff walk one (the `ignore` crate: `.gitignore`,
+/// `.ignore` and hidden entries skipped, excludes applied, links to
+/// directories followed without looping), manifests only (`*.yaml`, `*.yml`,
+/// `*.json`), sorted. A Helm chart's `templates/` (a directory beside a
+/// `Chart.yaml`) holds Go templates, not manifests: skipped with a note.
+/// Every file is read once however often it is named (a file and its
+/// directory, `./a.yaml` and `a.yaml`).
+pub fn collect_with(paths: &[PathBuf], walk: &Walk) -> Collected {
+    let mut out = Collected::default();
+    let mut seen = std::collections::HashSet::new();
+    let mut push = |out: &mut Collected, p: PathBuf| {
+        let key = fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if p.as_os_str() == "-" || seen.insert(key) {
+            out.paths.push(p);
+        }
+    };
+    let mut excludes: Vec<String> = walk
+        .exclude
+        .clone()
+        .unwrap_or_else(|| DEFAULT_EXCLUDE.iter().map(|s| (*s).to_owned()).collect());
+    excludes.extend(walk.extend_exclude.iter().cloned());
     for p in paths {
         if p.as_os_str() == "-" {
-            out.push(p.clone());
+            push(&mut out, p.clone());
         } else if p.is_dir() {
-            let mut stack = vec![p.clone()];
-            let mut found = Vec::new();
-            // Symlinked directories are followed once: a link to a parent
-            // (a loop) adds nothing.
-            let mut visited = std::collections::HashSet::new();
-            while let Some(dir) = stack.pop() {
-                if !visited.insert(fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
-                    continue;
+            let mut overrides = ignore::overrides::OverrideBuilder::new(p);
+            for g in &excludes {
+                // An override glob is a whitelist; `!` makes it an exclude.
+                let _ = overrides.add(&format!("!{g}"));
+            }
+            let mut builder = ignore::WalkBuilder::new(p);
+            builder
+                .hidden(true)
+                .git_ignore(true)
+                .git_exclude(true)
+                .git_global(false)
+                .ignore(true)
+                .parents(true)
+                .require_git(false)
+                .follow_links(true)
+                .sort_by_file_path(|a, b| a.cmp(b));
+            if let Ok(o) = overrides.build() {
+                builder.overrides(o);
+            }
+            let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let seen_notes = notes.clone();
+            builder.filter_entry(move |e| {
+                let is_templates = e.file_type().is_some_and(|t| t.is_dir())
+                    && e.file_name() == "templates"
+                    && e.path().parent().is_some_and(|d| d.join("Chart.yaml").is_file());
+                if is_templates {
+                    let mut n = seen_notes.lock().unwrap_or_else(|p| p.into_inner());
+                    n.push(format!(
+                        "{}: Helm chart templates, not manifests: skipped (lint the rendered chart: helm template ... | kubectl dra lint -)",
+                        display_path(e.path())
+                    ));
                 }
-                let Ok(rd) = fs::read_dir(&dir) else {
-                    found.push(dir);
-                    continue;
-                };
-                for e in rd.flatten() {
-                    let path = e.path();
-                    let name = e.file_name();
-                    if name.to_string_lossy().starts_with('.') && path.is_dir() {
-                        continue;
-                    }
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if is_manifest(&path) {
-                        found.push(path);
-                    }
+                !is_templates
+            });
+            let mut found = Vec::new();
+            for e in builder.build().flatten() {
+                if e.file_type().is_some_and(|t| t.is_file()) && is_manifest(e.path()) {
+                    found.push(e.into_path());
                 }
             }
             found.sort();
-            out.extend(found);
+            for f in found {
+                push(&mut out, f);
+            }
+            out.notes
+                .extend(notes.lock().map(|n| n.clone()).unwrap_or_default());
+        } else if is_chart_metadata(p) {
+            // Named by pre-commit with every staged YAML file: left out.
+        } else if let Some(chart) = in_chart_templates(p) {
+            // pre-commit names every staged file: a template is still no manifest.
+            out.notes.push(format!(
+                "{}: a template of the Helm chart {}, not a manifest: skipped (lint the rendered chart: helm template ... | kubectl dra lint -)",
+                display_path(p),
+                display_path(&chart)
+            ));
         } else if p.exists() {
-            out.push(p.clone());
+            push(&mut out, p.clone());
         } else {
-            missing.push(p.display().to_string());
+            out.missing.push(p.display().to_string());
         }
     }
-    (out, missing)
+    out
+}
+
+/// The chart directory when `file` lies below a `templates/` directory that
+/// stands beside a `Chart.yaml`.
+fn in_chart_templates(file: &Path) -> Option<PathBuf> {
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d.file_name().is_some_and(|n| n == "templates") {
+            let chart = d.parent().unwrap_or(Path::new("."));
+            let chart = if chart.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                chart
+            };
+            if chart.join("Chart.yaml").is_file() {
+                return Some(chart.to_owned());
+            }
+        }
+        dir = d.parent().filter(|p| !p.as_os_str().is_empty());
+    }
+    None
 }
 
 /// How a size limit reads in a message.
@@ -140,7 +242,12 @@ fn read_regular(path: &Path, limit: u64) -> Result<String, String> {
     // Checked before opening: opening a FIFO blocks until a writer comes.
     let m = fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
     if !m.is_file() {
-        return Err("not a regular file (a FIFO, device or socket); not read".into());
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        if t.is_fifo() || t.is_char_device() {
+            return read_pipe(path, limit);
+        }
+        return Err("not a regular file or pipe (a socket or block device); not read".into());
     }
     let too_big = || {
         format!(
@@ -158,6 +265,41 @@ fn read_regular(path: &Path, limit: u64) -> Result<String, String> {
         .map_err(|e| format!("cannot read: {e}"))?;
     if buf.len() as u64 > limit {
         return Err(too_big());
+    }
+    decode(buf, limit)
+}
+
+/// A named pipe (`lint <(helm template .)`, `/dev/stdin`) or character
+/// device, read as stdin is: bounded by `limit`. Opened non-blocking, so a
+/// FIFO that no program writes to reads as empty instead of blocking
+/// forever; while a writer is there, the read waits for its data.
+fn read_pipe(path: &Path, limit: u64) -> Result<String, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let mut buf = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        match f.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                buf.extend_from_slice(&chunk[..n]);
+                if buf.len() as u64 > limit {
+                    return Err(format!(
+                        "file is larger than the {} limit; not read",
+                        show_limit(limit)
+                    ));
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot read: {e}")),
+        }
     }
     decode(buf, limit)
 }

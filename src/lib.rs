@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod commands;
 pub mod files;
 pub mod render;
+pub mod writer;
 
 /// What a command printed and how it ended.
 pub struct Outcome {

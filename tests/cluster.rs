@@ -112,7 +112,7 @@ fn live_explain_equals_offline_and_snapshot() {
         let live_json = json_of(&live_out);
 
         let snap = live.dir.join("snapshot.yaml");
-        let s = live.run(&["snapshot", "-w", snap.to_str().unwrap()]);
+        let s = live.run(&["snapshot", "--output-file", snap.to_str().unwrap()]);
         assert!(s.status.success(), "{name}: {}", stderr(&s));
         let mut offline_args = argv.clone();
         offline_args.extend(["-f", snap.to_str().unwrap()]);
@@ -147,11 +147,11 @@ fn live_explain_equals_offline_and_snapshot() {
             .iter()
             .any(|r| r.path == "/apis/resource.k8s.io/v1/resourceslices"
                 && r.query.contains("limit=500")));
-        // Nodes are read as metadata only.
+        // Nodes are read whole: a metadata-only list loses their taints.
         assert!(log
             .iter()
             .filter(|r| r.path == "/api/v1/nodes")
-            .all(|r| r.accept.contains("PartialObjectMetadataList")));
+            .all(|r| !r.accept.contains("PartialObjectMetadataList")));
     }
 }
 
@@ -605,7 +605,7 @@ fn full_featured_1_37_cluster() {
     );
     let snap = live.dir.join("snapshot.yaml");
     assert!(live
-        .run(&["snapshot", "-w", snap.to_str().unwrap(), "-A"])
+        .run(&["snapshot", "--output-file", snap.to_str().unwrap(), "-A"])
         .status
         .success());
     for claim in ["team-a/train-0", "team-a/inference-net"] {
@@ -933,4 +933,351 @@ fn kubeconfig_lists_skip_missing_files_and_merge() {
     let o = support::run_env(&["devices"], &[("KUBECONFIG", live.dir.as_os_str())]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+}
+
+/// One node with one GPU, a template and a pod using it; `node` and
+/// `pod_spec` are merged into the Node's and the Pod's spec.
+fn filter_cluster(node: Value, labels: Value, pod_spec: Value) -> Vec<Value> {
+    let mut spec = json!({"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+        "containers": [{"name": "c", "image": "x", "env": [{"name": "TOKEN", "value": "s3cret-env"}],
+                        "resources": {"claims": [{"name": "gpu"}]}}]});
+    for (k, v) in pod_spec.as_object().unwrap() {
+        spec[k] = v.clone();
+    }
+    vec![
+        json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "worker-1", "labels": labels}, "spec": node,
+               "status": {"images": [{"names": ["registry/driver:1"], "sizeBytes": 1}]}}),
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+            "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}}),
+        slice_on("worker-1"),
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+            "metadata": {"name": "one-gpu", "namespace": "ml"},
+            "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}),
+        json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "worker", "namespace": "ml", "uid": "pod-uid",
+                         "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"password\":\"s3cret-annotation\"}"}},
+            "spec": spec}),
+    ]
+}
+
+fn slice_on(node: &str) -> Value {
+    json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": format!("{node}-gpu")},
+        "spec": {"driver": "gpu.example.com", "nodeName": node,
+                 "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
+                 "devices": [{"name": "gpu-0"}]}})
+}
+
+/// Every node filter `explain pod` applies (TaintToleration,
+/// NodeUnschedulable, NodeAffinity from nodeSelector and required affinity,
+/// NodeName) gives the same verdict from files, from the cluster and from
+/// its snapshot; the snapshot keeps what the filters read and no secret.
+#[test]
+fn explain_pod_filters_agree_from_files_cluster_and_snapshot() {
+    let taint =
+        json!({"taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]});
+    let gpu = json!({"pool": "gpu"});
+    let affinity = |op: &str| {
+        json!({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchExpressions": [{"key": "pool", "operator": op, "values": ["gpu"]}]}]}}}})
+    };
+    // (name, node spec, pod spec additions, schedulable, what the verdict names)
+    let cases: Vec<(&str, Value, Value, bool, &str)> = vec![
+        (
+            "taint",
+            taint.clone(),
+            json!({}),
+            false,
+            "nvidia.com/gpu=present:NoSchedule",
+        ),
+        (
+            "taint-tolerated",
+            taint,
+            json!({"tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists"}]}),
+            true,
+            "",
+        ),
+        (
+            "cordon",
+            json!({"unschedulable": true}),
+            json!({}),
+            false,
+            "unschedulable",
+        ),
+        (
+            "node-selector",
+            json!({}),
+            json!({"nodeSelector": {"pool": "cpu"}}),
+            false,
+            "pool",
+        ),
+        ("affinity-in", json!({}), affinity("In"), true, ""),
+        (
+            "affinity-not-in",
+            json!({}),
+            affinity("NotIn"),
+            false,
+            "affinity",
+        ),
+        (
+            "node-name",
+            json!({}),
+            json!({"nodeName": "worker-1"}),
+            false,
+            "nodeName",
+        ),
+    ];
+    for (name, node, pod, schedulable, names) in cases {
+        let objects = filter_cluster(node, gpu.clone(), pod);
+        let live = Live::start(
+            &format!("filter-{name}"),
+            Fixture::new("1.37", &objects, &[]),
+        );
+        let argv = ["explain", "pod", "ml/worker", "-o", "json"];
+        let live_out = live.run(&argv);
+        let live_json = json_of(&live_out);
+        assert_eq!(
+            live_json["verdict"]["schedulable"],
+            json!(schedulable),
+            "{name}: {live_json}"
+        );
+        assert_eq!(
+            live_out.status.code(),
+            Some(if schedulable { 0 } else { 1 }),
+            "{name}"
+        );
+        if !names.is_empty() {
+            let text = live.run(&["explain", "pod", "ml/worker"]);
+            let text = String::from_utf8_lossy(&text.stdout).into_owned();
+            assert!(
+                text.lines().take(2).any(|l| l.contains(names)),
+                "{name}: {text}"
+            );
+        }
+
+        let file = live.dir.join("case.yaml");
+        support::write_objects(&objects, &file);
+        let from_files = support::run(&[
+            "explain",
+            "pod",
+            "ml/worker",
+            "-o",
+            "json",
+            "-f",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            json_of(&from_files),
+            live_json,
+            "{name}: files differ from live"
+        );
+
+        let snap = live.dir.join("snapshot.yaml");
+        let s = live.run(&["snapshot", "-A", "--output-file", snap.to_str().unwrap()]);
+        assert!(s.status.success(), "{name}: {}", stderr(&s));
+        let text = std::fs::read_to_string(&snap).unwrap();
+        for secret in ["s3cret-env", "s3cret-annotation", "registry/driver"] {
+            assert!(
+                !text.contains(secret),
+                "{name}: the snapshot keeps {secret}:\n{text}"
+            );
+        }
+        let from_snapshot = support::run(&[
+            "explain",
+            "pod",
+            "ml/worker",
+            "-o",
+            "json",
+            "-f",
+            snap.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            json_of(&from_snapshot),
+            live_json,
+            "{name}: snapshot differs from live"
+        );
+        assert_eq!(
+            from_snapshot.status.code(),
+            live_out.status.code(),
+            "{name}"
+        );
+    }
+}
+
+/// Every key of `recorded` is in `served`, with the same JSON type; kinds,
+/// API versions, Status reasons and codes are equal.
+fn same_shape(recorded: &Value, served: &Value, at: &str) -> Result<(), String> {
+    match (recorded, served) {
+        (Value::Object(r), Value::Object(s)) => {
+            for (k, rv) in r {
+                let sv = s
+                    .get(k)
+                    .ok_or_else(|| format!("{at}.{k}: missing in {served}"))?;
+                if matches!(
+                    k.as_str(),
+                    "kind" | "apiVersion" | "reason" | "code" | "status"
+                ) && rv.is_string() | rv.is_number()
+                    && rv != sv
+                {
+                    return Err(format!("{at}.{k}: recorded {rv}, served {sv}"));
+                }
+                same_shape(rv, sv, &format!("{at}.{k}"))?;
+            }
+            Ok(())
+        }
+        (Value::Array(r), Value::Array(s)) => match (r.first(), s.first()) {
+            (Some(r0), Some(s0)) => same_shape(r0, s0, &format!("{at}[0]")),
+            (Some(_), None) => Err(format!("{at}: served an empty list")),
+            _ => Ok(()),
+        },
+        (r, s) if std::mem::discriminant(r) == std::mem::discriminant(s) => Ok(()),
+        (Value::Number(_), Value::Number(_)) => Ok(()),
+        (r, s) => Err(format!("{at}: recorded {r}, served {s}")),
+    }
+}
+
+/// The stand-in answers the read path as kube-apiserver does, checked
+/// against the answers the Kubernetes documentation records
+/// (testdata/apiserver/README.md names each source): paging with
+/// `remainingItemCount`, 410 Expired, Table and metadata-only lists, 406
+/// for a media type it does not serve, label and field selectors (and 400
+/// for an unsupported field label), `resourceVersionMatch` rules, objects
+/// with server-set metadata and API defaults.
+#[test]
+fn stand_in_answers_as_kube_apiserver_does() {
+    let mut objects = vec![];
+    for i in 0..3 {
+        objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("foo-{i}"), "namespace": "default", "labels": {"app": if i == 0 { "a" } else { "b" }}},
+            "spec": {"nodeName": format!("node-{i}"), "containers": [{"name": "c"}]}}));
+    }
+    objects.push(json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-0"}}));
+    let mut fixture = Fixture::new("1.37", &objects, &[]);
+    fixture.expire_first_continue = true;
+    let live = Live::start("stand-in", fixture);
+    let ca = live.dir.join("ca.pem");
+    std::fs::write(&ca, &live.server.ca_pem).unwrap();
+    let get = |path: &str, accept: &str| -> (u16, Value) {
+        let o = std::process::Command::new("curl")
+            .args(["-sS", "--cacert", ca.to_str().unwrap(), "-H"])
+            .arg(format!("Authorization: Bearer {}", apiserver::TOKEN))
+            .args(["-H", &format!("Accept: {accept}"), "-w", "\n%{http_code}"])
+            .arg(format!("{}{path}", live.server.url))
+            .output()
+            .expect("curl");
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let (body, code) = text.rsplit_once('\n').unwrap();
+        (
+            code.parse().unwrap(),
+            serde_json::from_str(body).unwrap_or(Value::Null),
+        )
+    };
+    let recorded = |name: &str| -> Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(support::root().join("testdata/apiserver").join(name))
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    let json = "application/json";
+    let (code, first) = get("/api/v1/pods?limit=1", json);
+    assert_eq!(code, 200);
+    same_shape(&recorded("list-chunk.json"), &first, "").unwrap();
+    assert_eq!(first["metadata"]["remainingItemCount"], 2);
+    let token = first["metadata"]["continue"].as_str().unwrap().to_owned();
+    let (code, expired) = get(&format!("/api/v1/pods?limit=1&continue={token}"), json);
+    assert_eq!(code, 410);
+    same_shape(&recorded("expired.json"), &expired, "").unwrap();
+    assert_eq!(expired, recorded("expired.json"));
+    let (code, table) = get(
+        "/api/v1/pods",
+        "application/json;as=Table;g=meta.k8s.io;v=v1",
+    );
+    assert_eq!(code, 200);
+    same_shape(&recorded("table.json"), &table, "").unwrap();
+    let (code, meta) = get(
+        "/api/v1/nodes",
+        "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+    );
+    assert_eq!(code, 200);
+    same_shape(&recorded("metadata-list.json"), &meta, "").unwrap();
+    assert!(meta["items"][0].get("spec").is_none(), "{meta}");
+    let (code, refused) = get("/api/v1/pods", "application/vnd.kubernetes.protobuf");
+    assert_eq!((code, &refused), (406, &recorded("not-acceptable.json")));
+    let (code, bad) = get(
+        "/api/v1/nodes?fieldSelector=spec.unschedulable%3Dtrue",
+        json,
+    );
+    assert_eq!((code, &bad), (400, &recorded("field-label.json")));
+    let names = |v: &Value| -> Vec<String> {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["metadata"]["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names(&get("/api/v1/pods?labelSelector=app%3Db", json).1),
+        ["foo-1", "foo-2"]
+    );
+    assert_eq!(
+        names(&get("/api/v1/pods?labelSelector=app!%3Db", json).1),
+        ["foo-0"]
+    );
+    assert_eq!(
+        names(&get("/api/v1/pods?fieldSelector=spec.nodeName%3Dnode-2", json).1),
+        ["foo-2"]
+    );
+    let (code, _) = get("/api/v1/pods?resourceVersionMatch=Exact", json);
+    assert_eq!(code, 400);
+    // Server-set metadata and the API's defaults.
+    let (_, pod) = get("/api/v1/namespaces/default/pods/foo-0", json);
+    assert_eq!(pod["spec"]["schedulerName"], "default-scheduler");
+    assert_eq!(
+        pod["spec"]["tolerations"].as_array().unwrap().len(),
+        2,
+        "{pod}"
+    );
+    assert!(pod["metadata"]["managedFields"].is_array());
+    assert!(pod["metadata"]["uid"].is_string());
+}
+
+/// A view where an allocation names a device no slice holds is read once
+/// more, and said when it stays so; a read past `--read-deadline` stops
+/// with how far the lists got.
+#[test]
+fn torn_views_are_read_again_and_reads_have_a_deadline() {
+    let mut objects = small_cluster(1);
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "stale", "namespace": "default"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+        "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "node-0", "device": "gpu-7"}]}}}}));
+    let live = Live::start("torn", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "claim", "train", "--node", "node-0"]);
+    assert!(
+        stderr(&o).contains("read twice, still inconsistent: ResourceClaim default/stale is allocated device gpu.example.com/node-0/gpu-7"),
+        "{}",
+        stderr(&o)
+    );
+    let slice_lists = live
+        .server
+        .log()
+        .iter()
+        .filter(|r| r.path == "/apis/resource.k8s.io/v1/resourceslices")
+        .count();
+    assert_eq!(slice_lists, 2);
+
+    live.server.set_fixture(|f| {
+        f.stall = Some((
+            "/apis/resource.k8s.io/v1/resourceslices".into(),
+            std::time::Duration::from_secs(5),
+        ))
+    });
+    let o = live.run(&["explain", "claim", "train", "--read-deadline", "1s"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did not finish within --read-deadline 1s"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -229,6 +229,7 @@ pub fn decode_page(
             item.remove("apiVersion");
             item.remove("kind");
         }
+        dra_core::reduce::for_scheduler(kind, &mut item);
         let doc = first_doc + out.len();
         if let Some(o) = model::object_from_node(CLUSTER_FILE, doc, item, api_version, kind) {
             out.push(o);
@@ -563,8 +564,9 @@ impl Connection {
             Err(e) if e.code() == Some(404) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let root: Node =
+        let mut root: Node =
             serde_json::from_slice(&body).map_err(|e| ReadError::decode(&req, e.to_string()))?;
+        dra_core::reduce::for_scheduler(res.kind, &mut root);
         Ok(model::object_from_node(
             CLUSTER_FILE,
             0,
@@ -586,7 +588,7 @@ pub struct Needs {
     pub claims_namespace: Option<String>,
     /// Templates of this namespace (`Some("")`: every namespace).
     pub templates: Option<String>,
-    /// Node metadata (labels for node selectors).
+    /// Nodes: labels, taints and `unschedulable` (the scheduler's filters).
     pub nodes: bool,
     pub taint_rules: bool,
     /// One pod to read: (namespace, name).
@@ -695,7 +697,9 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
             scope(&needs.templates),
             false
         ),
-        conn.list_if(needs.nodes, NODES, None, true),
+        // Whole Nodes, reduced on decode: a metadata-only list would lose
+        // the taints and `unschedulable` the scheduler filters on.
+        conn.list_if(needs.nodes, NODES, None, false),
         conn.list_if(
             needs.taint_rules && serves("devicetaintrules"),
             TAINT_RULES,

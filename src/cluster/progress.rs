@@ -56,6 +56,19 @@ impl Progress {
         }
     }
 
+    /// How far each list got: `resourceslices 1500, nodes 200`.
+    pub fn counts(&self) -> String {
+        self.counts
+            .lock()
+            .map(|c| {
+                c.iter()
+                    .map(|(w, n)| format!("{w} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

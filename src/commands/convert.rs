@@ -5,7 +5,6 @@
 //! usage errors and unreadable or missing paths.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use dra_core::migrate::{convert, Conversion};
 
@@ -23,6 +22,7 @@ pub fn run(args: &ConvertArgs) -> Result<Outcome, String> {
     let mut stdout = String::new();
     let mut code = 0u8;
     let several = paths.len() > 1;
+    let (mut written, mut not_written) = (0usize, 0usize);
     for path in &paths {
         let input = crate::files::read(path);
         let text = match input.text {
@@ -42,8 +42,16 @@ pub fn run(args: &ConvertArgs) -> Result<Outcome, String> {
             stdout.push_str(&unified_diff(&input.name, &text, &c.text));
         } else if args.write {
             if c.text != text {
-                write_in_place(path, &c.text)
-                    .map_err(|e| format!("{}: cannot write: {e}", input.name))?;
+                // One file's failure is that file's: the others are written.
+                match crate::writer::replace(path, &c.text, crate::writer::Expect::Unchanged(&text))
+                {
+                    Ok(()) => written += 1,
+                    Err(e) => {
+                        eprintln!("{}: not written: {}", strict(&input.name), strict(&e.0));
+                        not_written += 1;
+                        code = 2;
+                    }
+                }
             }
         } else {
             if several {
@@ -58,6 +66,17 @@ pub fn run(args: &ConvertArgs) -> Result<Outcome, String> {
     for m in &missing {
         eprintln!("{}: no such file or directory", strict(m));
         code = 2;
+    }
+    if args.write && (written > 0 || not_written > 0) {
+        eprintln!(
+            "{written} file{} written{}",
+            if written == 1 { "" } else { "s" },
+            if not_written > 0 {
+                format!(", {not_written} not written")
+            } else {
+                String::new()
+            }
+        );
     }
     Ok(Outcome { stdout, code })
 }
@@ -95,45 +114,4 @@ fn unified_diff(name: &str, old: &str, new: &str) -> String {
         .context_radius(3)
         .header(&format!("a/{name}"), &format!("b/{name}"))
         .to_string()
-}
-
-/// Writes next to the file, then renames over it: a crash leaves the old
-/// file or the new one, never half of each. The file's permissions stay; a
-/// symbolic link stays a link (its target is written); a read-only file is
-/// refused.
-pub(crate) fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
-    let resolved = std::fs::canonicalize(path)?;
-    let path = resolved.as_path();
-    if std::fs::metadata(path)?.permissions().readonly() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::PermissionDenied,
-            "the file is read-only",
-        ));
-    }
-    // The reader drops a UTF-8 byte order mark; the file keeps it.
-    let mut head = [0u8; 3];
-    let bom = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
-        .is_ok()
-        && head == *b"\xEF\xBB\xBF";
-    let text = if bom {
-        format!("\u{feff}{text}")
-    } else {
-        text.to_owned()
-    };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir
-        .unwrap_or_else(|| Path::new("."))
-        .join(format!(".{name}.kubectl-dra-{}", std::process::id()));
-    std::fs::write(&tmp, &text)?;
-    if let Ok(m) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(&tmp, m.permissions());
-    }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }

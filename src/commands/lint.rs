@@ -43,8 +43,22 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             cluster.cluster = Some(String::new());
         }
     }
+    // Refused before stdin is read: nothing could be written back.
+    if args.fix && !args.diff && given.iter().any(|p| p.as_os_str() == "-") {
+        return Err("--fix cannot edit stdin: use --fix --diff, or give file paths".into());
+    }
     // A missing path is reported after the other files' findings (exit 2).
-    let (paths, missing) = files::collect(&given);
+    let collected = files::collect_with(
+        &given,
+        &files::Walk {
+            exclude: args.exclude.clone(),
+            extend_exclude: args.extend_exclude.clone(),
+        },
+    );
+    for n in &collected.notes {
+        eprintln!("note: {}", crate::render::terminal::strict(n));
+    }
+    let (paths, missing) = (collected.paths, collected.missing);
     let mut sources = Vec::new();
     let mut names = Vec::new();
     let mut pre = Vec::new();
@@ -209,7 +223,9 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         if args.diff {
             return Ok(fix_diff(&sources, &fixed, context_file));
         }
-        write_fixes(&mut sources, &source_paths, &fixed, context_file)?;
+        if write_fixes(&mut sources, &source_paths, &fixed, context_file) > 0 {
+            unreadable = true;
+        }
     }
     let mut result = lint::lint(&sources, pre, &settings);
     if let Some(ctx) = context_file {
@@ -294,46 +310,85 @@ fn fix_diff(
                 .to_string(),
         );
     }
-    report_fixes(sources, fixed);
+    report_fixes(sources, fixed, &|_| false);
     let code = u8::from(!stdout.is_empty());
     Outcome { stdout, code }
 }
 
-/// `--fix`: the fixed files written in place (stdin and the cluster's
-/// classes are never written), then linted again by the caller.
+/// `--fix`: each fixed file written in place through the one writer
+/// (stdin and the cluster's classes are never written), then linted again
+/// by the caller. A file that cannot be written is that file's failure: its
+/// fixes are reported as not applied, the others are written, and the
+/// count of files not written is returned (the run then exits 2).
 fn write_fixes(
     sources: &mut [SourceFile],
     paths: &[Option<std::path::PathBuf>],
     fixed: &dra_core::lint::fixes::FixRun,
     context_file: Option<usize>,
-) -> Result<(), String> {
-    report_fixes(sources, fixed);
+) -> usize {
+    use crate::render::terminal::strict;
+    let mut failed: Vec<(usize, String)> = Vec::new();
+    let mut written = 0usize;
     for (i, new) in fixed.texts.iter().enumerate() {
         if Some(i) == context_file || *new == sources[i].text {
             continue;
         }
-        match paths.get(i).cloned().flatten() {
+        let outcome = match paths.get(i).cloned().flatten() {
             Some(p) if p.as_os_str() != "-" => {
-                super::convert::write_in_place(&p, new)
-                    .map_err(|e| format!("{}: cannot write: {e}", sources[i].name))?;
+                crate::writer::replace(&p, new, crate::writer::Expect::Unchanged(&sources[i].text))
+                    .map_err(|e| e.0)
+            }
+            _ => Err("stdin cannot be edited".into()),
+        };
+        match outcome {
+            Ok(()) => {
+                written += 1;
                 sources[i].text = new.clone();
             }
-            _ => {
-                return Err("--fix cannot edit stdin: use --fix --diff, or give file paths".into())
-            }
+            Err(e) => failed.push((i, e)),
         }
     }
-    Ok(())
+    let not_written = |file: usize| failed.iter().any(|(f, _)| *f == file);
+    report_fixes(sources, fixed, &not_written);
+    for (i, why) in &failed {
+        eprintln!(
+            "{}: not written: {}",
+            strict(&sources[*i].name),
+            strict(why)
+        );
+    }
+    if written + failed.len() > 0 {
+        eprintln!(
+            "{written} file{} fixed{}",
+            if written == 1 { "" } else { "s" },
+            if failed.is_empty() {
+                String::new()
+            } else {
+                format!(", {} not written", failed.len())
+            }
+        );
+    }
+    failed.len()
 }
 
-/// One stderr line per fix applied or refused.
-fn report_fixes(sources: &[SourceFile], fixed: &dra_core::lint::fixes::FixRun) {
+/// One stderr line per fix applied or refused; a fix of a file that was
+/// not written is said to be not applied.
+fn report_fixes(
+    sources: &[SourceFile],
+    fixed: &dra_core::lint::fixes::FixRun,
+    not_written: &dyn Fn(usize) -> bool,
+) {
     use crate::render::terminal::strict;
     for (what, list) in [
         ("fixed", &fixed.applied),
         ("not fixed (it would bring a new finding)", &fixed.refused),
     ] {
         for a in list {
+            let what = if not_written(a.file) && what == "fixed" {
+                "not applied (the file was not written)"
+            } else {
+                what
+            };
             let name = sources.get(a.file).map_or("", |s| s.name.as_str());
             eprintln!(
                 "{}:{}: {} {what}: {}",

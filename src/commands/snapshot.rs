@@ -8,13 +8,6 @@ use crate::cluster::Needs;
 use crate::commands::source;
 use crate::Outcome;
 
-/// Fields that only make a snapshot larger.
-fn strip(root: &mut Node) {
-    if let Some(meta) = root.get_mut("metadata") {
-        meta.remove("managedFields");
-    }
-}
-
 pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
     let scope = |ns: &str| {
         if args.all_namespaces {
@@ -60,17 +53,26 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
             "featureGatesSource": if state.reported_gates.is_some() { "/metrics" } else { "version defaults" },
             "namespace": inv.namespace,
         },
+        "kept": {
+            "Pod": dra_core::reduce::kept_fields("Pod"),
+            "Node": dra_core::reduce::kept_fields("Node"),
+        },
         "notes": state.notes,
         "warnings": state.warnings,
     });
     let header: Node = serde_json::from_value(header).map_err(|e| e.to_string())?;
     let mut out = String::from(
-        "# kubectl-dra snapshot: read with `kubectl dra explain ... -f` (or match, devices, lint --inventory).\n# No Secrets are read. Opaque driver configuration of classes and claims is kept as the cluster stores it.\n",
+        "# kubectl-dra snapshot: read with `kubectl dra explain ... -f` (or match, devices, lint --inventory).\n# No Secrets are read. Pods and Nodes keep only what the scheduler and explain read (listed in `kept`);\n# no annotation, env, args, command or image of a Pod is kept. Other objects lose managedFields and the\n# last-applied-configuration annotation; opaque driver configuration of classes and claims is kept as stored.\n",
     );
     out.push_str(&header.to_yaml());
     let mut objects = inv.objects;
     for o in &mut objects {
-        strip(&mut o.root);
+        // Objects were reduced as they were read (dra_core::reduce). The
+        // resourceVersion says nothing offline, and linting the snapshot
+        // would take its objects for creates that carry one (DRA-V184).
+        if let Some(meta) = o.root.get_mut("metadata") {
+            meta.remove("resourceVersion");
+        }
         if let Value::Map(_) = o.root.value {
             out.push_str("---\n");
             out.push_str(&o.root.to_yaml());
@@ -78,7 +80,14 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
     }
     match &args.output_file {
         Some(path) => {
-            std::fs::write(path, &out).map_err(|e| format!("{}: {e}", path.display()))?;
+            // Written aside and renamed: a full disk leaves an older snapshot whole.
+            crate::writer::replace(path, &out, crate::writer::Expect::Anything).map_err(|e| {
+                format!(
+                    "{}: not written: {}",
+                    crate::render::terminal::strict(&path.display().to_string()),
+                    e.0
+                )
+            })?;
             eprintln!(
                 "wrote {} objects to {}",
                 objects.len(),

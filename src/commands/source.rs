@@ -136,14 +136,39 @@ pub fn load(
     }
     let started = std::time::Instant::now();
     let progress = Progress::new(show_progress);
-    let state = cluster::block_on(async {
+    let read = async {
         let conn = cluster::connect(cluster_args, progress.clone()).await?;
         let ns = namespace
             .map(str::to_owned)
             .unwrap_or_else(|| conn.namespace.clone());
-        let state = cluster::read_state(&conn, &needs(&ns)).await?;
+        let wanted = needs(&ns);
+        let mut state = cluster::read_state(&conn, &wanted).await?;
+        // Lists are read at different moments: a view where an allocation
+        // names a device no slice holds, or a pod a claim not listed, is
+        // read once more before anything is decided on it.
+        if !dra_core::torn::inconsistencies(&state.objects).is_empty() {
+            state = cluster::read_state(&conn, &wanted).await?;
+            for t in dra_core::torn::inconsistencies(&state.objects) {
+                state
+                    .warnings
+                    .push(format!("read twice, still inconsistent: {t}"));
+            }
+        }
         Ok::<_, cluster::ClusterError>((state, ns))
-    })?;
+    };
+    let deadline = cluster_args.read_deadline;
+    let state = cluster::block_on(async {
+        if deadline.is_zero() {
+            return Ok(read.await);
+        }
+        tokio::time::timeout(deadline, read).await.map_err(|_| {
+            format!(
+                "the cluster read did not finish within --read-deadline {:?} (read so far: {}); stopped",
+                deadline,
+                progress.counts()
+            )
+        })
+    })??;
     progress.finish();
     let (mut state, namespace) = state.map_err(|e| e.to_string())?;
     for n in &state.notes {

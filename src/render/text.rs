@@ -254,8 +254,15 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
     }
     let s = r.summary;
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    let skipped = match s.skipped {
+        0 => String::new(),
+        n => format!(
+            " ({} not a Kubernetes object, skipped)",
+            plural(n, "document")
+        ),
+    };
     out.push_str(&format!(
-        "{}, {}: {}, {} ({})\n",
+        "{}, {}{skipped}: {}, {} ({})\n",
         plural(s.files, "file"),
         plural(s.objects, "object"),
         plural(s.errors, "error"),

@@ -244,6 +244,9 @@ async fn handle(
             &format!("scripted {code} for {path}"),
         ));
     }
+    if let Some(refused) = negotiate(&accept) {
+        return Ok(refused);
+    }
     let parsed = parse_path(&path);
     for (prefix, code) in &fixture.deny {
         if path.starts_with(prefix.as_str()) {
@@ -333,7 +336,14 @@ async fn handle(
             "the server could not find the requested resource",
         ));
     }
-    let items: Vec<&Value> = fixture
+    let selectors = match Selectors::parse(&plural, &query) {
+        Ok(s) => s,
+        Err(msg) => return Ok(status(400, "BadRequest", &msg)),
+    };
+    if let Some(msg) = resource_version_match_error(&query) {
+        return Ok(status(400, "BadRequest", &msg));
+    }
+    let served: Vec<Value> = fixture
         .objects
         .get(&plural)
         .map(|v| {
@@ -343,9 +353,12 @@ async fn handle(
                         o["metadata"]["namespace"].as_str().unwrap_or("default") == n
                     })
                 })
+                .filter(|o| selectors.matches(o))
+                .map(as_stored)
                 .collect()
         })
         .unwrap_or_default();
+    let items: Vec<&Value> = served.iter().collect();
     let kind = items
         .first()
         .and_then(|o| o["kind"].as_str())
@@ -362,10 +375,7 @@ async fn handle(
             },
         );
     }
-    let cache_key = format!(
-        "{path}?{query}#{}",
-        accept.contains("as=PartialObjectMetadataList")
-    );
+    let cache_key = format!("{path}?{query}#{accept}");
     let cached = state.pages.lock().unwrap().get(&cache_key).cloned();
     if let Some(b) = cached.filter(|_| !fixture.cycle_continue) {
         if !query.contains("continue=") || !fixture.expire_first_continue {
@@ -415,7 +425,9 @@ async fn handle(
         String::new()
     };
     let meta_only = accept.contains("as=PartialObjectMetadataList");
-    let body = if meta_only {
+    let body = if accept.contains("as=Table") {
+        table(&page, &token, items.len() - next)
+    } else if meta_only {
         json!({"kind": "PartialObjectMetadataList", "apiVersion": "meta.k8s.io/v1",
             "metadata": {"resourceVersion": "100", "continue": token},
             "items": page.iter().map(|o| json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": o["metadata"]})).collect::<Vec<_>>()})
@@ -434,6 +446,206 @@ async fn handle(
     let bytes = Bytes::from(serde_json::to_vec(&body).unwrap());
     state.pages.lock().unwrap().insert(cache_key, bytes.clone());
     Ok(ok_bytes(bytes))
+}
+
+/// kube-apiserver's content negotiation on the read path: JSON (also as
+/// `PartialObjectMetadataList` or `Table` of meta.k8s.io/v1) is served; an
+/// Accept header naming no JSON type is refused 406, as the real server
+/// refuses a type it does not serve (the stand-in serves no Protobuf, so a
+/// Protobuf-only request is refused too: a client must ask for JSON). The
+/// message is the apiserver's (`NewNotAcceptableError`).
+fn negotiate(accept: &str) -> Option<Response<Full<Bytes>>> {
+    let json = accept.is_empty()
+        || accept.split(',').any(|t| {
+            let t = t.trim();
+            t.starts_with("application/json")
+                || t.starts_with("*/*")
+                || t.starts_with("application/*")
+        });
+    (!json).then(|| {
+        status(
+            406,
+            "NotAcceptable",
+            "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
+        )
+    })
+}
+
+/// What a real server adds to every object it stores and serves:
+/// `uid`, `resourceVersion`, `creationTimestamp`, `managedFields`, and the
+/// defaults of the API (Pods: `schedulerName`, the not-ready/unreachable
+/// tolerations of the DefaultTolerationSeconds admission plugin; claims:
+/// `allocationMode: ExactCount` and `count: 1` of an exact request).
+fn as_stored(o: &Value) -> Value {
+    let mut o = o.clone();
+    let name = o["metadata"]["name"].as_str().unwrap_or("").to_owned();
+    let api_version = o["apiVersion"].clone();
+    let meta = &mut o["metadata"];
+    if meta["uid"].is_null() {
+        meta["uid"] = json!(format!("uid-{name}"));
+    }
+    if meta["resourceVersion"].is_null() {
+        meta["resourceVersion"] = json!("100");
+    }
+    if meta["creationTimestamp"].is_null() {
+        meta["creationTimestamp"] = json!("2026-11-30T10:00:00Z");
+    }
+    if meta["managedFields"].is_null() {
+        meta["managedFields"] = json!([{"manager": "kubectl-client-side-apply", "operation": "Update",
+            "apiVersion": api_version, "time": "2026-11-30T10:00:00Z", "fieldsType": "FieldsV1",
+            "fieldsV1": {"f:metadata": {"f:labels": {}}}}]);
+    }
+    match o["kind"].as_str() {
+        Some("Pod") if o["spec"].is_object() => {
+            let spec = &mut o["spec"];
+            if spec["schedulerName"].is_null() {
+                spec["schedulerName"] = json!("default-scheduler");
+            }
+            if spec["tolerations"].is_null() {
+                spec["tolerations"] = json!([]);
+            }
+            let tol = spec["tolerations"].as_array_mut().unwrap();
+            for key in [
+                "node.kubernetes.io/not-ready",
+                "node.kubernetes.io/unreachable",
+            ] {
+                if !tol.iter().any(|t| t["key"] == key) {
+                    tol.push(json!({"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}));
+                }
+            }
+        }
+        Some("ResourceClaim") => {
+            if let Some(spec) = o.get_mut("spec") {
+                default_requests(spec);
+            }
+        }
+        Some("ResourceClaimTemplate") => {
+            if let Some(spec) = o.pointer_mut("/spec/spec") {
+                default_requests(spec);
+            }
+        }
+        _ => {}
+    }
+    o
+}
+
+fn default_requests(spec: &mut Value) {
+    let Some(requests) = spec
+        .pointer_mut("/devices/requests")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    for r in requests {
+        if let Some(exactly) = r.get_mut("exactly").filter(|e| e.is_object()) {
+            if exactly["allocationMode"].is_null() {
+                exactly["allocationMode"] = json!("ExactCount");
+            }
+            if exactly["allocationMode"] == "ExactCount" && exactly["count"].is_null() {
+                exactly["count"] = json!(1);
+            }
+        }
+    }
+}
+
+/// `labelSelector` (`k=v`, `k!=v`, `k`, `!k`, comma = and) and
+/// `fieldSelector` (`metadata.name`, `metadata.namespace`, and for Pods
+/// `spec.nodeName` and `status.phase`; any other field is refused 400 with
+/// the apiserver's `field label not supported` message).
+struct Selectors {
+    labels: Vec<(String, Option<String>, bool)>,
+    fields: Vec<(String, String, bool)>,
+}
+
+impl Selectors {
+    fn parse(plural: &str, query: &str) -> Result<Selectors, String> {
+        let mut out = Selectors {
+            labels: Vec::new(),
+            fields: Vec::new(),
+        };
+        if let Some(l) = query_param(query, "labelSelector") {
+            for term in decode(l).split(',').filter(|t| !t.is_empty()) {
+                let term = term.trim();
+                if let Some((k, v)) = term.split_once("!=") {
+                    out.labels.push((k.into(), Some(v.into()), false));
+                } else if let Some((k, v)) = term.split_once("==").or_else(|| term.split_once('='))
+                {
+                    out.labels.push((k.into(), Some(v.into()), true));
+                } else if let Some(k) = term.strip_prefix('!') {
+                    out.labels.push((k.into(), None, false));
+                } else {
+                    out.labels.push((term.into(), None, true));
+                }
+            }
+        }
+        if let Some(f) = query_param(query, "fieldSelector") {
+            for term in decode(f).split(',').filter(|t| !t.is_empty()) {
+                let (k, v, eq) = match term.split_once("!=") {
+                    Some((k, v)) => (k, v, false),
+                    None => match term.split_once("==").or_else(|| term.split_once('=')) {
+                        Some((k, v)) => (k, v, true),
+                        None => {
+                            return Err(format!(
+                                "invalid selector: '{term}'; can't understand '{term}'"
+                            ))
+                        }
+                    },
+                };
+                let supported = matches!(k, "metadata.name" | "metadata.namespace")
+                    || (plural == "pods" && matches!(k, "spec.nodeName" | "status.phase"));
+                if !supported {
+                    return Err(format!("field label not supported: {k}"));
+                }
+                out.fields.push((k.into(), v.into(), eq));
+            }
+        }
+        Ok(out)
+    }
+
+    fn matches(&self, o: &Value) -> bool {
+        let labels = &o["metadata"]["labels"];
+        self.labels
+            .iter()
+            .all(|(k, v, eq)| match (v, labels[k].as_str()) {
+                (None, got) => got.is_some() == *eq,
+                (Some(v), got) => (got == Some(v.as_str())) == *eq,
+            })
+            && self.fields.iter().all(|(k, v, eq)| {
+                let got = k.split('.').fold(o, |n, part| &n[part]);
+                (got.as_str().unwrap_or("") == v) == *eq
+            })
+    }
+}
+
+/// The apiserver's answers to a `resourceVersionMatch` it cannot honour
+/// (`ValidateListOptions`).
+fn resource_version_match_error(query: &str) -> Option<String> {
+    let m = query_param(query, "resourceVersionMatch")?;
+    if query_param(query, "continue").is_some() {
+        return Some("resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided".into());
+    }
+    if query_param(query, "resourceVersion").is_none() {
+        return Some("resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided".into());
+    }
+    (!matches!(m, "Exact" | "NotOlderThan")).then(|| {
+        format!("resourceVersionMatch: Unsupported value: \"{m}\": supported values: \"Exact\", \"NotOlderThan\"")
+    })
+}
+
+/// A `Table` (meta.k8s.io/v1), as `kubectl get` asks for it: a Name and an
+/// Age column, each row's object a `PartialObjectMetadata` (the default
+/// `includeObject=Metadata`).
+fn table(page: &[Value], token: &str, remaining: usize) -> Value {
+    let mut meta = json!({"resourceVersion": "100", "continue": token});
+    if remaining > 0 {
+        meta["remainingItemCount"] = json!(remaining);
+    }
+    json!({"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": meta,
+        "columnDefinitions": [
+            {"name": "Name", "type": "string", "format": "name", "description": "Name must be unique within a namespace.", "priority": 0},
+            {"name": "Age", "type": "string", "format": "", "description": "CreationTimestamp is a timestamp representing the server time when this object was created.", "priority": 0}],
+        "rows": page.iter().map(|o| json!({"cells": [o["metadata"]["name"], "2d"],
+            "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": o["metadata"]}})).collect::<Vec<_>>()})
 }
 
 fn base64(data: &[u8]) -> String {

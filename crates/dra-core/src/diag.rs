@@ -134,6 +134,8 @@ impl Diagnostic {
 pub struct Summary {
     pub files: usize,
     pub objects: usize,
+    /// YAML documents that are no Kubernetes object, skipped.
+    pub skipped: usize,
     pub errors: usize,
     pub warnings: usize,
 }

@@ -145,6 +145,12 @@ impl DocumentProblem {
 pub struct ParsedFile {
     pub objects: Vec<Object>,
     pub problems: Vec<DocumentProblem>,
+    /// Documents that are YAML but no Kubernetes object at all (a Helm
+    /// `values.yaml`, a workflow, `.pre-commit-config.yaml`: a mapping with
+    /// neither `apiVersion` nor `kind`, or a top-level list or scalar).
+    /// They are skipped, and counted; a mapping with one of the two but not
+    /// the other is a broken manifest (`MissingTypeMeta`).
+    pub skipped: usize,
 }
 
 fn classify(
@@ -233,6 +239,14 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
         let doc_first = prev_end_line + 1;
         prev_end_line = line(doc.root.span.end);
         if doc.root.is_null() {
+            continue;
+        }
+        let not_kubernetes = match &doc.root.value {
+            Value::Map(_) => doc.root.get("apiVersion").is_none() && doc.root.get("kind").is_none(),
+            _ => true,
+        };
+        if not_kubernetes {
+            out.skipped += 1;
             continue;
         }
         let mut queue = vec![(doc.root, doc_first)];
@@ -394,8 +408,14 @@ mod tests {
     }
 
     #[test]
-    fn scalar_documents_are_problems() {
-        let p = parse_file(0, "just a string\n---\n- a\n", Limits::default());
-        assert_eq!(p.problems.len(), 2);
+    fn documents_that_are_no_kubernetes_object_are_skipped() {
+        let p = parse_file(
+            0,
+            "just a string\n---\n- a\n---\nimage: x\n---\nkind: Pod\n",
+            Limits::default(),
+        );
+        assert_eq!(p.skipped, 3);
+        // A mapping with `kind` but no `apiVersion` is a broken manifest.
+        assert_eq!(p.problems.len(), 1);
     }
 }

@@ -164,19 +164,25 @@ fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory
         &common.cluster,
         &common.target,
         common.namespace.as_deref(),
-        |ns| Needs {
-            slices: true,
-            classes: true,
-            claims: true,
-            claims_namespace: Some(ns.to_owned()),
-            templates: pod.map(|_| ns.to_owned()),
-            nodes: true,
-            taint_rules: true,
-            pod: pod.map(|p| match p.split_once('/') {
+        |ns| {
+            // `explain pod NS/NAME`: the pod's namespace, not the context's,
+            // holds its templates and claims.
+            let pod = pod.map(|p| match p.split_once('/') {
                 Some((pns, name)) => (pns.to_owned(), name.to_owned()),
                 None => (ns.to_owned(), p.to_owned()),
-            }),
-            pods: None,
+            });
+            let ns = pod.as_ref().map_or(ns, |(pns, _)| pns.as_str());
+            Needs {
+                slices: true,
+                classes: true,
+                claims: true,
+                claims_namespace: Some(ns.to_owned()),
+                templates: pod.as_ref().map(|_| ns.to_owned()),
+                nodes: true,
+                taint_rules: true,
+                pod,
+                pods: None,
+            }
         },
         common.output == MatchOutput::Text,
     )

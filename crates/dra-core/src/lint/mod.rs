@@ -587,7 +587,9 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         .map(|(i, f)| model::parse_file(i, &f.text, settings.limits))
         .collect();
     let mut objects: Vec<Object> = Vec::new();
+    let mut skipped = 0;
     for (i, parsed) in parsed.into_iter().enumerate() {
+        skipped += parsed.skipped;
         let more = parsed
             .problems
             .len()
@@ -683,6 +685,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     let summary = Summary {
         files: files.len(),
         objects: checked.len(),
+        skipped,
         errors: diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)

@@ -1,0 +1,364 @@
+//! The one writer for every file kubectl-dra writes (`lint --fix`,
+//! `convert --write`, `snapshot --output-file`). It runs in repositories and
+//! in CI jobs on untrusted pull requests, so:
+//! - the temporary file is created by `tempfile` next to the target with a
+//!   random name, `O_EXCL` and mode 0600: a link planted at any name cannot
+//!   redirect the write, and a long target name cannot make it too long;
+//! - it is written, fsynced, given the target's mode, owner and group (where
+//!   the user may), and renamed over the target, then the directory is
+//!   fsynced: a crash leaves the old file or the new one;
+//! - just before the rename the target is read again and must be what the
+//!   caller read (a user's edit saved meanwhile is never overwritten);
+//! - on any failure, and on Ctrl-C or SIGTERM, no temporary file remains.
+//!
+//! A target that is a symbolic link is written through only when the file
+//! it points to lies below the link's own directory or the working
+//! directory: a link planted in a repository cannot aim a fix outside it.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
+
+/// Temporary files being written: removed by the Ctrl-C/SIGTERM handler.
+static IN_FLIGHT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+static HANDLER: Once = Once::new();
+
+fn track(path: &Path, add: bool) {
+    HANDLER.call_once(|| {
+        // A second handler (a test harness, an embedding program) wins;
+        // the temporary files are then only removed on ordinary failures.
+        let _ = ctrlc::set_handler(|| {
+            if let Ok(mut set) = IN_FLIGHT.lock() {
+                for p in set.take().unwrap_or_default() {
+                    let _ = fs::remove_file(p);
+                }
+            }
+            std::process::exit(130);
+        });
+    });
+    if let Ok(mut set) = IN_FLIGHT.lock() {
+        let set = set.get_or_insert_with(HashSet::new);
+        if add {
+            set.insert(path.to_owned());
+        } else {
+            set.remove(path);
+        }
+    }
+}
+
+/// What the target must still hold when it is replaced.
+pub enum Expect<'a> {
+    /// The text the caller read (a UTF-8 byte order mark aside): anything
+    /// else means the file changed meanwhile, and it is not written.
+    Unchanged(&'a str),
+    /// Whatever is there, or nothing (an output file).
+    Anything,
+}
+
+/// Why a file was not written; the original is intact.
+#[derive(Debug)]
+pub struct NotWritten(pub String);
+
+impl std::fmt::Display for NotWritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn io(what: &str, e: std::io::Error) -> NotWritten {
+    NotWritten(format!("{what}: {e}"))
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Where a write to `path` lands: the path itself, or the file a link
+/// points to when that file is inside the link's directory or the working
+/// directory.
+fn resolve(path: &Path) -> Result<PathBuf, NotWritten> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            let target = fs::canonicalize(path).map_err(|e| io("cannot follow the link", e))?;
+            let parent = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let inside = |root: &Path| {
+                fs::canonicalize(root)
+                    .map(|r| target.starts_with(r))
+                    .unwrap_or(false)
+            };
+            if inside(parent) || std::env::current_dir().is_ok_and(|c| inside(&c)) {
+                Ok(target)
+            } else {
+                Err(NotWritten(format!(
+                    "is a symbolic link to {}, outside its directory and the working directory; not written through",
+                    target.display()
+                )))
+            }
+        }
+        _ => Ok(path.to_owned()),
+    }
+}
+
+/// Replaces `path` with `text` (see the module doc). A file that begins
+/// with a byte order mark keeps it.
+pub fn replace(path: &Path, text: &str, expect: Expect<'_>) -> Result<(), NotWritten> {
+    let target = resolve(path)?;
+    let existing = match fs::metadata(&target) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io("cannot read", e)),
+    };
+    if let Some(m) = &existing {
+        if !m.is_file() {
+            return Err(NotWritten("not a regular file; not written".into()));
+        }
+        if m.permissions().readonly() {
+            return Err(NotWritten("the file is read-only; not written".into()));
+        }
+    }
+    if existing.is_none() && matches!(expect, Expect::Unchanged(_)) {
+        return Err(NotWritten(
+            "the file was removed since it was read; not written".into(),
+        ));
+    }
+    let current = match (&existing, &expect) {
+        (Some(_), Expect::Unchanged(_)) => Some(read_back(&target)?),
+        (Some(_), Expect::Anything) => {
+            let mut head = Vec::new();
+            fs::File::open(&target)
+                .and_then(|f| f.take(3).read_to_end(&mut head))
+                .map_err(|e| io("cannot read", e))?;
+            Some(head)
+        }
+        _ => None,
+    };
+    let bom = current.as_deref().is_some_and(|c| c.starts_with(BOM));
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".kubectl-dra-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| io("cannot create a temporary file in its directory", e))?;
+    track(tmp.path(), true);
+    let result = (|| {
+        let f = tmp.as_file_mut();
+        if bom && !text.as_bytes().starts_with(BOM) {
+            f.write_all(BOM).map_err(|e| io("cannot write", e))?;
+        }
+        f.write_all(text.as_bytes())
+            .map_err(|e| io("cannot write", e))?;
+        let mode = existing.as_ref().map_or(0o644, |m| m.mode() & 0o7777);
+        f.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(|e| io("cannot set its mode", e))?;
+        if let Some(m) = &existing {
+            // Root keeps another user's file theirs; anyone else keeps at
+            // least the group where they belong to it. Not permitted: the
+            // file becomes the writer's, as any editor's save would make it.
+            if std::os::unix::fs::fchown(&*f, Some(m.uid()), Some(m.gid())).is_err() {
+                let _ = std::os::unix::fs::fchown(&*f, None, Some(m.gid()));
+            }
+            if m.mode() & 0o7000 != 0 {
+                // chown clears setuid/setgid bits: set the mode again.
+                let _ = f.set_permissions(fs::Permissions::from_mode(mode));
+            }
+        }
+        f.sync_all().map_err(|e| io("cannot write", e))?;
+        if let Expect::Unchanged(read) = expect {
+            let now = read_back(&target)?;
+            let now = now.strip_prefix(BOM).unwrap_or(&now);
+            if now != read.as_bytes() {
+                return Err(NotWritten(
+                    "the file changed since kubectl-dra read it; not written (run again)".into(),
+                ));
+            }
+        }
+        Ok(())
+    })();
+    let tmp_path = tmp.path().to_owned();
+    let outcome = result.and_then(|()| {
+        tmp.persist(&target)
+            .map(drop)
+            .map_err(|e| io("cannot replace the file", e.error))
+    });
+    track(&tmp_path, false);
+    outcome?;
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// The target's bytes as they are now (bounded: what was read plus a
+/// margin; a file grown past it has changed anyway).
+fn read_back(path: &Path) -> Result<Vec<u8>, NotWritten> {
+    let mut buf = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| {
+            f.take(crate::files::MAX_FILE_BYTES + 4)
+                .read_to_end(&mut buf)
+        })
+        .map_err(|e| io("cannot read", e))?;
+    Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("kubectl-dra-writer-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".kubectl-dra-"))
+            .collect()
+    }
+
+    /// Links planted at the old predictable name (`.NAME.kubectl-dra-PID`)
+    /// and at tempfile-like names redirect nothing.
+    #[test]
+    fn a_planted_link_redirects_nothing() {
+        let d = scratch("planted");
+        let outside = scratch("planted-outside").join("victim");
+        fs::write(&outside, "precious").unwrap();
+        let m = d.join("m.yaml");
+        fs::write(&m, "old").unwrap();
+        std::os::unix::fs::symlink(
+            &outside,
+            d.join(format!(".m.yaml.kubectl-dra-{}", std::process::id())),
+        )
+        .unwrap();
+        replace(&m, "new", Expect::Unchanged("old")).unwrap();
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "precious");
+        assert!(!fs::symlink_metadata(&m).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&m).unwrap(), "new");
+        assert!(leftovers(&d).is_empty());
+    }
+
+    #[test]
+    fn a_link_out_of_its_directory_is_not_written_through() {
+        let d = scratch("link-out");
+        let outside = scratch("link-out-target").join("t.yaml");
+        fs::write(&outside, "old").unwrap();
+        let link = d.join("sub").join("m.yaml");
+        fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let e = replace(&link, "new", Expect::Unchanged("old")).unwrap_err();
+        assert!(e.0.contains("symbolic link"), "{e}");
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "old");
+        // A link to a file of its own directory is followed and stays a link.
+        let real = d.join("real.yaml");
+        fs::write(&real, "old").unwrap();
+        let near = d.join("near.yaml");
+        std::os::unix::fs::symlink(&real, &near).unwrap();
+        replace(&near, "new", Expect::Unchanged("old")).unwrap();
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert!(fs::symlink_metadata(&near)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+
+    /// A user's edit saved after the read is kept, and said.
+    #[test]
+    fn a_concurrent_edit_is_never_overwritten() {
+        let d = scratch("edit");
+        let m = d.join("m.yaml");
+        fs::write(&m, "edited by the user").unwrap();
+        let e = replace(&m, "fixed", Expect::Unchanged("as read")).unwrap_err();
+        assert!(e.0.contains("changed since"), "{e}");
+        assert_eq!(fs::read_to_string(&m).unwrap(), "edited by the user");
+        assert!(leftovers(&d).is_empty());
+    }
+
+    #[test]
+    fn mode_owner_and_byte_order_mark_are_kept() {
+        let d = scratch("mode");
+        let m = d.join("m.yaml");
+        fs::write(&m, b"\xEF\xBB\xBFold").unwrap();
+        fs::set_permissions(&m, fs::Permissions::from_mode(0o640)).unwrap();
+        let before = fs::metadata(&m).unwrap();
+        // As root, the file of another user stays theirs.
+        let other = std::os::unix::fs::chown(&m, Some(4242), Some(4343)).is_ok();
+        replace(&m, "new", Expect::Unchanged("old")).unwrap();
+        let after = fs::metadata(&m).unwrap();
+        assert_eq!(after.mode() & 0o7777, 0o640);
+        if other {
+            assert_eq!((after.uid(), after.gid()), (4242, 4343));
+        } else {
+            assert_eq!(after.gid(), before.gid());
+        }
+        assert_eq!(fs::read(&m).unwrap(), b"\xEF\xBB\xBFnew");
+    }
+
+    /// A name at NAME_MAX is writable: the temporary name does not grow
+    /// with it.
+    #[test]
+    fn a_name_at_name_max_is_written() {
+        let d = scratch("long");
+        let m = d.join(format!("{}.yaml", "a".repeat(250)));
+        fs::write(&m, "old").unwrap();
+        replace(&m, "new", Expect::Unchanged("old")).unwrap();
+        assert_eq!(fs::read_to_string(&m).unwrap(), "new");
+    }
+
+    #[test]
+    fn read_only_files_and_new_output_files() {
+        let d = scratch("ro");
+        let m = d.join("m.yaml");
+        fs::write(&m, "old").unwrap();
+        fs::set_permissions(&m, fs::Permissions::from_mode(0o444)).unwrap();
+        assert!(replace(&m, "new", Expect::Unchanged("old"))
+            .unwrap_err()
+            .0
+            .contains("read-only"));
+        let out = d.join("snapshot.yaml");
+        replace(&out, "snap", Expect::Anything).unwrap();
+        assert_eq!(fs::read_to_string(&out).unwrap(), "snap");
+        assert_eq!(fs::metadata(&out).unwrap().mode() & 0o777, 0o644);
+        assert!(leftovers(&d).is_empty());
+    }
+
+    /// A full disk (a real 64 KiB tmpfs, as root; CI runs as root) leaves
+    /// the original and no temporary file.
+    #[test]
+    fn a_full_disk_leaves_the_original() {
+        let root = fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(1) == 0;
+        let d = scratch("enospc");
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(&d)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            assert!(!root, "root could not mount a tmpfs");
+            eprintln!("skipped: not root, no tmpfs");
+            return;
+        }
+        let m = d.join("m.yaml");
+        let old = "a".repeat(40 << 10);
+        fs::write(&m, &old).unwrap();
+        let e = replace(&m, &"b".repeat(40 << 10), Expect::Unchanged(&old));
+        let left = leftovers(&d);
+        let kept = fs::read_to_string(&m).unwrap() == old;
+        let _ = std::process::Command::new("umount").arg(&d).status();
+        assert!(e.unwrap_err().0.contains("cannot write"));
+        assert!(kept, "the original was lost");
+        assert!(left.is_empty(), "{left:?}");
+    }
+}

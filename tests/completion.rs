@@ -1,0 +1,94 @@
+//! `kubectl dra <TAB>` through the real kubectl (/usr/bin/kubectl, which
+//! runs `kubectl_complete-dra <words>` from PATH): candidates come back, and
+//! completing a command line never runs it.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+fn kubectl() -> Option<&'static Path> {
+    let k = Path::new("/usr/bin/kubectl");
+    if k.exists() {
+        return Some(k);
+    }
+    // CI has kubectl on the machine: there the test must not pass vacuously.
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI needs /usr/bin/kubectl for the completion test"
+    );
+    None
+}
+
+/// A PATH directory with kubectl-dra and the shim, as `cargo install` plus
+/// the README's copy step (or krew) leave them.
+fn plugin_dir(dir: &Path) -> std::path::PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(support::bin(), bin.join("kubectl-dra")).unwrap();
+    std::fs::copy(
+        support::root().join("kubectl_complete-dra"),
+        bin.join("kubectl_complete-dra"),
+    )
+    .unwrap();
+    bin
+}
+
+fn complete(kubectl: &Path, bin: &Path, cwd: &Path, words: &[&str]) -> String {
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new(kubectl)
+        .arg("__complete")
+        .arg("dra")
+        .args(words)
+        .env("PATH", path)
+        .env("KUBECONFIG", cwd.join("no-kubeconfig"))
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn tab_completes_and_never_runs_the_command() {
+    let Some(kubectl) = kubectl() else { return };
+    let dir = support::ScratchDir::new("completion");
+    let bin = plugin_dir(&dir);
+    let m = dir.join("m");
+    std::fs::create_dir_all(&m).unwrap();
+    let beta = support::root().join("testdata/fixtures/convert/beta.yaml");
+    std::fs::copy(&beta, m.join("old.yaml")).unwrap();
+    let before = std::fs::read(m.join("old.yaml")).unwrap();
+
+    let out = complete(kubectl, &bin, &dir, &["ex"]);
+    assert!(out.lines().any(|l| l == "explain"), "{out}");
+    assert!(
+        out.lines().last().is_some_and(|l| l.starts_with(':')),
+        "{out}"
+    );
+    let out = complete(kubectl, &bin, &dir, &["lint", "--fe"]);
+    assert!(out.contains("--feature-gates"), "{out}");
+
+    // A word line that, run, would rewrite files: completing it must not.
+    for words in [
+        &["lint", "--fix", "m/old.yaml", ""][..],
+        &["convert", "--write", "m/", ""][..],
+        &["convert", "--write", "m/old.yaml"][..],
+    ] {
+        let out = complete(kubectl, &bin, &dir, words);
+        assert!(
+            out.lines().last().is_some_and(|l| l.starts_with(':')),
+            "{words:?}: {out}"
+        );
+        assert_eq!(
+            std::fs::read(m.join("old.yaml")).unwrap(),
+            before,
+            "completing {words:?} rewrote the file"
+        );
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&m).unwrap().flatten().collect();
+    assert_eq!(leftovers.len(), 1);
+}
