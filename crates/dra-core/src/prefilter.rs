@@ -69,14 +69,27 @@ pub fn prefilter(
             ));
         }
     }
+    let claims: Vec<&Object> = claims
+        .iter()
+        .filter_map(|c| c.claim.as_ref().ok().copied())
+        .collect();
+    class_checks(&claims, objects, gates)
+}
+
+/// PreFilter's checks of the claims not allocated yet, in its order: each
+/// request names an existing class (`validateDeviceClass`) and uses
+/// subrequests only with DRAPrioritizedList on. `explain claim` runs these
+/// too: kube-scheduler runs them before its allocator, so a claim naming a
+/// class that does not exist is unschedulable, never the allocator's
+/// "could not retrieve device class" error.
+pub fn class_checks(claims: &[&Object], objects: &[Object], gates: &FeatureGates) -> Option<Stop> {
     // Only the classes' names are needed (a snapshot's slices are not).
     let classes: std::collections::HashSet<&str> = objects
         .iter()
         .filter(|o| o.kind == ObjectKind::DeviceClass)
         .filter_map(Object::name)
         .collect();
-    for c in claims {
-        let Ok(claim) = c.claim else { continue };
+    for claim in claims {
         let claim = dra::Claim::decode(claim);
         if claim.allocation.is_some() {
             continue;

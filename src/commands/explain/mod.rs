@@ -225,6 +225,24 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             place,
         )?);
     }
+    // kube-scheduler's PreFilter checks the claims' classes before it
+    // allocates: a stop there is the verdict on every node.
+    if let Some(stop) = prefilter::class_checks(&claims, objects, gates).filter(|s| !s.error) {
+        let names: Vec<String> = claims
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}/{}",
+                    c.namespace_or_default(),
+                    c.name().unwrap_or_default()
+                )
+            })
+            .collect();
+        let names = format!("Claim {}", names.join(", "));
+        let out = pre_filter_report(&args.common, &names, objects, &claims, stop);
+        std::mem::forget(inv);
+        return Ok(out);
+    }
     let out = report(&args.common, gates, objects, &claims, None, &[], None);
     drop(claims);
     // The process exits right after printing: freeing a tree of millions of
@@ -367,7 +385,13 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     let stop = prefilter::prefilter(pod, &refs, objects, gates).filter(|_| bypass.is_none());
     if let Some(stop) = stop {
         let names = format!("Pod {ns}/{name} ({})", text::claim_names(&claims));
-        return Ok(pre_filter_report(&args.common, &names, objects, stop));
+        return Ok(pre_filter_report(
+            &args.common,
+            &names,
+            objects,
+            &claims,
+            stop,
+        ));
     }
     if claims.is_empty() {
         return Err(format!(
@@ -787,8 +811,18 @@ fn pre_filter_report(
     common: &ExplainCommon,
     names: &str,
     objects: &[Object],
+    claims: &[&Object],
     stop: prefilter::Stop,
 ) -> CmdOutcome {
+    // As a node's verdict too (`--node`): PreFilter decides for every node.
+    let claims_json: Vec<Value> = claims
+        .iter()
+        .map(|o| {
+            json!({"namespace": o.namespace_or_default(), "name": o.name().unwrap_or_default(),
+                   "allocation": null, "explanation": {"reasons": [stop.message]}})
+        })
+        .collect();
+    let result = if stop.error { "error" } else { "unsatisfiable" };
     let mut summary = Summary::build(&[], &[], 0, false);
     if let Some(class) = stop.message.split("device class ").nth(1) {
         let class = class.trim_end_matches(" does not exist");
@@ -803,6 +837,8 @@ fn pre_filter_report(
     let stdout = match common.output {
         MatchOutput::Json => {
             let v = json!({
+                "result": result,
+                "claims": claims_json,
                 "verdict": summary.json(),
                 "extendedResources": [],
                 "nodes": [],

@@ -670,6 +670,24 @@ fn type_name(n: &str) -> &'static str {
     }
 }
 
+/// The Go type cel-go's `%T` names for a value (its runtime messages).
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "types.Null",
+        Value::Bool(_) => "types.Bool",
+        Value::Int(_) => "types.Int",
+        Value::Uint(_) => "types.Uint",
+        Value::Double(_) => "types.Double",
+        Value::String(_) => "types.String",
+        Value::Bytes(_) => "types.Bytes",
+        Value::Duration(_) => "types.Duration",
+        Value::Timestamp(_) => "types.Timestamp",
+        Value::Optional(_) => "*types.Optional",
+        Value::Type(_) => "*types.Type",
+        _ => "ref.Val",
+    }
+}
+
 /// What a comprehension iterates: (index, element) of a list, (key, value) of a map.
 fn range_pairs(range: &Value) -> Result<Vec<(Value, Value)>, String> {
     match range {
@@ -679,6 +697,7 @@ fn range_pairs(range: &Value) -> Result<Vec<(Value, Value)>, String> {
             .map(|(i, v)| (Value::Int(i as i64), v.clone()))
             .collect()),
         Value::Map(m) | Value::Domains(m) => Ok(m.entries.clone()),
-        other => Err(format!("cannot iterate over {}", other.type_name())),
+        // cel-go's evalFold: `got '%T', expected iterable type`.
+        other => Err(format!("got '{}', expected iterable type", go_type(other))),
     }
 }

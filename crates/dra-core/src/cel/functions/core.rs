@@ -91,7 +91,7 @@ pub(super) fn call(
             Value::String(s) => s
                 .parse()
                 .map(Value::Int)
-                .map_err(|_| format!("cannot convert {s:?} to int")),
+                .map_err(|_| conversion_error("int")),
             _ => Err(err()),
         },
         ("uint", None) if n == 1 => match a(0) {
@@ -103,7 +103,7 @@ pub(super) fn call(
             Value::String(s) => s
                 .parse()
                 .map(Value::Uint)
-                .map_err(|_| format!("cannot convert {s:?} to uint")),
+                .map_err(|_| conversion_error("uint")),
             _ => Err(err()),
         },
         ("double", None) if n == 1 => match a(0) {
@@ -113,7 +113,7 @@ pub(super) fn call(
             Value::String(s) => s
                 .parse()
                 .map(Value::Double)
-                .map_err(|_| format!("cannot convert {s:?} to double")),
+                .map_err(|_| conversion_error("double")),
             _ => Err(err()),
         },
         ("string", None) if n == 1 => Ok(Value::string(&match a(0) {
@@ -135,9 +135,10 @@ pub(super) fn call(
         ("bool", None) if n == 1 => match a(0) {
             Value::Bool(b) => Ok(Value::Bool(*b)),
             Value::String(s) => match &**s {
-                "true" | "True" | "TRUE" | "t" | "1" => Ok(Value::Bool(true)),
-                "false" | "False" | "FALSE" | "f" | "0" => Ok(Value::Bool(false)),
-                _ => Err(format!("cannot convert {s:?} to bool")),
+                // strconv.ParseBool's spellings.
+                "true" | "True" | "TRUE" | "t" | "T" | "1" => Ok(Value::Bool(true)),
+                "false" | "False" | "FALSE" | "f" | "F" | "0" => Ok(Value::Bool(false)),
+                _ => Err(conversion_error("bool")),
             },
             _ => Err(err()),
         },
@@ -151,4 +152,9 @@ pub(super) fn call(
         _ => return Ok(None),
     };
     result.map(Some)
+}
+
+/// cel-go's `String.ConvertToType` when the text does not parse.
+fn conversion_error(to: &str) -> String {
+    format!("type conversion error from 'string' to '{to}'")
 }

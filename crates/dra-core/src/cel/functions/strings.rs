@@ -121,8 +121,19 @@ pub(super) fn call(
             } else {
                 chars.len() as i64
             };
-            if start < 0 || end < start || end as usize > chars.len() {
-                return Err(format!("index out of range: {start}..{end}"));
+            // cel-go ext/strings.go substrRange, in its order (the
+            // generated cases' upstream verdicts: start, end, then the range).
+            let len = chars.len() as i64;
+            if start < 0 || start > len {
+                return Err(format!("index out of range: {start}"));
+            }
+            if end < 0 || end > len {
+                return Err(format!("index out of range: {end}"));
+            }
+            if start > end {
+                return Err(format!(
+                    "invalid substring range. start: {start}, end: {end}"
+                ));
             }
             Ok(Value::string(
                 &chars[start as usize..end as usize]
