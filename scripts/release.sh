@@ -8,7 +8,7 @@ version="v$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cargo build --release --target "$target"
 out="dist/kubectl-dra-${version}-${target}"
 rm -rf "$out" && mkdir -p "$out"
-cp "target/$target/release/kubectl-dra" kubectl_complete-dra README.md "$out/"
+cp "target/$target/release/kubectl-dra" kubectl_complete-dra README.md LICENSE "$out/"
 "target/$target/release/kubectl-dra" man > "$out/kubectl-dra.1"
 for sh in bash zsh fish; do "target/$target/release/kubectl-dra" completion "$sh" > "$out/kubectl-dra.$sh"; done
 tar -C dist -czf "$out.tar.gz" "$(basename "$out")"

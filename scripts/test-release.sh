@@ -16,7 +16,8 @@ for from in $(sed -n 's/^ *- from: //p' plugin.yaml); do
 done
 dir="$tmp/$(basename "$archive" .tar.gz)"
 "$dir/kubectl-dra" --version | grep -q "kubectl-dra" || { echo "the archived binary does not run"; exit 1; }
-PATH="$dir:$PATH" "$dir/kubectl_complete-dra" __complete "" | grep -q "^lint" || { echo "the completion shim does not answer"; exit 1; }
+# As kubectl calls it: the words after `kubectl dra`, no `__complete`.
+PATH="$dir:$PATH" "$dir/kubectl_complete-dra" "" | grep -q "^lint" || { echo "the completion shim does not answer"; exit 1; }
 grep -q '^.TH' "$dir/kubectl-dra.1" || { echo "no man page"; exit 1; }
 for sh in bash zsh fish; do [ -s "$dir/kubectl-dra.$sh" ] || { echo "no $sh completion"; exit 1; }; done
 "$dir/kubectl-dra" lint examples/ > /dev/null
