@@ -47,6 +47,37 @@ impl Live {
         o
     }
 
+    /// Takes a snapshot (`extra` flags to `snapshot`), runs `argv` on it
+    /// offline, and checks that verdict and exit code equal `live_out`'s;
+    /// returns the snapshot's text.
+    fn replay_from_snapshot(
+        &self,
+        name: &str,
+        extra: &[&str],
+        argv: &[&str],
+        live_out: &Output,
+    ) -> String {
+        let snap = self.dir.join("snapshot.yaml");
+        let mut snap_args = vec!["snapshot", "--output-file", snap.to_str().unwrap()];
+        snap_args.extend(extra);
+        let s = self.run(&snap_args);
+        assert!(s.status.success(), "{name}: {}", stderr(&s));
+        let mut offline = argv.to_vec();
+        offline.extend(["-f", snap.to_str().unwrap()]);
+        let from_snapshot = support::run(&offline);
+        assert_eq!(
+            json_of(&from_snapshot),
+            json_of(live_out),
+            "{name}: snapshot differs from live"
+        );
+        assert_eq!(
+            from_snapshot.status.code(),
+            live_out.status.code(),
+            "{name}"
+        );
+        std::fs::read_to_string(&snap).unwrap()
+    }
+
     fn assert_read_only(&self) {
         for r in self.server.log() {
             assert_eq!(r.method, "GET", "kubectl-dra sent {} {}", r.method, r.path);
@@ -111,22 +142,7 @@ fn live_explain_equals_offline_and_snapshot() {
         let live_out = live.run(&argv);
         let live_json = json_of(&live_out);
 
-        let snap = live.dir.join("snapshot.yaml");
-        let s = live.run(&["snapshot", "--output-file", snap.to_str().unwrap()]);
-        assert!(s.status.success(), "{name}: {}", stderr(&s));
-        let mut offline_args = argv.clone();
-        offline_args.extend(["-f", snap.to_str().unwrap()]);
-        let from_snapshot = support::run(&offline_args);
-        assert_eq!(
-            json_of(&from_snapshot),
-            live_json,
-            "{name}: snapshot differs from live"
-        );
-        assert_eq!(
-            from_snapshot.status.code(),
-            live_out.status.code(),
-            "{name}"
-        );
+        live.replay_from_snapshot(name, &[], &argv, &live_out);
 
         // The same objects as files, with the case's version and gates as flags.
         let file = live.dir.join("case.yaml");
@@ -1071,35 +1087,13 @@ fn explain_pod_filters_agree_from_files_cluster_and_snapshot() {
             "{name}: files differ from live"
         );
 
-        let snap = live.dir.join("snapshot.yaml");
-        let s = live.run(&["snapshot", "-A", "--output-file", snap.to_str().unwrap()]);
-        assert!(s.status.success(), "{name}: {}", stderr(&s));
-        let text = std::fs::read_to_string(&snap).unwrap();
+        let text = live.replay_from_snapshot(name, &["-A"], &argv, &live_out);
         for secret in ["s3cret-env", "s3cret-annotation", "registry/driver"] {
             assert!(
                 !text.contains(secret),
                 "{name}: the snapshot keeps {secret}:\n{text}"
             );
         }
-        let from_snapshot = support::run(&[
-            "explain",
-            "pod",
-            "ml/worker",
-            "-o",
-            "json",
-            "-f",
-            snap.to_str().unwrap(),
-        ]);
-        assert_eq!(
-            json_of(&from_snapshot),
-            live_json,
-            "{name}: snapshot differs from live"
-        );
-        assert_eq!(
-            from_snapshot.status.code(),
-            live_out.status.code(),
-            "{name}"
-        );
     }
 }
 
