@@ -55,6 +55,9 @@ pub struct Collected {
     pub missing: Vec<String>,
     /// What the walk skipped that a user should hear of (Helm templates).
     pub notes: Vec<String>,
+    /// Entries the walk could not read (a directory without permission, a
+    /// path longer than PATH_MAX): (path, why). Never skipped silently.
+    pub unreadable: Vec<(String, String)>,
 }
 
 /// Expands paths with the default walk; see `collect_with`.
@@ -124,9 +127,19 @@ pub fn collect_with(paths: &[PathBuf], walk: &Walk) -> Collected {
                 !is_templates
             });
             let mut found = Vec::new();
-            for e in builder.build().flatten() {
-                if e.file_type().is_some_and(|t| t.is_file()) && is_manifest(e.path()) {
-                    found.push(e.into_path());
+            for e in builder.build() {
+                match e {
+                    Ok(e) => {
+                        if e.file_type().is_some_and(|t| t.is_file()) && is_manifest(e.path()) {
+                            found.push(e.into_path());
+                        }
+                    }
+                    // A link back to a parent adds nothing: not a failure.
+                    Err(e) if is_loop(&e) => {}
+                    Err(e) => {
+                        let path = walk_error_path(&e).unwrap_or_else(|| p.clone());
+                        out.unreadable.push((display_path(&path), e.to_string()));
+                    }
                 }
             }
             found.sort();
@@ -151,6 +164,27 @@ pub fn collect_with(paths: &[PathBuf], walk: &Walk) -> Collected {
         }
     }
     out
+}
+
+fn is_loop(e: &ignore::Error) -> bool {
+    match e {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        _ => false,
+    }
+}
+
+fn walk_error_path(e: &ignore::Error) -> Option<PathBuf> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
 }
 
 /// The chart directory when `file` lies below a `templates/` directory that

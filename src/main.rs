@@ -82,6 +82,8 @@ fn finish(result: Result<kubectl_dra::Outcome, String>) -> ExitCode {
         Err(msg) => {
             // Errors quote input (names, server bodies): escaped always; a
             // closed stderr is not a reason to panic.
+            // No credential either: a proxy URL's password, a token.
+            let msg = kubectl_dra::cluster::error::without_url_credentials(&msg);
             let msg = render::terminal::safe(&msg, false);
             let _ = writeln!(std::io::stderr(), "error: {msg}");
             ExitCode::from(2)

@@ -1275,3 +1275,43 @@ fn torn_views_are_read_again_and_reads_have_a_deadline() {
         stderr(&o)
     );
 }
+
+/// A proxy URL's password never reaches the output, whatever the error.
+#[test]
+fn a_proxy_password_is_never_printed() {
+    let dir = scratch("proxy");
+    let kc = dir.join("kubeconfig");
+    std::fs::write(
+        &kc,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:1\n    proxy-url: http://bob:hunter2@127.0.0.1:9/\nusers:\n- name: u\n  user: {token: abc}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\n",
+    )
+    .unwrap();
+    let o = support::run_env(
+        &["devices", "--request-timeout", "2s"],
+        &[("KUBECONFIG", kc.as_os_str())],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(!all.contains("hunter2") && !all.contains("bob:"), "{all}");
+    assert!(all.contains("http://127.0.0.1:9/"), "{all}");
+}
+
+/// Objects a server repeats between pages are used once, and said.
+#[test]
+fn objects_repeated_between_pages_are_used_once() {
+    let mut fixture = Fixture::new("1.37", &small_cluster(600), &[]);
+    fixture.repeat_between_pages = true;
+    let live = Live::start("repeat", fixture);
+    let o = live.run(&["devices", "-o", "json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the server listed 1 object twice (ResourceSlice node-499-gpu)"),
+        "{}",
+        stderr(&o)
+    );
+    let v = json_of(&o);
+    let devices = v
+        .as_array()
+        .map_or_else(|| v["devices"].as_array().map_or(0, Vec::len), Vec::len);
+    assert_eq!(devices, 1200, "{v}");
+}

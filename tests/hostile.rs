@@ -568,3 +568,25 @@ spec: {devices: {requests: [{name: "r\nFAKE req", exactly: {deviceClassName: "ok
         );
     }
 }
+
+/// A manifest below a path longer than PATH_MAX is never skipped silently:
+/// the walk reports what it could not read, and the run exits 2.
+#[test]
+fn a_path_past_path_max_is_reported_not_skipped() {
+    let d = tmpdir("path-max");
+    // Built by a process that enters each directory on the way: a path
+    // past PATH_MAX cannot be created by its full name.
+    let o = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import os\nos.chdir({:?})\nfor i in range(25):\n    n='d'*200\n    os.makedirs(n, exist_ok=True); os.chdir(n)\nopen('a.yaml','w').write('apiVersion: v1\\nkind: Namespace\\nmetadata: {{name: x}}\\n')\n",
+            d.to_string_lossy()
+        ))
+        .status()
+        .unwrap();
+    assert!(o.success());
+    let (v, code, _) = lint_json(&d.to_string_lossy());
+    assert_eq!(code, 2, "{v}");
+    let msg = v["diagnostics"][0]["message"].as_str().unwrap_or_default();
+    assert!(msg.starts_with("cannot read"), "{msg}");
+}

@@ -31,6 +31,7 @@ pub enum ReadErrorKind {
 /// Server text with anything that looks like a credential cut out: the value
 /// after `Bearer`/`Basic`, and after `token`/`password`/`authorization` keys.
 pub fn redact(text: &str) -> String {
+    let text = &*without_url_credentials(text);
     let mut out = String::with_capacity(text.len());
     let mut hide_next = false;
     for (i, word) in text.split(' ').enumerate() {
@@ -64,6 +65,32 @@ pub fn redact(text: &str) -> String {
         }
     }
     out
+}
+
+/// Every `scheme://user:password@host` in `text` without its user and
+/// password (a proxy URL from a kubeconfig or `HTTPS_PROXY` quoted in an
+/// error).
+pub fn without_url_credentials(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("://") || !text.contains('@') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c == '/' || c.is_whitespace() || "\"'<>)".contains(c))
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match authority.rfind('@') {
+            Some(i) => out.push_str(&authority[i + 1..]),
+            None => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 impl ReadError {
@@ -304,6 +331,11 @@ mod redact_tests {
             "header Authorization: <redacted> <redacted> was refused"
         );
         assert_eq!(redact("token=s3cr3t rest"), "token=<redacted> rest");
+        assert_eq!(
+            redact("proxyconnect tcp: dial http://bob:hunter2@proxy.corp:3128/x failed"),
+            "proxyconnect tcp: dial http://proxy.corp:3128/x failed"
+        );
+        assert_eq!(redact("\"socks5://u:p@h:1\""), "\"socks5://h:1\"");
         assert_eq!(
             redact("forbidden: user \"alice\" cannot list"),
             "forbidden: user \"alice\" cannot list"

@@ -4,7 +4,7 @@
 //! restarting on 410 Expired) and reads them concurrently, then hands plain
 //! [`Object`]s to the pure engine. Nothing here decides a verdict.
 
-mod error;
+pub mod error;
 mod exec;
 mod progress;
 
@@ -788,6 +788,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
             .and_then(Node::as_seq)
             .is_some_and(|c| !c.is_empty())
     }));
+    warnings.extend(drop_repeated(&mut objects));
     Ok(ClusterState {
         version,
         git_version: info.git_version,
@@ -798,6 +799,38 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         server: conn.server.clone(),
         requests: conn.requests(),
     })
+}
+
+/// Objects listed twice (a server that repeats items between pages, or a
+/// list restarted mid-way): the first copy is kept, and each repeat said,
+/// since a device listed twice would be counted twice.
+fn drop_repeated(objects: &mut Vec<Object>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut repeated: Vec<String> = Vec::new();
+    objects.retain(|o| {
+        let key = (
+            o.reference.kind.clone(),
+            o.reference.namespace.clone(),
+            o.reference.name.clone(),
+        );
+        if seen.insert(key) {
+            true
+        } else {
+            repeated.push(o.reference.to_string());
+            false
+        }
+    });
+    if repeated.is_empty() {
+        return Vec::new();
+    }
+    let shown: Vec<&str> = repeated.iter().take(5).map(String::as_str).collect();
+    vec![format!(
+        "the server listed {} object{} twice ({}{}); each is used once",
+        repeated.len(),
+        if repeated.len() == 1 { "" } else { "s" },
+        shown.join(", "),
+        if repeated.len() > 5 { ", ..." } else { "" }
+    )]
 }
 
 /// Runs a cluster read on a small runtime: one thread is plenty for I/O,

@@ -59,6 +59,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         eprintln!("note: {}", crate::render::terminal::strict(n));
     }
     let (paths, missing) = (collected.paths, collected.missing);
+    let walk_failures = collected.unreadable;
     let mut sources = Vec::new();
     let mut names = Vec::new();
     let mut pre = Vec::new();
@@ -76,6 +77,19 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         names.push(m.clone());
         sources.push(SourceFile {
             name: m,
+            text: String::new(),
+        });
+    }
+    for (path, why) in walk_failures {
+        source_paths.push(None);
+        unreadable = true;
+        pre.push(lint::file_problem(
+            sources.len(),
+            format!("cannot read: {why}"),
+        ));
+        names.push(path.clone());
+        sources.push(SourceFile {
+            name: path,
             text: String::new(),
         });
     }

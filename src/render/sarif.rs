@@ -36,17 +36,17 @@ pub fn render(r: &Report<'_>) -> String {
             })
         })
         .collect();
-    let mut artifacts: Vec<&str> = Vec::new();
+    let mut artifacts: Vec<String> = Vec::new();
     let results: Vec<Value> = r
         .diagnostics
         .iter()
         .enumerate()
         .map(|(i, d)| {
-            let uri = r.file_name(d);
+            let uri = uri_reference(r.file_name(d));
             let index = match artifacts.iter().position(|a| *a == uri) {
                 Some(i) => i,
                 None => {
-                    artifacts.push(uri);
+                    artifacts.push(uri.clone());
                     artifacts.len() - 1
                 }
             };
@@ -123,4 +123,38 @@ pub fn render(r: &Report<'_>) -> String {
         }],
     });
     serde_json::to_string_pretty(&log).unwrap_or_default()
+}
+
+/// A file name as a SARIF `uri` (a relative URI reference, RFC 3986):
+/// unreserved characters and `/` as they are, every other byte
+/// percent-encoded (`<stdin>` is `%3Cstdin%3E`, a space `%20`); an absolute
+/// path becomes a `file://` URI.
+fn uri_reference(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    if name.starts_with('/') {
+        out.push_str("file://");
+    }
+    for b in name.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri_reference;
+
+    #[test]
+    fn file_names_are_valid_uri_references() {
+        assert_eq!(uri_reference("manifests/gpu.yaml"), "manifests/gpu.yaml");
+        assert_eq!(uri_reference("<stdin>"), "%3Cstdin%3E");
+        assert_eq!(uri_reference("a b#c?.yaml"), "a%20b%23c%3F.yaml");
+        assert_eq!(uri_reference("/tmp/x y.yaml"), "file:///tmp/x%20y.yaml");
+        assert_eq!(uri_reference("ü.yaml"), "%C3%BC.yaml");
+    }
 }

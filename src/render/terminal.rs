@@ -22,8 +22,10 @@ pub fn use_color(choice: ColorChoice) -> bool {
     let on = match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
+        // `TERM=dumb` (Emacs shells, some CI runners) draws escapes raw.
         ColorChoice::Auto => {
             std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
                 && std::io::stdout().is_terminal()
         }
     };
@@ -48,7 +50,18 @@ pub fn paint(s: &str, sgr: &str, on: bool) -> String {
 }
 
 fn is_escaped(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || c == '\u{9b}'
+    (c.is_control() && c != '\n' && c != '\t') || c == '\u{9b}' || is_invisible_format(c)
+}
+
+/// Bidirectional controls (Trojan Source, CVE-2021-42574: U+202A-202E,
+/// U+2066-2069, U+200E/200F, U+061C), zero-width characters (U+200B-200D,
+/// U+2060-2064, U+FEFF) and the line and paragraph separators (U+2028/2029):
+/// they reorder or hide what a terminal shows, so a name holding one could
+/// read as another.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -175,6 +188,18 @@ mod tests {
         assert_eq!(safe("del\u{7f}", false), "del\\u007f");
         // Painted input cannot bring its own colour.
         assert_eq!(paint("\x1b[8mx", "1", true), "\x1b[1m\\x1b[8mx\x1b[0m");
+    }
+
+    /// Trojan Source: bidi overrides and isolates, zero-width characters.
+    #[test]
+    fn bidi_and_zero_width_characters_are_escaped() {
+        assert_eq!(safe("gpu\u{202e}lanretni", false), "gpu\\u202elanretni");
+        assert_eq!(safe("a\u{2066}b\u{2069}", false), "a\\u2066b\\u2069");
+        assert_eq!(safe("a\u{200b}b\u{feff}", false), "a\\u200bb\\ufeff");
+        assert_eq!(safe("plain ünïcode 日本", false), "plain ünïcode 日本");
+        let json = serde_json::to_string("x\u{202e}y").unwrap();
+        let back: String = serde_json::from_str(&safe(&json, false)).unwrap();
+        assert_eq!(back, "x\u{202e}y");
     }
 
     /// A JSON string holding raw DEL or C1 stays valid JSON, same value.

@@ -37,6 +37,9 @@ pub struct Fixture {
     /// A misbehaving server: every page of a list hands back the same
     /// continue token, so following it never ends.
     pub cycle_continue: bool,
+    /// A misbehaving server: each page after the first begins with the last
+    /// item of the page before (seen with list restarts under churn).
+    pub repeat_between_pages: bool,
     /// Wait this long before answering paths with this prefix.
     pub stall: Option<(String, Duration)>,
     /// The user the token belongs to (in 403 messages).
@@ -403,10 +406,11 @@ async fn handle(
         }
         None => 0,
     };
+    let repeat = usize::from(fixture.repeat_between_pages && offset > 0);
     let page: Vec<Value> = items
         .iter()
-        .skip(offset)
-        .take(limit)
+        .skip(offset - repeat)
+        .take(limit + repeat)
         .map(|o| {
             let mut o = (*o).clone();
             if let Some(m) = o.as_object_mut() {
@@ -416,7 +420,7 @@ async fn handle(
             o
         })
         .collect();
-    let next = offset + page.len();
+    let next = offset + page.len() - repeat;
     let token = if fixture.cycle_continue {
         "opaque:0".to_owned()
     } else if next < items.len() {

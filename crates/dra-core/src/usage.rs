@@ -378,14 +378,40 @@ pub fn label_selector_matches(
     if parts.iter().any(|p| p.trim().is_empty()) {
         return bad(selector, "an empty requirement");
     }
+    // apimachinery's labels.Parse: every key a qualified name, every value
+    // a label value (`!!!` or `a=b c` is refused, as kubectl refuses it).
+    fn key<'k>(k: &'k str, p: &str) -> Result<&'k str, LabelSelectorError> {
+        if crate::format::is_label_key(k) {
+            Ok(k)
+        } else {
+            Err(LabelSelectorError {
+                text: p.to_owned(),
+                why: Some(
+                    "not a label key (a qualified name, optionally prefixed: example.com/name)",
+                ),
+            })
+        }
+    }
+    fn value<'v>(v: &'v str, p: &str) -> Result<&'v str, LabelSelectorError> {
+        if crate::format::is_label_value(v) {
+            Ok(v)
+        } else {
+            Err(LabelSelectorError {
+                text: p.to_owned(),
+                why: Some(
+                    "not a label value (63 characters at most: letters, digits, '-', '_', '.')",
+                ),
+            })
+        }
+    }
     let mut all = true;
     for p in parts.iter().map(|p| p.trim()) {
         let ok = if let Some((k, v)) = p.split_once("!=") {
-            get(k.trim()) != Some(v.trim())
+            get(key(k.trim(), p)?) != Some(value(v.trim(), p)?)
         } else if let Some((k, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
-            get(k.trim()) == Some(v.trim())
+            get(key(k.trim(), p)?) == Some(value(v.trim(), p)?)
         } else if let Some(k) = p.strip_prefix('!') {
-            get(k.trim()).is_none()
+            get(key(k.trim(), p)?).is_none()
         } else if let Some((k, rest)) = p.split_once(" notin ").or_else(|| p.split_once(" in ")) {
             let rest = rest.trim();
             let Some(inner) = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
@@ -403,10 +429,7 @@ pub fn label_selector_matches(
             } else {
                 inside
             }
-        } else if p
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
-        {
+        } else if crate::format::is_label_key(p) {
             get(p).is_some()
         } else {
             return Err(LabelSelectorError {
@@ -480,6 +503,12 @@ status:
         assert!(!m("gpu notin (h100)"));
         // Unbalanced parentheses are refused (kubectl's parser refuses them too).
         assert!(label_selector_matches("a=(", Some(&labels)).is_err());
+        for bad in ["!!!", "a=b c", "-a", "!", "a/b/c", "a=-x"] {
+            assert!(check_label_selector(bad).is_err(), "{bad}");
+        }
+        for good in ["!a", "a=", "example.com/a=b", "a in (x, y)", "a"] {
+            assert!(check_label_selector(good).is_ok(), "{good}");
+        }
         assert!(label_selector_matches("", Some(&labels)).unwrap());
     }
 }

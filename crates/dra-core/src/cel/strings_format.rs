@@ -34,10 +34,18 @@ fn pieces(text: &str) -> Result<Vec<Piece>, String> {
                 digits.push(*d);
                 chars.next();
             }
-            precision = Some(digits.parse().map_err(|_| {
+            let p: usize = digits.parse().map_err(|_| {
                 "error during formatting: unable to convert precision specifier to integer"
                     .to_owned()
-            })?);
+            })?;
+            // Bounded: a precision of millions would build a string of
+            // that size per device (and Rust's formatter stops at 65,535).
+            if p > MAX_PRECISION {
+                return Err(format!(
+                    "error during formatting: precision {p} is over kubectl-dra's limit of {MAX_PRECISION}"
+                ));
+            }
+            precision = Some(p);
         }
         let verb = chars
             .next()
@@ -50,6 +58,9 @@ fn pieces(text: &str) -> Result<Vec<Piece>, String> {
 }
 
 /// Formats `text` with `args`, as cel-go's `format` does at run time.
+/// The largest precision a clause may ask for (see `pieces`).
+const MAX_PRECISION: usize = 1000;
+
 pub(crate) fn format(text: &str, args: &[Value]) -> Result<String, String> {
     let mut out = String::new();
     let mut next = 0usize;
@@ -192,6 +203,15 @@ pub(crate) fn static_check(text: &str, arg_is_dyn: &[bool]) -> Result<(), String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_precision_is_an_error_not_a_panic() {
+        for p in ["1001", "99999", "99999999999", "99999999999999999999999"] {
+            let e = format(&format!("%.{p}f"), &[Value::Double(1.0)]).unwrap_err();
+            assert!(e.starts_with("error during formatting"), "{e}");
+        }
+        assert_eq!(format("%.3f", &[Value::Double(1.0)]).unwrap(), "1.000");
+    }
 
     #[test]
     fn clauses_as_cel_go() {
