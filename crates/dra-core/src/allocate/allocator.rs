@@ -286,13 +286,12 @@ pub(super) fn solve_node<'a>(
     let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
     // A pool gathered twice (same driver and name) takes the first, as before.
-    let mut seen_pools: Vec<(&str, &str)> = Vec::new();
+    let mut seen_pools: HashSet<(&str, &str)> = HashSet::new();
     for first in 0..pools.len() {
         let key = (pools[first].driver, pools[first].name);
-        if seen_pools.contains(&key) {
+        if !seen_pools.insert(key) {
             continue;
         }
-        seen_pools.push(key);
         for (o, r, reserved) in shared.held.get(&key).map(Vec::as_slice).unwrap_or_default() {
             let o: &Object = o;
             if allocating.contains(&(o as *const Object))

@@ -19,7 +19,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle as PStyle, Span as PSpan,
 
 use compact_str::CompactString;
 
-use crate::tree::{Entry, Node, ScalarStyle, Span, Value};
+use crate::tree::{Entry, LineIndex, Node, ScalarStyle, Span, Value};
 
 /// Bounds that keep hostile input from exhausting the stack or memory.
 #[derive(Clone, Copy, Debug)]
@@ -106,14 +106,6 @@ fn line_starts(text: &str) -> Vec<u32> {
 }
 
 /// The 1-based line of a character index (for messages; error path only).
-fn line_of(text: &str, index: u32) -> usize {
-    text.chars()
-        .take(index as usize)
-        .filter(|c| *c == '\n')
-        .count()
-        + 1
-}
-
 enum Frame {
     Seq {
         items: Vec<Node>,
@@ -127,7 +119,7 @@ enum Frame {
         anchor: usize,
         /// The keys, once the mapping is large: duplicate detection stays
         /// linear in the number of keys (a 200,000-key map took 35 s).
-        seen: Option<std::collections::HashSet<CompactString>>,
+        seen: Option<HashMap<CompactString, usize>>,
     },
 }
 
@@ -409,6 +401,7 @@ fn load_part(
     let mut out = Loaded::default();
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
+    let mut line_index: Option<LineIndex> = None;
     let mut anchors: HashMap<usize, Node> = HashMap::new();
     let mut alias_nodes = 0usize;
     let mut doc_index = 0usize;
@@ -620,38 +613,59 @@ fn load_part(
                     }
                 }
                 Some((k, key_span)) => {
-                    let maybe_dup = seen.as_ref().is_none_or(|s| s.contains(&k));
-                    if k != "<<" && maybe_dup {
-                        if let Some(prev) = entries.iter().find(|e| e.key == k) {
+                    // The earlier entry of a repeated key: by the key map
+                    // once the mapping is large, else by a scan.
+                    let prev = if k == "<<" {
+                        None
+                    } else {
+                        match seen.as_ref() {
+                            Some(s) => s.get(&k).copied(),
+                            None => entries.iter().position(|e| e.key == k),
+                        }
+                    };
+                    let entry = Entry {
+                        key: k,
+                        key_span,
+                        value: node,
+                    };
+                    match prev {
+                        Some(i) => {
+                            // The line index is built once, on the first
+                            // duplicate: 100,000 of them took 30 s counting
+                            // lines from the start each time.
+                            let lines = line_index.get_or_insert_with(|| LineIndex::new(full));
                             out.errors.push(LoadError {
                                 kind: LoadErrorKind::DuplicateKey,
                                 message: format!(
-                                    "mapping key \"{k}\" already defined at line {}",
-                                    line_of(full, prev.key_span.start)
+                                    "mapping key \"{}\" already defined at line {}",
+                                    entry.key,
+                                    lines.line_col(entries[i].key_span.start).0
                                 ),
                                 span: key_span,
                                 document: doc_index,
                             });
-                            entries.retain(|e| e.key != k);
+                            // The later value wins, in the first one's place.
+                            entries[i] = entry;
+                        }
+                        None => {
+                            match seen {
+                                Some(s) => {
+                                    s.insert(entry.key.clone(), entries.len());
+                                }
+                                None if entries.len() + 1 >= KEY_SET_AFTER => {
+                                    let mut s: HashMap<CompactString, usize> = entries
+                                        .iter()
+                                        .enumerate()
+                                        .map(|(i, e)| (e.key.clone(), i))
+                                        .collect();
+                                    s.insert(entry.key.clone(), entries.len());
+                                    *seen = Some(s);
+                                }
+                                None => {}
+                            }
+                            entries.push(entry);
                         }
                     }
-                    match seen {
-                        Some(s) => {
-                            s.insert(k.clone());
-                        }
-                        None if entries.len() + 1 >= KEY_SET_AFTER => {
-                            let mut s: std::collections::HashSet<CompactString> =
-                                entries.iter().map(|e| e.key.clone()).collect();
-                            s.insert(k.clone());
-                            *seen = Some(s);
-                        }
-                        None => {}
-                    }
-                    entries.push(Entry {
-                        key: k,
-                        key_span,
-                        value: node,
-                    });
                 }
             },
         }

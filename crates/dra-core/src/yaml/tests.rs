@@ -261,3 +261,22 @@ fn spans_after_a_directive_with_non_ascii_text_are_in_characters() {
         }
     }
 }
+
+/// The earlier key's line in the message, and the later value kept, also
+/// past the key-map threshold and with many repeats.
+#[test]
+fn repeated_keys_name_the_first_line() {
+    let mut text = String::from("a: 1\n");
+    for i in 0..100 {
+        text.push_str(&format!("k{i}: v\n"));
+    }
+    text.push_str("a: 2\na: 3\n");
+    let l = load(&text, Limits::default());
+    assert_eq!(l.errors.len(), 2);
+    // Each repeat names the definition before it.
+    assert!(l.errors[0].message.ends_with("line 1"), "{:?}", l.errors);
+    assert!(l.errors[1].message.ends_with("line 102"), "{:?}", l.errors);
+    let root = &l.documents[0].root;
+    assert_eq!(root.get("a").and_then(|n| n.as_i64()), Some(3));
+    assert_eq!(root.as_map().map(<[_]>::len), Some(101));
+}

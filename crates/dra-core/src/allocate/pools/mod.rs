@@ -416,7 +416,10 @@ impl<'a> PoolIndex<'a> {
                 match s.selection {
                     NodeSelection::Node(n) => {
                         let e = by_node.entry(n).or_default();
-                        if !e.contains(key) {
+                        // Pools are visited once each: a repeat can only be
+                        // this pool's, pushed last (a search of the node's
+                        // list was quadratic in its pools: 50,000 took 60 s).
+                        if e.last() != Some(key) {
                             e.push(*key);
                         }
                     }
