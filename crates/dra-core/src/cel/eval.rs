@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use cel::common::ast::{operators as op, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue};
 
+use super::cost;
 use super::functions::{self, arith, compare, index, R};
 use super::value::{equals, Device, MapValue, Value};
 
@@ -29,12 +30,10 @@ pub(crate) struct Eval<'a> {
 /// this bound stops the evaluation instead of exhausting memory.
 const MAX_GROWN: usize = 16 << 20;
 
-/// What building the result of a growing call costs, computed from the
-/// operands' sizes before the result exists: `_+_` on strings and bytes at
-/// cel-go's 0.1 per byte (StringTraversalCostFactor, `runtimecost.go`). A
-/// result past MAX_GROWN is an error of its own.
-fn growth_cost(name: &str, target: Option<&Value>, args: &[Value]) -> Result<u64, String> {
-    let tenth = |n: usize| (n as u64).div_ceil(10);
+/// Refuses a growing call whose result would pass MAX_GROWN, from the
+/// operands' sizes before the result exists (its cost is charged apart, as
+/// cel-go charges it: `cost::call_cost`).
+fn growth_bound(name: &str, target: Option<&Value>, args: &[Value]) -> Result<(), String> {
     let bound = |len: usize| {
         if len > MAX_GROWN {
             Err(format!(
@@ -42,25 +41,12 @@ fn growth_cost(name: &str, target: Option<&Value>, args: &[Value]) -> Result<u64
                 MAX_GROWN >> 20
             ))
         } else {
-            Ok(0)
+            Ok(())
         }
     };
     match (name, target, args) {
-        (op::ADD, None, [Value::String(a), Value::String(b)]) => {
-            let cost = tenth(a.len() + b.len());
-            // Past the cost limit first, as cel-go would stop there.
-            if cost > COST_LIMIT {
-                return Ok(cost);
-            }
-            bound(a.len() + b.len()).map(|_| cost)
-        }
-        (op::ADD, None, [Value::Bytes(a), Value::Bytes(b)]) => {
-            let cost = tenth(a.len() + b.len());
-            if cost > COST_LIMIT {
-                return Ok(cost);
-            }
-            bound(a.len() + b.len()).map(|_| cost)
-        }
+        (op::ADD, None, [Value::String(a), Value::String(b)]) => bound(a.len() + b.len()),
+        (op::ADD, None, [Value::Bytes(a), Value::Bytes(b)]) => bound(a.len() + b.len()),
         // Elements are values of their own: a tighter bound than bytes.
         (op::ADD, None, [Value::List(a), Value::List(b)]) => {
             bound((a.len() + b.len()).saturating_mul(16))
@@ -87,7 +73,7 @@ fn growth_cost(name: &str, target: Option<&Value>, args: &[Value]) -> Result<u64
                     .fold(0usize, usize::saturating_add),
             )
         }
-        _ => Ok(0),
+        _ => Ok(()),
     }
 }
 
@@ -165,6 +151,9 @@ impl<'a> Eval<'a> {
                         items.push(v);
                     }
                 }
+                if !cost::is_constant(e) {
+                    self.charge(cost::LIST_CREATE)?;
+                }
                 Ok(Value::List(Arc::new(items)))
             }
             Expr::Map(m) => {
@@ -181,6 +170,9 @@ impl<'a> Eval<'a> {
                             out.entries.push((k, v));
                         }
                     }
+                }
+                if !cost::is_constant(e) {
+                    self.charge(cost::MAP_CREATE)?;
                 }
                 Ok(Value::Map(Arc::new(out)))
             }
@@ -397,13 +389,12 @@ impl<'a> Eval<'a> {
             let before = self.cost;
             if let (Some(a), Some(b)) = (self.eval_ref(&call.args[0]), self.eval_ref(&call.args[1]))
             {
-                self.charge(1)?;
+                self.charge(cost::size(a).min(cost::size(b)).div_ceil(10))?;
                 let eq = equals(a, b).unwrap_or(false);
                 return Ok(Value::Bool(if name == op::EQUALS { eq } else { !eq }));
             }
             self.cost = before;
         }
-        self.charge(1)?;
         // A namespace such as `sets` or `optional` as the call's target.
         let namespace = match call.target.as_deref() {
             Some(IdedExpr {
@@ -415,6 +406,7 @@ impl<'a> Eval<'a> {
             _ => None,
         };
         if name == op::OPT_SELECT {
+            self.charge(1)?;
             let operand = self.eval(&call.args[0])?;
             let field = match &call.args[1].expr {
                 Expr::Literal(LiteralValue::String(s)) => s.inner().to_string(),
@@ -424,6 +416,7 @@ impl<'a> Eval<'a> {
             return self.opt_get(&operand, &Value::string(&field));
         }
         if name == op::OPT_INDEX {
+            self.charge(1)?;
             let operand = self.eval(&call.args[0])?;
             let key = self.eval(&call.args[1])?;
             return self.opt_get(&operand, &key);
@@ -436,13 +429,18 @@ impl<'a> Eval<'a> {
         for a in &call.args {
             args.push(self.eval(a)?);
         }
-        if let Some(Value::String(s)) = &target {
-            self.charge(s.len() as u64 / 10)?;
-        }
-        // Growth is charged before the result is built, as cel-go's cost
-        // tracker would charge it after: an expression that doubles a string
-        // thirty times stops at the cost limit, not at a 1 GiB allocation.
-        self.charge(growth_cost(name, target.as_ref(), &args)?)?;
+        // Charged before the call runs (cel-go charges the same sum after
+        // it): an expression that doubles a string thirty times, or tests
+        // membership in a long list in a loop, stops at the cost limit, not
+        // after the work or at a 1 GiB allocation.
+        let charge = if name == op::IN && cost::is_constant_set(&call.args[1]) {
+            // Planned as a set membership test, which cel-go does not charge.
+            0
+        } else {
+            cost::call_cost(name, namespace, target.as_ref(), &args)
+        };
+        self.charge(charge)?;
+        growth_bound(name, target.as_ref(), &args)?;
         match (name, args.as_slice()) {
             (op::EQUALS, [a, b]) => Ok(Value::Bool(equals(a, b).unwrap_or(false))),
             (op::NOT_EQUALS, [a, b]) => Ok(Value::Bool(!equals(a, b).unwrap_or(false))),

@@ -7,6 +7,7 @@
 //! - [`value`]: runtime values and the `device` variable, built once per device.
 
 pub mod check;
+mod cost;
 mod depth;
 pub(crate) mod eval;
 pub(crate) mod functions;
