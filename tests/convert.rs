@@ -239,3 +239,29 @@ fn byte_order_marks_and_crlf_survive() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Objects whose conversion edits text an alias repeats are left as they
+/// are and said; an anchor the conversion does not touch (shared labels)
+/// does not stop it.
+#[test]
+fn conversions_through_an_alias_are_refused() {
+    let text = std::fs::read_to_string(
+        support::root().join("testdata/fixtures/alias/shared-requests.yaml"),
+    )
+    .unwrap();
+    let gates = FeatureGates::defaults(Version::LATEST);
+    let c = convert(&text, "v1", &gates);
+    assert_eq!(c.text, text);
+    assert!(c.converted.is_empty());
+    assert_eq!(c.problems.len(), 2, "{:?}", c.problems);
+    assert!(c
+        .problems
+        .iter()
+        .all(|p| p.message.contains("an alias repeats")));
+    let labels = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceClaim\n  metadata:\n    name: a\n    labels: &l {team: ml}\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        deviceClassName: gpu.example.com\n- apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceClaim\n  metadata:\n    name: b\n    labels: *l\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        deviceClassName: gpu.example.com\n";
+    let c = convert(labels, "v1", &gates);
+    assert!(c.problems.is_empty(), "{:?}", c.problems);
+    assert_eq!(c.converted.len(), 2);
+    assert_eq!(c.text.matches("exactly:").count(), 2, "{}", c.text);
+    assert!(c.text.contains("labels: &l {team: ml}") && c.text.contains("labels: *l"));
+}

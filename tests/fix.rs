@@ -179,3 +179,41 @@ fn a_bad_fix_is_refused_and_the_good_ones_kept() {
     assert!(fixed.texts[0].contains("name: GPU-0"));
     assert_eq!(fixed.texts[0].matches("{string: \"yes\"}").count(), 20);
 }
+
+/// Two claims of a List share their requests through an anchor. Converting
+/// either edits the anchored text, which changes the other claim too (it
+/// stays v1beta1 with a v1 request): no fix is applied, each is said.
+#[test]
+fn fixes_through_an_alias_are_refused() {
+    let text = std::fs::read_to_string(
+        support::root().join("testdata/fixtures/alias/shared-requests.yaml"),
+    )
+    .unwrap();
+    let files = vec![SourceFile {
+        name: "shared.yaml".into(),
+        text: text.clone(),
+    }];
+    let fixed = run(&files, &settings(Version::LATEST), true);
+    assert_eq!(fixed.texts[0], text);
+    assert!(fixed.applied.is_empty(), "{:?}", fixed.applied);
+    let lines: Vec<u32> = fixed.through_alias.iter().map(|a| a.line).collect();
+    assert_eq!(lines, [4, 13]);
+    let o = support::run(&[
+        "lint",
+        "--fix",
+        "--diff",
+        "testdata/fixtures/alias/shared-requests.yaml",
+    ]);
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "shared-requests.yaml:4: DRA-A001 not fixed (it would edit YAML an alias repeats"
+        ),
+        "{err}"
+    );
+}

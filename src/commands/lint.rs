@@ -396,6 +396,10 @@ fn report_fixes(
     for (what, list) in [
         ("fixed", &fixed.applied),
         ("not fixed (it would bring a new finding)", &fixed.refused),
+        (
+            "not fixed (it would edit YAML an alias repeats, changing every object that shares it: fix it by hand)",
+            &fixed.through_alias,
+        ),
     ] {
         for a in list {
             let what = if not_written(a.file) && what == "fixed" {

@@ -2,7 +2,7 @@
 //! where its pod spec lives, and which findings its comments suppress.
 
 use crate::diag::ObjectRef;
-use crate::tree::{Node, Value};
+use crate::tree::{Node, Span, Value};
 use crate::yaml::{self, Limits, LoadError};
 
 /// The kinds kubectl-dra understands; everything else is skipped silently.
@@ -151,6 +151,9 @@ pub struct ParsedFile {
     /// They are skipped, and counted; a mapping with one of the two but not
     /// the other is a broken manifest (`MissingTypeMeta`).
     pub skipped: usize,
+    /// Text that aliases repeat (the loader's `shared`): an edit there
+    /// would change every object that shares it.
+    pub shared: Vec<Span>,
 }
 
 fn classify(
@@ -225,6 +228,7 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
     let mut out = ParsedFile::default();
     out.problems
         .extend(loaded.errors.into_iter().map(DocumentProblem::Load));
+    out.shared = loaded.shared;
     // Suppression comments are rare: only split the text into lines when
     // there is one.
     let lines: Vec<&str> = if text.contains("kubectl-dra:") {

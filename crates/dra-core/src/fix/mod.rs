@@ -41,14 +41,20 @@ pub struct FixInput<'a> {
     pub src: Source<'a>,
     pub objects: Vec<Object>,
     pub gates: &'a FeatureGates,
+    /// Byte ranges of the nodes aliases repeat.
+    pub shared: Vec<(usize, usize)>,
 }
 
 impl<'a> FixInput<'a> {
     pub fn new(text: &'a str, gates: &'a FeatureGates) -> Self {
+        let parsed = parse_file(0, text, Default::default());
+        let src = Source::new(text);
+        let shared = src.byte_ranges(&parsed.shared);
         FixInput {
-            src: Source::new(text),
-            objects: parse_file(0, text, Default::default()).objects,
+            src,
+            objects: parsed.objects,
             gates,
+            shared,
         }
     }
 

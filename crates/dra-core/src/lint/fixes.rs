@@ -19,6 +19,9 @@ pub struct Offer {
     pub applicability: Applicability,
     pub description: &'static str,
     pub edits: Vec<Edit>,
+    /// The edits change YAML an alias repeats (`&anchor` ... `*anchor`):
+    /// never applied, since it would change the other objects too.
+    pub through_alias: bool,
 }
 
 /// The fixes the findings of a run offer, in finding order.
@@ -38,7 +41,9 @@ pub fn offers(
         };
         let input = inputs[d.file].get_or_insert_with(|| FixInput::new(&file.text, gates));
         if let Some(edits) = (spec.build)(input, d).filter(|e| !e.is_empty()) {
+            let through_alias = edit::touches_shared(&edits, &input.shared);
             out.push(Offer {
+                through_alias,
                 diagnostic: i,
                 file: d.file,
                 rule: d.rule,
@@ -68,6 +73,8 @@ pub struct FixRun {
     pub applied: Vec<Applied>,
     /// Fixes not applied: they would have brought a new finding.
     pub refused: Vec<Applied>,
+    /// Fixes not applied: they would edit YAML that aliases repeat.
+    pub through_alias: Vec<Applied>,
 }
 
 /// How many times `--fix` may lint the files again to check its fixes.
@@ -106,6 +113,8 @@ pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> Fix
             true
         }
     });
+    let (shared, offers): (Vec<Offer>, Vec<Offer>) =
+        offers.into_iter().partition(|o| o.through_alias);
     // A set: the check runs over every finding of every lint run.
     let known: std::collections::HashSet<_> = before.diagnostics.iter().map(key).collect();
     let line = |o: &Offer| {
@@ -180,5 +189,6 @@ pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> Fix
         texts,
         applied: chosen.iter().map(|o| applied_of(o)).collect(),
         refused,
+        through_alias: shared.iter().map(applied_of).collect(),
     }
 }

@@ -38,6 +38,21 @@ pub fn apply(text: &str, edits: &[Edit]) -> Option<String> {
     Some(out)
 }
 
+/// Whether an edit changes text inside one of `shared` (byte ranges of
+/// nodes an alias repeats): applied, it would change every object that
+/// shares the node, not only the one it is meant for.
+pub fn touches_shared(edits: &[Edit], shared: &[(usize, usize)]) -> bool {
+    edits.iter().any(|e| {
+        shared.iter().any(|&(a, b)| {
+            if e.start == e.end {
+                a < e.start && e.start < b
+            } else {
+                e.start < b && a < e.end
+            }
+        })
+    })
+}
+
 /// The text, with character spans turned into bytes and line helpers.
 pub struct Source<'a> {
     pub text: &'a str,
@@ -75,6 +90,11 @@ impl<'a> Source<'a> {
 
     pub fn bytes(&self, span: Span) -> (usize, usize) {
         (self.byte(span.start), self.byte(span.end))
+    }
+
+    /// Byte ranges of character spans.
+    pub fn byte_ranges(&self, spans: &[Span]) -> Vec<(usize, usize)> {
+        spans.iter().map(|s| self.bytes(*s)).collect()
     }
 
     fn line_start(&self, b: usize) -> usize {

@@ -75,6 +75,7 @@ pub fn convert(text: &str, to: &str, gates: &FeatureGates) -> Conversion {
     let parsed = parse_file(0, text, Limits::default());
     let lines = LineIndex::new(text);
     let src = Source::new(text);
+    let shared = src.byte_ranges(&parsed.shared);
     let mut out = Conversion {
         text: text.to_owned(),
         ..Conversion::default()
@@ -109,6 +110,9 @@ pub fn convert(text: &str, to: &str, gates: &FeatureGates) -> Conversion {
             message,
         };
         match plan(&src, obj, from, to, gates) {
+            Ok(edits) if edit::touches_shared(&edits, &shared) => {
+                out.problems.push(refuse(THROUGH_ALIAS.into()))
+            }
             Ok(edits) => planned.push((
                 i,
                 edits,
@@ -145,6 +149,9 @@ pub fn convert(text: &str, to: &str, gates: &FeatureGates) -> Conversion {
 }
 
 type Planned = (usize, Vec<Edit>, Converted);
+
+/// Why an object whose conversion edits YAML an alias repeats is left alone.
+const THROUGH_ALIAS: &str = "its conversion would edit YAML that an alias repeats (&anchor ... *anchor), changing every object that shares it; not converted (expand the alias, or convert the objects by hand)";
 
 /// The text with every planned edit, and the plans (by position) whose
 /// object, parsed back, is not the apiserver's conversion of the original.

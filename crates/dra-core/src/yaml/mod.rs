@@ -75,6 +75,9 @@ pub struct Document {
 pub struct Loaded {
     pub documents: Vec<Document>,
     pub errors: Vec<LoadError>,
+    /// Where the anchored nodes an alias repeats are written: editing text
+    /// there changes every object that shares them.
+    pub shared: Vec<Span>,
 }
 
 fn pos(m: &Marker) -> u32 {
@@ -222,6 +225,7 @@ fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded 
                 e.document += doc_base;
                 e
             }));
+        out.shared.extend(part.loaded.shared);
         doc_base += part.documents_seen;
     }
     out
@@ -316,6 +320,7 @@ fn load_pieces(
                 e.document += doc_base;
                 e
             }));
+        out.loaded.shared.extend(piece.loaded.shared);
         out.documents_seen += piece.documents_seen;
         out.alias_nodes += piece.alias_nodes;
         base = next;
@@ -362,6 +367,7 @@ fn load_part(
                 loaded: Loaded {
                     documents,
                     errors: Vec::new(),
+                    shared: Vec::new(),
                 },
                 documents_seen,
                 alias_nodes: 0,
@@ -484,6 +490,9 @@ fn load_part(
                         stack.clear();
                         root = None;
                         continue;
+                    }
+                    if out.shared.last() != Some(&node.span) {
+                        out.shared.push(node.span);
                     }
                     Some((node.clone(), 0))
                 }
