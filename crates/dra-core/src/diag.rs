@@ -40,6 +40,9 @@ pub enum ErrorType {
     NotFound,
     Dropped,
     Warning,
+    /// `field.InternalError`: what the apiserver could not do (a CEL program
+    /// that cannot be built).
+    InternalError,
 }
 
 impl ErrorType {
@@ -56,6 +59,7 @@ impl ErrorType {
             ErrorType::NotFound => "NotFound",
             ErrorType::Dropped => "Dropped",
             ErrorType::Warning => "Warning",
+            ErrorType::InternalError => "InternalError",
         }
     }
 }

@@ -17,6 +17,9 @@ pub enum CompileErrorKind {
     Type,
     /// A field or function the target version or its gates do not declare.
     Gated,
+    /// Type-checked, but the program cannot be built: a constant
+    /// conversion that fails when cel-go folds it (`plan`).
+    Instantiation,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

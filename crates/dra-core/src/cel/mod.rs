@@ -13,6 +13,7 @@ pub(crate) mod eval;
 pub(crate) mod functions;
 pub mod lookups;
 pub mod parse;
+mod plan;
 pub mod semver;
 mod strings_format;
 pub mod time;
@@ -130,6 +131,13 @@ impl Program {
         } else {
             checker.check_root(&expr)?
         };
+        if let Some(why) = plan::failed_constant_conversion(&expr) {
+            return Err(CompileError {
+                kind: CompileErrorKind::Instantiation,
+                message: format!("program instantiation failed: {why}"),
+                position: None,
+            });
+        }
         let mut literals = Vec::new();
         collect_literals(&expr, &mut literals);
         Ok(Program {

@@ -40,6 +40,14 @@ pub(crate) fn report_compile_error(
         }
         _ => e.message.trim_end_matches(" (in container '')").to_owned(),
     };
+    if e.kind == CompileErrorKind::Instantiation {
+        // convertCELErrorToValidationError: ErrorTypeInternal is
+        // field.InternalError, "Internal error: program instantiation failed: ...".
+        out.report(obj, InternalError, path, span, format!("CEL {}", e.message))
+            .label_text("fails when cel-go folds this constant conversion")
+            .note(format!("apiserver: Internal error: {}", e.message));
+        return;
+    }
     let full = match e.kind {
         CompileErrorKind::Syntax => e.message.clone(),
         _ => {
