@@ -21,6 +21,7 @@ fn env() -> Env {
         allow_multiple_allocations: true,
         list_type_attributes: true,
         ext_lists: true,
+        attributes_dyn: true,
     }
 }
 

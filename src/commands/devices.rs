@@ -104,8 +104,7 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             .ok_or_else(|| format!("no DeviceClass named {class_name:?}"))?;
         let devices = inventory::devices(
             &inv.objects,
-            inv.gates
-                .enabled(dra_core::gates::Gate::DRAListTypeAttributes),
+            dra_core::cel::list_values_converted(&inv.gates),
         );
         let report = inventory::match_devices("true", Some(class), &devices, &Env::new(&inv.gates));
         if let Some(e) = report.compile_error {

@@ -145,7 +145,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         Some(inv) => inv.gates.clone(),
         None => super::source::resolve_gates(&args.target, None)?,
     };
-    let list_types = gates.enabled(dra_core::gates::Gate::DRAListTypeAttributes);
+    let list_types = dra_core::cel::list_values_converted(&gates);
     for id in args.select.iter().flatten().chain(args.ignore.iter()) {
         if !lint::registry::RULES
             .iter()

@@ -1,7 +1,6 @@
 //! `kubectl dra match EXPR -f FILE...`: which devices a selector matches.
 
 use dra_core::cel::Env;
-use dra_core::gates::Gate;
 use dra_core::inventory::{self, MatchReport};
 use dra_core::model::ObjectKind;
 
@@ -39,7 +38,7 @@ pub fn run(args: &MatchArgs) -> Result<Outcome, String> {
         ),
         None => None,
     };
-    let devices = inventory::devices(&objects, gates.enabled(Gate::DRAListTypeAttributes));
+    let devices = inventory::devices(&objects, dra_core::cel::list_values_converted(&gates));
     let report = inventory::match_devices(&args.expression, class, &devices, &Env::new(&gates));
     let stdout = match args.output {
         MatchOutput::Json => serde_json::to_string_pretty(&report).unwrap_or_default() + "\n",

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::allocate::node_selector_matches;
 use crate::cel::{Device, Env, Program};
 use crate::dra::{DeviceClass, NodeSelection, Slice};
+use crate::gates::FeatureGates;
 use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 
@@ -27,7 +28,8 @@ pub struct Stranded {
 /// The devices `class` selects that no node of `objects` can use, slice
 /// by slice. Empty when the input has no Node objects (the cluster's nodes
 /// are not known then).
-pub fn stranded(objects: &[Object], class: &Object, list_types: bool) -> Vec<Stranded> {
+pub fn stranded(objects: &[Object], class: &Object, gates: &FeatureGates) -> Vec<Stranded> {
+    let list_types = crate::cel::list_values_converted(gates);
     let nodes: Vec<(&str, Option<&Node>)> = objects
         .iter()
         .filter(|o| o.kind == ObjectKind::Node)
@@ -39,7 +41,7 @@ pub fn stranded(objects: &[Object], class: &Object, list_types: bool) -> Vec<Str
     if nodes.is_empty() {
         return Vec::new();
     }
-    let env = Env::stored();
+    let env = Env::stored(gates);
     let programs: Vec<Program> = DeviceClass::decode(class)
         .expressions()
         .iter()
@@ -183,7 +185,11 @@ spec:
             .iter()
             .find(|o| o.kind == ObjectKind::DeviceClass)
             .unwrap();
-        let got = stranded(&objects, class, false);
+        let got = stranded(
+            &objects,
+            class,
+            &FeatureGates::defaults(crate::gates::Version::LATEST),
+        );
         assert_eq!(
             got,
             [
@@ -213,6 +219,11 @@ spec:
             .iter()
             .find(|o| o.kind == ObjectKind::DeviceClass)
             .unwrap();
-        assert!(stranded(&objects, class, false).is_empty());
+        assert!(stranded(
+            &objects,
+            class,
+            &FeatureGates::defaults(crate::gates::Version::LATEST)
+        )
+        .is_empty());
     }
 }

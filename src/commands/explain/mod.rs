@@ -493,7 +493,6 @@ fn stranded_devices(
             }
         }
     }
-    let list_types = gates.enabled(dra_core::gates::Gate::DRAListTypeAttributes);
     let mut lines = Vec::new();
     for name in classes {
         let Some(class) = objects
@@ -502,7 +501,7 @@ fn stranded_devices(
         else {
             continue;
         };
-        for s in dra_core::stranded::stranded(objects, class, list_types) {
+        for s in dra_core::stranded::stranded(objects, class, gates) {
             lines.push(format!(
                 "{} device{} of class {name} no node can use: slice {} (pool {}): {}.",
                 s.devices,

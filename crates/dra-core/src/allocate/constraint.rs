@@ -60,6 +60,12 @@ impl<'a> Search<'a> {
                     }
                     continue;
                 }
+                // Without the gate the constraint compares scalars only: a
+                // list value (converted for CEL from 1.37 whatever the gate)
+                // is an unknown type there, so no second device goes with it.
+                if matches!(v, crate::cel::Value::List(_)) {
+                    return false;
+                }
                 let same = crate::cel::value::equals(&v, &w) == Some(true);
                 if c.distinct == same {
                     return false;

@@ -50,7 +50,7 @@ pub(super) fn plan<'a>(
     claims: &[&'a Object],
 ) -> Result<Vec<ClaimPlan<'a>>, Fatal> {
     // The scheduler evaluates with every field declared (stored expressions).
-    let env = Env::stored();
+    let env = Env::stored(gates);
     let classes: HashMap<&str, dra::DeviceClass<'a>> = objects
         .iter()
         .filter(|o| o.kind == ObjectKind::DeviceClass && o.name().is_some())

@@ -224,7 +224,8 @@ impl<'a> Checker<'a> {
                         }
                     }
                     Type::Map(k, v) => ((**k).clone(), (**v).clone()),
-                    Type::Dyn | Type::Any => (Type::Dyn, Type::Dyn),
+                    // checkComprehension accepts dyn, not any.
+                    Type::Dyn => (Type::Dyn, Type::Dyn),
                     other => {
                         return Err(self.err(
                             &comp.iter_range,
@@ -293,13 +294,18 @@ impl<'a> Checker<'a> {
         operand: &Checked,
         field: &str,
     ) -> Result<Checked, CompileError> {
+        let attribute = if self.env.attributes_dyn {
+            Type::Dyn
+        } else {
+            Type::Any
+        };
         match &operand.ty {
             Type::Device => match field {
                 "driver" => Ok(c(Type::String, 0.0, MAX_DOMAIN)),
                 "attributes" => Ok(c(
                     Type::Map(
                         Box::new(Type::String),
-                        Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Any))),
+                        Box::new(Type::Map(Box::new(Type::String), Box::new(attribute))),
                     ),
                     0.0,
                     MAX_ATTRS,
@@ -428,7 +434,7 @@ impl<'a> Checker<'a> {
             {
                 let mut dyn_args = Vec::new();
                 for item in &l.elements {
-                    dyn_args.push(self.check(item)?.ty.is_dyn());
+                    dyn_args.push(self.check(item)?.ty == Type::Any);
                 }
                 if let Err(m) = super::strings_format::static_check(fmt.inner(), &dyn_args) {
                     return Err(self.err(e, CompileErrorKind::Type, m));

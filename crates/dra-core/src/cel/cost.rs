@@ -228,7 +228,7 @@ mod runtime_tests {
     }
 
     fn run(expr: &str) -> Result<bool, String> {
-        let p = Program::compile(expr, &Env::stored()).map_err(|e| e.message)?;
+        let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
         p.matches(&device()).map_err(|e| e.0)
     }
 

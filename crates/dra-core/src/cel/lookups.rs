@@ -240,6 +240,7 @@ mod tests {
             allow_multiple_allocations: true,
             list_type_attributes: true,
             ext_lists: true,
+            attributes_dyn: true,
         };
         Program::compile(expr, &env)
             .unwrap()
@@ -254,6 +255,7 @@ mod tests {
             allow_multiple_allocations: true,
             list_type_attributes: true,
             ext_lists: true,
+            attributes_dyn: true,
         };
         Program::compile(expr, &env).unwrap().attribute_reads()
     }
@@ -291,6 +293,7 @@ mod tests {
             allow_multiple_allocations: true,
             list_type_attributes: true,
             ext_lists: true,
+            attributes_dyn: true,
         };
         let p = Program::compile(r#"[device.driver == "a.example.com"].all(x, x)"#, &env).unwrap();
         assert_eq!(p.driver_literals(), vec!["a.example.com".to_owned()]);

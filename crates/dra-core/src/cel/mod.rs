@@ -29,7 +29,7 @@ pub use check::{CompileError, CompileErrorKind};
 pub use parse::{parse, short_message, CelError};
 pub use value::{Device, Value};
 
-use crate::gates::{FeatureGates, Gate};
+use crate::gates::{FeatureGates, Gate, Version};
 
 /// Limit of the apiserver's estimated cost (`CELSelectorExpressionMaxCost`).
 pub const MAX_ESTIMATED_COST: f64 = 1_000_000.0;
@@ -47,26 +47,50 @@ pub struct Env {
     /// `reverse`, `lists.range`): in the base environment from 1.34, so for
     /// new expressions from Kubernetes 1.35; stored expressions always.
     pub ext_lists: bool,
+    /// Attribute values typed `dyn` (they may be lists: comprehensions,
+    /// `format("%s")` accept them) rather than `any`. compile.go's
+    /// attributeTypeV136ListTypeAttributes against attributeTypeV131.
+    pub attributes_dyn: bool,
 }
 
 impl Env {
     pub fn new(gates: &FeatureGates) -> Self {
+        let list_types = gates.enabled(Gate::DRAListTypeAttributes);
         Env {
             allow_multiple_allocations: gates.enabled(Gate::DRAConsumableCapacity),
-            list_type_attributes: gates.enabled(Gate::DRAListTypeAttributes),
-            ext_lists: gates.version >= crate::gates::Version::V1_35,
+            list_type_attributes: list_types,
+            ext_lists: gates.version >= Version::V1_35,
+            attributes_dyn: list_types && gates.version >= Version::V1_36,
         }
     }
 
     /// The environment of stored expressions (what the scheduler evaluates):
-    /// every field and library declared.
-    pub fn stored() -> Self {
+    /// every field and library declared, FeatureEnabled ignored. The device
+    /// type is the last one declared: from 1.37 the list-typed one whatever
+    /// the gates; in 1.36 the compiler picked its attribute type by the
+    /// DRAListTypeAttributes gate; before, attributes were `any`.
+    pub fn stored(gates: &FeatureGates) -> Self {
         Env {
             allow_multiple_allocations: true,
             list_type_attributes: true,
             ext_lists: true,
+            attributes_dyn: gates.version >= Version::V1_37
+                || (gates.version >= Version::V1_36 && gates.enabled(Gate::DRAListTypeAttributes)),
         }
     }
+
+    /// The stored environment of the newest release (tests, examples).
+    pub fn stored_latest() -> Self {
+        Self::stored(&FeatureGates::defaults(Version::LATEST))
+    }
+}
+
+/// Whether a device's list-type attribute values reach CEL as lists:
+/// compile.go getAttributeValue converts them whatever the gates from 1.37;
+/// in 1.36 only with DRAListTypeAttributes on (else evaluating any selector
+/// on the device fails: "unsupported attribute value").
+pub fn list_values_converted(gates: &FeatureGates) -> bool {
+    gates.version >= Version::V1_37 || gates.enabled(Gate::DRAListTypeAttributes)
 }
 
 /// A compiled selector.
@@ -307,7 +331,7 @@ mod tests {
             let device = Arc::new(Device::from_node(
                 driver,
                 dev,
-                gates.enabled(crate::gates::Gate::DRAListTypeAttributes),
+                list_values_converted(&gates),
             ));
             let expect = case.get("expect").unwrap();
             let got = match Program::compile(expr, &Env::new(&gates)) {
@@ -354,6 +378,7 @@ mod cost_tests {
             allow_multiple_allocations: true,
             list_type_attributes: true,
             ext_lists: true,
+            attributes_dyn: true,
         };
         let cost = |e: &str| Program::compile(e, &env).unwrap().estimated_cost;
         let cases = [
@@ -415,6 +440,64 @@ mod release_tests {
                 }
             }
         }
-        assert!(Program::compile(expr, &Env::stored()).is_ok());
+        assert!(Program::compile(expr, &Env::stored_latest()).is_ok());
+    }
+    /// DRAListTypeAttributes (KEP-5491) per release, from compile.go at
+    /// each release: in 1.36 the gate decides both the attribute type and
+    /// whether list values reach CEL; from 1.37 (dynamic-resource-allocation
+    /// 5afedd9, f34bcd0) stored expressions and the values ignore it, new
+    /// expressions still see `any` with the gate off.
+    #[test]
+    fn list_type_attributes_per_release() {
+        let text =
+            "name: d\nattributes:\n  model: {string: a100}\n  tags: {strings: [ecc, fast]}\n";
+        let loaded = crate::yaml::load(text, crate::yaml::Limits::default());
+        let node = &loaded.documents[0].root;
+        let gates = |v: Version, on: bool| {
+            let mut g = FeatureGates::defaults(v);
+            g.set("DRAListTypeAttributes", on).unwrap();
+            g
+        };
+        let scalar = r#"device.attributes["d.example.com"].model == "a100""#;
+        for (v, on, converted) in [
+            (Version::V1_36, false, false),
+            (Version::V1_36, true, true),
+            (Version::V1_37, false, true),
+        ] {
+            let g = gates(v, on);
+            assert_eq!(list_values_converted(&g), converted, "{v} {on}");
+            let device = Arc::new(Device::from_node("d.example.com", node, converted));
+            let p = Program::compile(scalar, &Env::stored(&g)).unwrap();
+            match p.matches(&device) {
+                Ok(m) => assert!(converted && m, "{v} {on}"),
+                Err(e) => {
+                    assert!(!converted, "{v} {on}: {}", e.0);
+                    assert_eq!(e.0, "attribute tags: unsupported attribute value");
+                }
+            }
+        }
+        let range = r#"device.attributes["d.example.com"].tags.exists(t, t == "ecc")"#;
+        let format = r#""%s".format([device.attributes["d.example.com"].model]) == "a100""#;
+        for (v, on, new_ok, stored_ok) in [
+            (Version::V1_36, false, false, false),
+            (Version::V1_36, true, true, true),
+            (Version::V1_37, false, false, true),
+            (Version::V1_37, true, true, true),
+        ] {
+            let g = gates(v, on);
+            for e in [range, format] {
+                let new = Program::compile(e, &Env::new(&g));
+                assert_eq!(new.is_ok(), new_ok, "{v} {on} new {e}: {:?}", new.err());
+                let stored = Program::compile(e, &Env::stored(&g));
+                assert_eq!(stored.is_ok(), stored_ok, "{v} {on} stored {e}");
+            }
+        }
+        let e = Program::compile(range, &Env::new(&gates(Version::V1_37, false))).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("expression of type 'any' cannot be range of a comprehension"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -105,7 +105,7 @@ mod tests {
     use crate::cel::{CompileErrorKind, Env, Program};
 
     fn refusal(expr: &str) -> Option<String> {
-        match Program::compile(expr, &Env::stored()) {
+        match Program::compile(expr, &Env::stored_latest()) {
             Err(e) if e.kind == CompileErrorKind::Instantiation => Some(e.message),
             Err(e) => panic!("{expr}: {e:?}"),
             Ok(_) => None,

@@ -181,9 +181,10 @@ fn string_of(v: &Value) -> Option<String> {
 }
 
 /// The compile-time check of a literal format with a literal argument list
-/// (cel-go's format validator): a `%s` clause given a value of unknown
-/// type (`dyn`) is refused.
-pub(crate) fn static_check(text: &str, arg_is_dyn: &[bool]) -> Result<(), String> {
+/// (cel-go's format validator, verifyTypeOneOf): a `%s` clause given a
+/// value typed `any` (an attribute with DRAListTypeAttributes off) is
+/// refused; `dyn` passes, as every type `%s` accepts.
+pub(crate) fn static_check(text: &str, arg_is_any: &[bool]) -> Result<(), String> {
     // A format the run-time parse refuses is reported when it runs.
     let Ok(pieces) = pieces(text) else {
         return Ok(());
@@ -192,9 +193,9 @@ pub(crate) fn static_check(text: &str, arg_is_dyn: &[bool]) -> Result<(), String
         Piece::Clause(verb, _) => Some(*verb),
         Piece::Text(_) => None,
     });
-    for (verb, is_dyn) in verbs.zip(arg_is_dyn) {
-        if verb == 's' && *is_dyn {
-            return Err("error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given dyn".to_owned());
+    for (verb, is_any) in verbs.zip(arg_is_any) {
+        if verb == 's' && *is_any {
+            return Err("error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given google.protobuf.Any".to_owned());
         }
     }
     Ok(())

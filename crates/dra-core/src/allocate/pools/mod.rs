@@ -499,7 +499,7 @@ pub fn gather<'s, 'a: 's>(
     gates: &FeatureGates,
 ) -> Result<Vec<Pool<'s>>, String> {
     let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
-    let list_types = gates.enabled(Gate::DRAListTypeAttributes);
+    let list_types = crate::cel::list_values_converted(gates);
     let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
     keys.extend(index.elsewhere.iter().copied());
     keys.sort();

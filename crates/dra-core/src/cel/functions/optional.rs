@@ -22,7 +22,13 @@ pub(super) fn signature(
         ("hasValue", Some(T::Optional(_) | T::Dyn)) if n == 0 => ok(T::Bool),
         ("value", Some(T::Optional(t))) if n == 0 => ok((**t).clone()),
         ("orValue", Some(T::Optional(t))) if n == 1 => {
-            ok(if **t == *a(0) { (**t).clone() } else { T::Dyn })
+            // The type parameter takes the most general of the two
+            // (cel-go's mostGeneral): `any` stays `any`.
+            ok(if **t == *a(0) || **t == T::Any {
+                (**t).clone()
+            } else {
+                T::Dyn
+            })
         }
         ("value" | "orValue", Some(T::Dyn)) => ok(T::Dyn),
         ("or", Some(T::Optional(t))) if n == 1 => ok(T::Optional(t.clone())),
