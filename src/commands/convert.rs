@@ -105,11 +105,18 @@ fn report(file: &str, c: &Conversion) {
     }
 }
 
-fn unified_diff(name: &str, old: &str, new: &str) -> String {
+/// A unified diff of a file before and after its edits (`convert --diff`,
+/// `lint --fix --diff`). Patience, not Myers: a fix or conversion edits
+/// many objects apart, and Myers' time grows with the number of changes
+/// times the length (20,000 fixed objects took 37 s); patience anchors on
+/// the lines that occur once (object names) and diffs the pieces between.
+pub(crate) fn unified_diff(name: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }
-    similar::TextDiff::from_lines(old, new)
+    similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Patience)
+        .diff_lines(old, new)
         .unified_diff()
         .context_radius(3)
         .header(&format!("a/{name}"), &format!("b/{name}"))

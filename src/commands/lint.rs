@@ -316,13 +316,7 @@ fn fix_diff(
         if Some(i) == context_file || *new == s.text {
             continue;
         }
-        stdout.push_str(
-            &similar::TextDiff::from_lines(&s.text, new)
-                .unified_diff()
-                .context_radius(3)
-                .header(&format!("a/{}", s.name), &format!("b/{}", s.name))
-                .to_string(),
-        );
+        stdout.push_str(&super::convert::unified_diff(&s.name, &s.text, new));
     }
     report_fixes(sources, fixed, &|_| false);
     let code = u8::from(!stdout.is_empty());

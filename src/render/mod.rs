@@ -7,6 +7,28 @@ pub mod sarif;
 pub mod terminal;
 pub mod text;
 
+/// A sequence serialized from an iterator, one item at a time: a report of
+/// half a million findings is never held as one JSON tree.
+pub(crate) struct Each<I>(std::cell::Cell<Option<I>>);
+
+/// The findings of a report as JSON values, produced as they are written.
+pub(crate) type Values<'a> = Each<Box<dyn Iterator<Item = serde_json::Value> + 'a>>;
+
+impl<I> Each<I> {
+    pub(crate) fn new(items: I) -> Self {
+        Each(std::cell::Cell::new(Some(items)))
+    }
+}
+
+impl<T: serde::Serialize, I: Iterator<Item = T>> serde::Serialize for Each<I> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.take() {
+            Some(items) => s.collect_seq(items),
+            None => Err(serde::ser::Error::custom("a sequence serialized twice")),
+        }
+    }
+}
+
 use dra_core::diag::{Diagnostic, Summary};
 use dra_core::gates::FeatureGates;
 use dra_core::tree::LineIndex;

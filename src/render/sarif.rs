@@ -4,9 +4,11 @@
 
 use dra_core::diag::Severity;
 use dra_core::lint::registry::RULES;
+use std::collections::HashMap;
+
 use serde_json::{json, Value};
 
-use super::Report;
+use super::{Each, Report, Values};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -36,92 +38,109 @@ pub fn render(r: &Report<'_>) -> String {
             })
         })
         .collect();
+    // Artifacts in the order findings first name them; one pass over the
+    // findings, then the results are written one at a time.
     let mut artifacts: Vec<String> = Vec::new();
-    let results: Vec<Value> = r
-        .diagnostics
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let uri = uri_reference(r.file_name(d));
-            let index = match artifacts.iter().position(|a| *a == uri) {
-                Some(i) => i,
-                None => {
-                    artifacts.push(uri.clone());
-                    artifacts.len() - 1
-                }
-            };
-            let rule_index = RULES.iter().position(|x| x.id == d.rule).unwrap_or(0);
-            let pos = r.position(d);
-            let (start_line, start_col, end_line) = (pos.line, pos.column, pos.end_line);
-            let end_col = if end_line == start_line {
-                pos.end_column.max(start_col + 1)
-            } else {
-                pos.end_column
-            };
-            let mut text = d.message.clone();
-            if !d.field.is_empty() {
-                text.push_str(&format!(" (field {}: {})", d.field, d.error_type));
-            }
-            let mut result = json!({
-                "ruleId": d.rule,
-                "ruleIndex": rule_index,
-                "level": level(d.severity),
-                "message": {"text": text},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%", "index": index},
-                        "region": {
-                            "startLine": start_line,
-                            "startColumn": start_col,
-                            "endLine": end_line,
-                            "endColumn": end_col,
-                        }
+    let mut artifact_of: HashMap<usize, usize> = HashMap::new();
+    for d in r.diagnostics {
+        artifact_of.entry(d.file).or_insert_with(|| {
+            artifacts.push(uri_reference(r.file_name(d)));
+            artifacts.len() - 1
+        });
+    }
+    let rule_of: HashMap<&str, usize> = RULES.iter().enumerate().map(|(i, x)| (x.id, i)).collect();
+    let results = r.diagnostics.iter().enumerate().map(|(i, d)| {
+        let index = artifact_of[&d.file];
+        let uri = &artifacts[index];
+        let rule_index = rule_of.get(d.rule).copied().unwrap_or(0);
+        let pos = r.position(d);
+        let (start_line, start_col, end_line) = (pos.line, pos.column, pos.end_line);
+        let end_col = if end_line == start_line {
+            pos.end_column.max(start_col + 1)
+        } else {
+            pos.end_column
+        };
+        let mut text = d.message.clone();
+        if !d.field.is_empty() {
+            text.push_str(&format!(" (field {}: {})", d.field, d.error_type));
+        }
+        let mut result = json!({
+            "ruleId": d.rule,
+            "ruleIndex": rule_index,
+            "level": level(d.severity),
+            "message": {"text": text},
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%", "index": index},
+                    "region": {
+                        "startLine": start_line,
+                        "startColumn": start_col,
+                        "endLine": end_line,
+                        "endColumn": end_col,
                     }
-                }],
-                "properties": {"field": d.field, "type": d.error_type.as_str(), "document": d.document},
-            });
-            // SARIF's own fix object: the edits as byte replacements.
-            if let Some(o) = r.fix(i) {
-                let replacements: Vec<Value> = o
-                    .edits
-                    .iter()
-                    .map(|e| json!({
+                }
+            }],
+            "properties": {"field": d.field, "type": d.error_type.as_str(), "document": d.document},
+        });
+        // SARIF's own fix object: the edits as byte replacements.
+        if let Some(o) = r.fix(i) {
+            let replacements: Vec<Value> = o
+                .edits
+                .iter()
+                .map(|e| {
+                    json!({
                         "deletedRegion": {"byteOffset": e.start, "byteLength": e.end - e.start},
                         "insertedContent": {"text": e.text},
-                    }))
-                    .collect();
-                result["fixes"] = json!([{
-                    "description": {"text": o.description},
-                    "artifactChanges": [{
-                        "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%", "index": index},
-                        "replacements": replacements,
-                    }],
-                }]);
-                result["properties"]["fixApplicability"] = json!(o.applicability);
-            }
-            result
-        })
-        .collect();
-    let artifacts: Vec<Value> = artifacts
+                    })
+                })
+                .collect();
+            result["fixes"] = json!([{
+                "description": {"text": o.description},
+                "artifactChanges": [{
+                    "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%", "index": index},
+                    "replacements": replacements,
+                }],
+            }]);
+            result["properties"]["fixApplicability"] = json!(o.applicability);
+        }
+        result
+    });
+    let artifact_list: Vec<Value> = artifacts
         .iter()
         .map(|a| json!({"location": {"uri": a, "uriBaseId": "%SRCROOT%"}}))
         .collect();
-    let log = json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+    // Fields in the order the log has always had (preserve_order).
+    #[derive(serde::Serialize)]
+    struct Run<'a> {
+        tool: Value,
+        #[serde(rename = "originalUriBaseIds")]
+        original_uri_base_ids: Value,
+        artifacts: Vec<Value>,
+        results: Values<'a>,
+    }
+    #[derive(serde::Serialize)]
+    struct Log<'a> {
+        #[serde(rename = "$schema")]
+        schema: &'static str,
+        version: &'static str,
+        runs: [Run<'a>; 1],
+    }
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: [Run {
+            tool: json!({"driver": {
                 "name": "kubectl-dra",
                 "informationUri": "https://github.com/kubectl-dra/kubectl-dra",
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The directory kubectl-dra ran in"}}},
-            "artifacts": artifacts,
-            "results": results,
+            }}),
+            original_uri_base_ids: json!({"%SRCROOT%": {"description": {"text": "The directory kubectl-dra ran in"}}}),
+            artifacts: artifact_list,
+            results: Each::new(Box::new(results)),
         }],
-    });
+    };
     serde_json::to_string_pretty(&log).unwrap_or_default()
 }
 

@@ -117,9 +117,16 @@ pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> Fix
         offers.into_iter().partition(|o| o.through_alias);
     // A set: the check runs over every finding of every lint run.
     let known: std::collections::HashSet<_> = before.diagnostics.iter().map(key).collect();
+    // One line index per file, built when a fix of it is reported (one per
+    // offer made --fix quadratic in the number of fixes).
+    let indexes: Vec<std::cell::OnceCell<LineIndex>> =
+        files.iter().map(|_| std::cell::OnceCell::new()).collect();
     let line = |o: &Offer| {
         let d = &before.diagnostics[o.diagnostic];
-        LineIndex::new(&files[o.file].text).line_col(d.span.start).0
+        indexes[o.file]
+            .get_or_init(|| LineIndex::new(&files[o.file].text))
+            .line_col(d.span.start)
+            .0
     };
     let applied_of = |o: &Offer| Applied {
         file: o.file,
