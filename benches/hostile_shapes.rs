@@ -2,7 +2,10 @@
 //! (issue 18): a million empty documents, a 200,000-key mapping, thousands
 //! of findings in a 1.7 MB file rendered as text, a 3,000-term CEL chain in
 //! two files, a string-doubling cel.bind, 40 nodes alike with 5,000 values
-//! of their own each. Prints one line per shape with
+//! of their own each; and (issue 29) 20,000 fixes shown as a diff, 500,000
+//! findings as JSON, 100,000 repeats of one key, 50,000 single-device pools
+//! on one node, a CEL membership test over a long list in a loop. Prints
+//! one line per shape with
 //! seconds, peak RSS and RSS per input MB. `cargo bench --bench hostile_shapes`.
 
 use std::path::{Path, PathBuf};
@@ -84,6 +87,28 @@ fn main() {
         }
     }
     let local = write(&dir, "local.yaml", &local);
+    // One v1beta1 claim per document, each fixable (DRA-A001).
+    let fixable: String = (0..20_000 / scale)
+        .map(|i| format!("---\napiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c{i}\n  namespace: default\nspec:\n  devices:\n    requests:\n    - name: gpu\n      deviceClassName: gpu.example.com\n"))
+        .collect();
+    let fixable = write(&dir, "fixable.yaml", &fixable);
+    // Every object invalid: one finding each, written as JSON.
+    let invalid: String = (0..500_000 / scale)
+        .map(|i| format!("---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: Bad_{i}\nspec: {{}}\n"))
+        .collect();
+    let invalid = write(&dir, "invalid.yaml", &invalid);
+    // One key repeated: the YAML loader's duplicate-key path.
+    let repeated = write(&dir, "repeated.yaml", &format!("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\n  labels:\n{}", "    k: v\n".repeat(100_000 / scale)));
+    // Single-device pools on one node: the pool index.
+    let mut pools = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: one, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: c, count: 2}\n");
+    for p in 0..50_000 / scale {
+        pools.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s{p}}}\nspec:\n  driver: x.example.com\n  nodeName: n0\n  pool: {{name: p{p}, generation: 1, resourceSliceCount: 1}}\n  devices:\n  - name: d0\n"));
+    }
+    let pools = write(&dir, "pools.yaml", &pools);
+    // Membership in a long list inside a loop: cel-go's cost tracker
+    // stops it at once.
+    let membership =
+        "lists.range(4000).map(i, i).all(x, x in lists.range(4000).map(i, i))".to_owned();
     let fleet = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/testdata/fixtures/explain-fleet/fleet.yaml"
@@ -127,6 +152,39 @@ fn main() {
                 "json".into(),
             ],
             local.clone(),
+        ),
+        (
+            "20,000 fixes as a diff",
+            vec!["lint".into(), "--fix".into(), "--diff".into(), s(&fixable)],
+            fixable.clone(),
+        ),
+        (
+            "500,000 findings as JSON",
+            vec!["lint".into(), "-o".into(), "json".into(), s(&invalid)],
+            invalid.clone(),
+        ),
+        (
+            "100,000 repeats of one key",
+            vec!["lint".into(), "-o".into(), "json".into(), s(&repeated)],
+            repeated.clone(),
+        ),
+        (
+            "50,000 pools on one node",
+            vec![
+                "explain".into(),
+                "claim".into(),
+                "one".into(),
+                "-f".into(),
+                s(&pools),
+                "-o".into(),
+                "json".into(),
+            ],
+            pools.clone(),
+        ),
+        (
+            "membership loop in CEL",
+            vec!["match".into(), membership, "-f".into(), fleet.into()],
+            PathBuf::from(fleet),
         ),
         (
             "string-doubling cel.bind",

@@ -26,6 +26,8 @@ fn nodes(objects: &[Object]) -> Vec<String> {
         .filter(|o| o.kind == ObjectKind::Node)
         .filter_map(|o| o.name().map(str::to_owned))
         .collect();
+    // A set: a scan per slice made 100,000 slices quadratic.
+    let mut seen: std::collections::HashSet<String> = out.iter().cloned().collect();
     for s in slices(objects) {
         let mut names: Vec<&str> = Vec::new();
         if let NodeSelection::Node(n) = s.selection {
@@ -38,12 +40,14 @@ fn nodes(objects: &[Object]) -> Vec<String> {
             }
         }
         for n in names {
-            if !out.iter().any(|x| x == n) {
+            if !seen.contains(n) {
+                seen.insert(n.to_owned());
                 out.push(n.to_owned());
             }
         }
     }
     out.sort();
+    out.dedup();
     out
 }
 
