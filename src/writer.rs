@@ -26,7 +26,7 @@ use std::sync::{Mutex, Once};
 static IN_FLIGHT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 static HANDLER: Once = Once::new();
 
-fn track(path: &Path, add: bool) {
+fn install_handler() {
     HANDLER.call_once(|| {
         // A second handler (a test harness, an embedding program) wins;
         // the temporary files are then only removed on ordinary failures.
@@ -39,11 +39,27 @@ fn track(path: &Path, add: bool) {
             std::process::exit(130);
         });
     });
+}
+
+/// A temporary file in `dir`, known to the Ctrl-C handler before anything
+/// can interrupt: the handler is installed first, and the file is created
+/// and recorded under the lock the handler takes, so a signal in between
+/// waits for the record and then removes the file.
+fn create_tracked(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    install_handler();
+    let mut set = IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::Builder::new()
+        .prefix(".kubectl-dra-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    set.get_or_insert_with(HashSet::new)
+        .insert(tmp.path().to_owned());
+    Ok(tmp)
+}
+
+fn untrack(path: &Path) {
     if let Ok(mut set) = IN_FLIGHT.lock() {
-        let set = set.get_or_insert_with(HashSet::new);
-        if add {
-            set.insert(path.to_owned());
-        } else {
+        if let Some(set) = set.as_mut() {
             set.remove(path);
         }
     }
@@ -141,12 +157,8 @@ pub fn replace(path: &Path, text: &str, expect: Expect<'_>) -> Result<(), NotWri
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".kubectl-dra-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
+    let mut tmp = create_tracked(dir)
         .map_err(|e| io("cannot create a temporary file in its directory", e))?;
-    track(tmp.path(), true);
     let result = (|| {
         let f = tmp.as_file_mut();
         if bom && !text.as_bytes().starts_with(BOM) {
@@ -170,6 +182,7 @@ pub fn replace(path: &Path, text: &str, expect: Expect<'_>) -> Result<(), NotWri
             }
         }
         f.sync_all().map_err(|e| io("cannot write", e))?;
+        pause_for_tests();
         if let Expect::Unchanged(read) = expect {
             let now = read_back(&target)?;
             let now = now.strip_prefix(BOM).unwrap_or(&now);
@@ -187,12 +200,25 @@ pub fn replace(path: &Path, text: &str, expect: Expect<'_>) -> Result<(), NotWri
             .map(drop)
             .map_err(|e| io("cannot replace the file", e.error))
     });
-    track(&tmp_path, false);
+    untrack(&tmp_path);
     outcome?;
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Test builds only: `KUBECTL_DRA_TEST_WRITE_PAUSE_MS` holds the writer
+/// between writing the temporary file and renaming it, so that a test can
+/// interrupt it there (tests/writer.rs). Release builds have no such hook.
+fn pause_for_tests() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("KUBECTL_DRA_TEST_WRITE_PAUSE_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms.min(10_000)));
+    }
 }
 
 /// The target's bytes as they are now (bounded: what was read plus a

@@ -158,3 +158,45 @@ fn a_full_disk_leaves_the_original() {
     assert!(kept, "the original was lost");
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Ctrl-C while the fixed file waits to be renamed over the original (the
+/// writer held there by its test-build pause): the original is intact, no
+/// temporary file is left, the exit status is 130. Without the pause, the
+/// same run writes the file.
+#[test]
+fn ctrl_c_mid_write_leaves_the_original() {
+    let dir = scratch("ctrl-c");
+    let file = &dir.join("beta.yaml");
+    let original = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: default\nspec:\n  devices:\n    requests:\n    - name: gpu\n      deviceClassName: gpu.example.com\n";
+    fs::write(&file, original).unwrap();
+    let mut child = std::process::Command::new(support::bin())
+        .args(["convert", "--write", file.to_str().unwrap()])
+        .env("KUBECTL_DRA_TEST_WRITE_PAUSE_MS", "5000")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the temporary file exists: the writer is in its pause.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while leftovers(&dir).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no temporary file appeared"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SAFETY: kill sends a signal to the child we spawned and still own.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(fs::read_to_string(&file).unwrap(), original);
+    assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+    let o = support::run(&["convert", "--write", file.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(fs::read_to_string(&file).unwrap().contains("exactly:"));
+}
