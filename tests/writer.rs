@@ -166,7 +166,7 @@ fn a_full_disk_leaves_the_original() {
 #[test]
 fn ctrl_c_mid_write_leaves_the_original() {
     let dir = scratch("ctrl-c");
-    let file = &dir.join("beta.yaml");
+    let file = dir.join("beta.yaml");
     let original = "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: default\nspec:\n  devices:\n    requests:\n    - name: gpu\n      deviceClassName: gpu.example.com\n";
     fs::write(&file, original).unwrap();
     let mut child = std::process::Command::new(support::bin())
