@@ -82,3 +82,34 @@ fn admin_access_is_refused_once() {
         )]
     );
 }
+
+/// validateRequestPolicyValidValues notes the default in validateSet's item
+/// callback. 1.34 validates every item of an over-long list (the default
+/// is found: TooMany alone); from 1.35 the list stops at TooMany before any
+/// item, so the default is never found and Invalid follows at the same path
+/// (validation.go of fabiendupont/kubernetes@291372b for 1.34,
+/// kubernetes/kubernetes@009801d for 1.37).
+#[test]
+fn eleven_valid_values_per_release() {
+    let values: String = (1..=11).map(|i| format!("'{i}', ")).collect();
+    let yaml = format!("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: nic.example.com\n  pool: {{name: p, generation: 1, resourceSliceCount: 1}}\n  nodeName: node-1\n  devices:\n  - name: nic-0\n    allowMultipleAllocations: true\n    capacity:\n      queues:\n        value: '16'\n        requestPolicy:\n          default: '1'\n          validValues: [{values}]\n");
+    let path = "spec.devices[0].capacity[queues].requestPolicy.validValues".to_owned();
+    let too_many = (path.clone(), "TooMany".to_owned());
+    let invalid = (path, "Invalid".to_owned());
+    for (version, want) in [
+        ("1.34", vec![too_many.clone()]),
+        ("1.35", vec![invalid.clone(), too_many.clone()]),
+        ("1.37", vec![invalid.clone(), too_many.clone()]),
+    ] {
+        let got = errors(
+            &yaml,
+            &[
+                "--kubernetes-version",
+                version,
+                "--feature-gates",
+                "DRAConsumableCapacity=true",
+            ],
+        );
+        assert_eq!(got, want, "{version}");
+    }
+}

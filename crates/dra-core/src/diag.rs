@@ -43,6 +43,10 @@ pub enum ErrorType {
     /// `field.InternalError`: what the apiserver could not do (a CEL program
     /// that cannot be built).
     InternalError,
+    /// Not an error: the registry strategy resets the field on create and
+    /// update (PrepareForCreate, GetResetFields), so the object is not stored
+    /// as written.
+    Reset,
 }
 
 impl ErrorType {
@@ -60,6 +64,7 @@ impl ErrorType {
             ErrorType::Dropped => "Dropped",
             ErrorType::Warning => "Warning",
             ErrorType::InternalError => "InternalError",
+            ErrorType::Reset => "Reset",
         }
     }
 }

@@ -29,14 +29,15 @@ pub(crate) fn check_map_keys(cx: &Ctx<'_>, obj: &Object, map: &str, out: &mut Si
                 }
                 continue;
             }
+            // 1.35's validateMap checks a key at its entry's path; from 1.36
+            // at the map's (validation-releases.md, "Map key errors").
+            let path = if cx.gates.version <= crate::gates::Version::V1_35 {
+                format!("spec.devices[{i}].{map}[{}]", a.key)
+            } else {
+                format!("spec.devices[{i}].{map}")
+            };
             if let Some((ty, msg)) = qualified_name_problem(&a.key) {
-                out.report(
-                    obj,
-                    ty,
-                    format!("spec.devices[{i}].{map}"),
-                    a.key_span,
-                    format!("{:?}: {msg}", a.key),
-                );
+                out.report(obj, ty, path, a.key_span, format!("{:?}: {msg}", a.key));
             } else if a.key.matches('/').count() > 1 {
                 out.report(obj, Warning, format!("spec.devices[{i}].{map}"), a.key_span, format!("{:?} has more than one '/'", a.key))
                     .note("accepted by released apiservers (kubernetes/kubernetes#141869), but no CEL selector can reach it; a future apiserver rejects it");

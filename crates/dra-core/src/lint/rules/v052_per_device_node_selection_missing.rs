@@ -15,9 +15,17 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for (i, d) in devices(cx.gates.version, obj) {
+        // validateDevice counts `allNodes` only when true: `allNodes: false`
+        // is Invalid there (DRA-V053) and selects nothing, so a device with
+        // nothing else is Required as well (validation.go@009801d; upstream's
+        // resourceslice test invalid-node-selector-in-basicdevice).
         let set: Vec<&str> = ["nodeName", "nodeSelector", "allNodes"]
             .into_iter()
-            .filter(|k| get(d, k).is_some())
+            .filter(|k| match get(d, k) {
+                Some(v) if *k == "allNodes" => v.as_bool() != Some(false),
+                Some(_) => true,
+                None => false,
+            })
             .collect();
         match set.len() {
             0 => {

@@ -16,9 +16,11 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     if e.value.is_null() {
         return;
     }
+    // Reset, not Warning: the claim is accepted, but not stored as written
+    // (strategy.go PrepareForCreate: claim.Status = ResourceClaimStatus{}).
     out.report(
         obj,
-        Warning,
+        Reset,
         "status",
         e.key_span,
         "the apiserver discards a claim's status when the claim is created or updated",
