@@ -705,36 +705,49 @@ fn report(
     };
     let stdout = match common.output {
         MatchOutput::Json => {
-            let v = if common.node.is_some() && excluded.is_empty() {
+            if common.node.is_some() && excluded.is_empty() {
                 let mut v = node_json(&per_node[0].0, claims, &per_node[0].1, &advice[0]);
                 v["verdict"] = summary.json();
-                v
+                serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             } else {
-                let mut nodes: Vec<Value> = per_node
+                // One node's value at a time, as it is written: a fleet of
+                // 100,000 nodes is never one JSON tree.
+                let nodes = per_node
                     .iter()
                     .zip(&advice)
                     .map(|((n, o), a)| node_json(n, claims, o, a))
-                    .collect();
-                nodes.extend(excluded.iter().map(|(n, why)| {
-                    json!({"node": n, "result": "excluded", "error": null, "reason": why})
-                }));
+                    .chain(excluded.iter().map(|(n, why)| {
+                        json!({"node": n, "result": "excluded", "error": null, "reason": why})
+                    }));
                 let errors = per_node
                     .iter()
                     .filter(|(_, o)| matches!(o, Outcome::Error { .. }))
                     .count();
-                json!({
-                    "verdict": summary.json(),
-                    "extendedResources": extended.iter().map(|r| json!({
-                        "request": r.name, "container": r.container, "resource": r.resource,
-                        "deviceClass": r.class, "count": r.count,
-                    })).collect::<Vec<_>>(),
-                    "nodes": nodes,
-                    "summary": {"nodes": summary.total, "allocated": summary.allocated.len(), "errors": errors,
+                // Fields in the order the output has always had (preserve_order).
+                #[derive(serde::Serialize)]
+                struct Fleet<'a> {
+                    verdict: Value,
+                    #[serde(rename = "extendedResources")]
+                    extended_resources: Value,
+                    nodes: crate::render::Values<'a>,
+                    summary: Value,
+                }
+                let fleet = Fleet {
+                    verdict: summary.json(),
+                    extended_resources: json!(extended
+                        .iter()
+                        .map(|r| json!({
+                            "request": r.name, "container": r.container, "resource": r.resource,
+                            "deviceClass": r.class, "count": r.count,
+                        }))
+                        .collect::<Vec<_>>()),
+                    nodes: crate::render::Each::new(Box::new(nodes)),
+                    summary: json!({"nodes": summary.total, "allocated": summary.allocated.len(), "errors": errors,
                                 "excluded": excluded.len(),
-                                "unsatisfiable": per_node.len() - summary.allocated.len() - errors},
-                })
-            };
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+                                "unsatisfiable": per_node.len() - summary.allocated.len() - errors}),
+                };
+                serde_json::to_string_pretty(&fleet).unwrap_or_default() + "\n"
+            }
         }
         MatchOutput::Text if common.node.is_some() && excluded.is_empty() => {
             let mut out = text::node_detail(&names, &per_node[0].0, &per_node[0].1, &advice[0]);
