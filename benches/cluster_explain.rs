@@ -115,7 +115,16 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let (slices, claims) = if full() { (SLICES, CLAIMS) } else { (100, 20) };
+    // KUBECTL_DRA_BENCH_SLICES scales the full run (100000: issue 29's
+    // cluster-scale read), claims in proportion.
+    let scaled = std::env::var("KUBECTL_DRA_BENCH_SLICES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok());
+    let (slices, claims) = match (full(), scaled) {
+        (true, Some(n)) => (n, n / 5),
+        (true, None) => (SLICES, CLAIMS),
+        _ => (100, 20),
+    };
     let objects = fixture(slices, claims);
     let server = apiserver::Server::start(apiserver::Fixture::new("1.37", &objects, &[]));
     let dir = std::env::temp_dir().join(format!("kubectl-dra-bench-{}", std::process::id()));
