@@ -140,6 +140,9 @@ impl<'a> Eval<'a> {
                 self.select(&operand, &s.field)
             }
             Expr::List(l) => {
+                if let Some(Some(v)) = self.literals.get(e.id as usize) {
+                    return Ok(v.clone());
+                }
                 let mut items = Vec::with_capacity(l.elements.len());
                 for (i, item) in l.elements.iter().enumerate() {
                     let v = self.eval(item)?;
@@ -151,9 +154,8 @@ impl<'a> Eval<'a> {
                         items.push(v);
                     }
                 }
-                if !cost::is_constant(e) {
-                    self.charge(cost::LIST_CREATE)?;
-                }
+                // Not planned as a constant (collect_literals): built here.
+                self.charge(cost::LIST_CREATE)?;
                 Ok(Value::List(Arc::new(items)))
             }
             Expr::Map(m) => {

@@ -240,6 +240,13 @@ fn collect_literals(e: &IdedExpr, out: &mut Vec<Option<Value>>) {
     };
     match &e.expr {
         Expr::Literal(LiteralValue::String(s)) => put(Value::String(s.inner().into())),
+        // A list of constants: built once, free at run time (cel-go plans it
+        // as a constant).
+        Expr::List(_) => {
+            if let Some(v) = plan::constant_list(e) {
+                put(v);
+            }
+        }
         // quantity("40Gi") and semver("1.2.3") of a literal: parsed once.
         Expr::Call(c)
             if c.target.is_none()

@@ -33,6 +33,15 @@ pub(super) fn failed_constant_conversion(e: &IdedExpr) -> Option<String> {
     fold(e).err()
 }
 
+/// The value of a list literal of constants, built once per program as
+/// cel-go's planner builds it (`maybeBuildListLiteral`).
+pub(super) fn constant_list(e: &IdedExpr) -> Option<Value> {
+    match &e.expr {
+        Expr::List(_) => fold(e).ok().flatten(),
+        _ => None,
+    }
+}
+
 /// The value of a constant the planner builds (a literal, a list or map of
 /// constants, a conversion of a constant), `None` for anything that needs a
 /// device; the error of a constant conversion that fails. Children are
