@@ -377,39 +377,49 @@ impl<'a> Checker<'a> {
             Some(t) => Some(self.check(t)?),
             None => None,
         };
-        // Literal regular expressions are validated at compile time (1.29+).
-        if matches!(name, "matches" | "find" | "findAll") {
-            if let Some(IdedExpr {
-                expr: Expr::Literal(LiteralValue::String(re)),
-                ..
-            }) = call.args.first()
-            {
-                if let Err(err) = regex::Regex::new(re.inner()) {
-                    return Err(self.err(
-                        &call.args[0],
-                        CompileErrorKind::Type,
-                        // cel-go's regex literal validator (cel/validator.go).
-                        format!("invalid {name} argument: error parsing regexp: {err}"),
-                    ));
-                }
-            }
-        }
-        // So are literal durations and timestamps (cel-go's literal validators).
-        if call.target.is_none() && matches!(name, "duration" | "timestamp") {
-            if let Some(IdedExpr {
-                expr: Expr::Literal(LiteralValue::String(lit)),
-                ..
-            }) = call.args.first()
-            {
-                let text = lit.inner();
-                let problem = match name {
-                    "duration" => super::time::parse_duration(text).err(),
-                    _ => super::time::parse_timestamp(text).err(),
-                };
-                if let Some(p) = problem {
-                    return Err(self.err(&call.args[0], CompileErrorKind::Type, p));
-                }
-            }
+        // The base environment's AST validators (1.29+, cel-go
+        // `cel/validator.go` formatValidator): a literal first argument of
+        // `matches` must compile as a regular expression, of `duration` and
+        // `timestamp` must convert; the error names only the function.
+        let validated = match (name, call.args.first()) {
+            (
+                "matches",
+                Some(IdedExpr {
+                    expr: Expr::Literal(LiteralValue::String(re)),
+                    ..
+                }),
+            ) => Some(regex::Regex::new(re.inner()).is_ok()),
+            (
+                "duration",
+                Some(IdedExpr {
+                    expr: Expr::Literal(LiteralValue::String(text)),
+                    ..
+                }),
+            ) => Some(super::time::parse_duration(text.inner()).is_ok()),
+            (
+                "timestamp",
+                Some(IdedExpr {
+                    expr: Expr::Literal(LiteralValue::String(text)),
+                    ..
+                }),
+            ) => Some(super::time::parse_timestamp(text.inner()).is_ok()),
+            (
+                "timestamp",
+                Some(IdedExpr {
+                    expr: Expr::Literal(LiteralValue::Int(secs)),
+                    ..
+                }),
+            ) => Some(
+                super::time::checked_timestamp(i128::from(*secs.inner()) * 1_000_000_000).is_ok(),
+            ),
+            _ => None,
+        };
+        if validated == Some(false) {
+            return Err(self.err(
+                &call.args[0],
+                CompileErrorKind::Type,
+                format!("invalid {name} argument"),
+            ));
         }
         if matches!(name, op::LOGICAL_AND | op::LOGICAL_OR) && call.args.len() == 2 {
             return self.logical(call);

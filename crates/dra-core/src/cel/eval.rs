@@ -119,7 +119,7 @@ impl<'a> Eval<'a> {
                     "device" => Ok(Value::Device(self.device.clone())),
                     "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map"
                     | "null_type" | "type" => Ok(Value::Type(type_name(name))),
-                    _ => Err(format!("no such attribute: {name}")),
+                    _ => Err(format!("no such attribute(s): {name}")),
                 }
             }
             Expr::Select(s) => {

@@ -78,6 +78,21 @@ fn fold(e: &IdedExpr) -> Result<Option<Value>, String> {
                 args.push(fold(a)?);
             }
             let name = c.func_name.as_str();
+            // With OptOptimize cel-go compiles a constant pattern of
+            // `matches` when the program is built, and the Kubernetes regex
+            // library's OptimizeRegex does so for `find` and `findAll`
+            // (`apiserver/pkg/cel/library/regex.go`); the index counts the
+            // receiver, so it is the pattern in either call style.
+            if matches!(name, "matches" | "find" | "findAll") {
+                let pattern = if c.target.is_some() {
+                    args.first()
+                } else {
+                    args.get(1)
+                };
+                if let Some(Some(Value::String(p))) = pattern {
+                    functions::regex(p)?;
+                }
+            }
             match (
                 c.target.is_none() && CONVERSIONS.contains(&name),
                 args.as_slice(),
@@ -140,6 +155,25 @@ mod tests {
             refusal(r#"int("x") > 0"#).unwrap(),
             "program instantiation failed: type conversion error from 'string' to 'int'"
         );
+        // A conversion of a folded constant: Go's time.ParseDuration refuses
+        // it, and String.ConvertToType words it (`common/types/string.go`).
+        assert_eq!(
+            refusal(r#"duration(string(b"1d")) > duration("0s")"#).unwrap(),
+            "program instantiation failed: type conversion error from 'string' to 'google.protobuf.Duration'"
+        );
+        // A constant pattern that is not a literal (the literal one is the
+        // validator's, at type-check) fails when the program is built.
+        for e in [
+            r#""a".find(string(b"(")) == """#,
+            r#""a".findAll("(").size() == 0"#,
+            r#""a".matches(string(b"("))"#,
+        ] {
+            let m = refusal(e).unwrap_or_else(|| panic!("{e}: compiled"));
+            assert!(
+                m.starts_with("program instantiation failed: error parsing regexp: "),
+                "{e}: {m}"
+            );
+        }
         // Conversions of what a device holds are evaluated per device.
         for e in [
             r#"int(device.attributes["d"].s) > 0"#,
@@ -147,6 +181,7 @@ mod tests {
             r#"[int("1"), 2].size() == 2"#,
             r#"dyn(1) == 1 && type(1) == int && bytes("a") == b"a""#,
             r#"duration("1s") > duration("0s") && timestamp("2020-01-01T00:00:00Z") > timestamp("2019-01-01T00:00:00Z")"#,
+            r#"device.attributes["d"].s.find("(a)") == "a""#,
         ] {
             assert_eq!(refusal(e), None, "{e}");
         }

@@ -4,12 +4,47 @@
 
 use std::sync::Arc;
 
-/// Nanoseconds in a `google.protobuf.Duration` (its range: ±10,000 years).
-pub const MAX_DURATION_NANOS: i128 = 315_576_000_000 * 1_000_000_000;
+/// cel-go's durations are Go's `time.Duration`: nanoseconds in an int64
+/// (about ±292 years), and arithmetic past it is `errIntOverflow`
+/// (`common/types/overflow.go` addDurationChecked).
+pub const DURATION_RANGE: std::ops::RangeInclusive<i128> = (i64::MIN as i128)..=(i64::MAX as i128);
+/// cel-go's timestamps run from 0001-01-01 to 9999-12-31 (`minUnixTime`,
+/// `maxUnixTime` in `common/types/timestamp.go`), in seconds.
+pub const TIMESTAMP_SECONDS: std::ops::RangeInclusive<i64> = -62_135_596_800..=253_402_300_799;
+pub const INTEGER_OVERFLOW: &str = "integer overflow";
+pub const TIMESTAMP_OVERFLOW: &str = "timestamp overflow";
+/// `String.ConvertToType` when Go's parser refuses the text.
+pub const NOT_A_DURATION: &str =
+    "type conversion error from 'string' to 'google.protobuf.Duration'";
+pub const NOT_A_TIMESTAMP: &str =
+    "type conversion error from 'string' to 'google.protobuf.Timestamp'";
 
-/// Parses Go's duration syntax (`1h30m`, `-1.5s`, `300ms`, `2us`), as cel-go's `duration()`.
+/// A duration, or cel-go's overflow error when it leaves the int64 range.
+pub fn checked_duration(n: i128) -> Result<i128, String> {
+    if DURATION_RANGE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(INTEGER_OVERFLOW.to_owned())
+    }
+}
+
+/// A timestamp, or cel-go's `timestamp overflow` outside years 1-9999.
+pub fn checked_timestamp(n: i128) -> Result<i128, String> {
+    let secs = n.div_euclid(1_000_000_000);
+    if secs >= i128::from(*TIMESTAMP_SECONDS.start())
+        && secs <= i128::from(*TIMESTAMP_SECONDS.end())
+    {
+        Ok(n)
+    } else {
+        Err(TIMESTAMP_OVERFLOW.to_owned())
+    }
+}
+
+/// Parses Go's duration syntax (`1h30m`, `-1.5s`, `300ms`, `2us`) as
+/// `time.ParseDuration`, which cel-go's `duration()` calls; its refusal is
+/// cel-go's conversion error.
 pub fn parse_duration(s: &str) -> Result<i128, String> {
-    let bad = || format!("invalid duration {s:?}");
+    let bad = || NOT_A_DURATION.to_owned();
     let (neg, mut rest) = match s.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -64,10 +99,7 @@ pub fn parse_duration(s: &str) -> Result<i128, String> {
         rest = next;
     }
     let total = if neg { -total } else { total };
-    if total.abs() > MAX_DURATION_NANOS {
-        return Err(format!("duration {s:?} out of range"));
-    }
-    Ok(total)
+    checked_duration(total).map_err(|_| bad())
 }
 
 /// Formats a duration as cel-go's `string(duration)` does: seconds, `1.5s`.
@@ -108,14 +140,17 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
 }
 
 /// Parses an RFC 3339 timestamp (`2026-11-30T12:00:00Z`, offsets, fractions)
-/// into nanoseconds since the Unix epoch, as cel-go's `timestamp()`.
+/// into nanoseconds since the Unix epoch, as cel-go's `timestamp()` does
+/// with Go's `time.Parse(time.RFC3339, ...)`: upper-case `T` and `Z`, no
+/// leap second, a day that exists in its month, fractions past nanoseconds
+/// dropped; outside years 1-9999 `timestamp overflow`.
 pub fn parse_timestamp(s: &str) -> Result<i128, String> {
-    let bad = || format!("invalid timestamp {s:?}");
+    let bad = || NOT_A_TIMESTAMP.to_owned();
     let b = s.as_bytes();
     if b.len() < 20
         || b[4] != b'-'
         || b[7] != b'-'
-        || !matches!(b[10], b'T' | b't')
+        || b[10] != b'T'
         || b[13] != b':'
         || b[16] != b':'
     {
@@ -131,24 +166,39 @@ pub fn parse_timestamp(s: &str) -> Result<i128, String> {
         num(14..16)?,
         num(17..19)?,
     );
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+    if !(1..=12).contains(&mo) || h > 23 || mi > 59 || se > 59 {
+        return Err(bad());
+    }
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let month_days = match mo {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if !(1..=month_days).contains(&d) {
         return Err(bad());
     }
     let mut rest = &s[19..];
     let mut nanos: i128 = 0;
     if let Some(f) = rest.strip_prefix('.') {
         let end = f.find(|c: char| !c.is_ascii_digit()).unwrap_or(f.len());
-        if end == 0 || end > 9 {
+        if end == 0 {
             return Err(bad());
         }
-        nanos = format!("{:0<9}", &f[..end]).parse().map_err(|_| bad())?;
+        nanos = format!("{:0<9}", &f[..end.min(9)])
+            .parse()
+            .map_err(|_| bad())?;
         rest = &f[end..];
     }
     let offset_secs: i64 = match rest {
-        "Z" | "z" => 0,
+        "Z" => 0,
         o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) && &o[3..4] == ":" => {
             let oh: i64 = o[1..3].parse().map_err(|_| bad())?;
             let om: i64 = o[4..6].parse().map_err(|_| bad())?;
+            if oh > 23 || om > 59 {
+                return Err(bad());
+            }
             let v = oh * 3600 + om * 60;
             if o.starts_with('-') {
                 -v
@@ -160,7 +210,7 @@ pub fn parse_timestamp(s: &str) -> Result<i128, String> {
     };
     let days = days_from_civil(y, mo, d);
     let secs = days * 86_400 + h * 3600 + mi * 60 + se - offset_secs;
-    Ok(i128::from(secs) * 1_000_000_000 + nanos)
+    checked_timestamp(i128::from(secs) * 1_000_000_000 + nanos)
 }
 
 /// RFC 3339 in UTC, as cel-go's `string(timestamp)`.
@@ -396,6 +446,56 @@ mod tests {
         assert_eq!(parse_timestamp("1970-01-01T00:00:00Z").unwrap(), 0);
         assert!(parse_timestamp("2026-13-01T00:00:00Z").is_err());
         assert!(parse_timestamp("yesterday").is_err());
+    }
+
+    /// Go's `time.ParseDuration` and `time.Parse(time.RFC3339, ...)` as cel-go
+    /// calls them, and its errors (`common/types/string.go` ConvertToType,
+    /// `overflow.go`, `timestamp.go` minUnixTime/maxUnixTime).
+    #[test]
+    fn go_ranges_and_cel_go_errors() {
+        assert_eq!(
+            parse_duration("2562047h47m16.854775807s"),
+            Ok(i128::from(i64::MAX))
+        );
+        assert_eq!(parse_duration("2562048h"), Err(NOT_A_DURATION.to_owned()));
+        assert_eq!(
+            parse_duration("-2562047h47m16.854775808s"),
+            Ok(i128::from(i64::MIN))
+        );
+        assert_eq!(parse_duration("1d"), Err(NOT_A_DURATION.to_owned()));
+        assert_eq!(
+            checked_duration(i128::from(i64::MAX) + 1),
+            Err("integer overflow".into())
+        );
+        for bad in [
+            "2026-11-30t12:00:00Z",
+            "2026-11-30T12:00:00z",
+            "2026-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2026-06-30T23:59:60Z",
+            "2026-06-30T12:00:00+24:00",
+        ] {
+            assert_eq!(
+                parse_timestamp(bad),
+                Err(NOT_A_TIMESTAMP.to_owned()),
+                "{bad}"
+            );
+        }
+        assert!(parse_timestamp("2024-02-29T00:00:00Z").is_ok());
+        assert_eq!(
+            parse_timestamp("2026-11-30T12:00:00.1234567891Z"),
+            parse_timestamp("2026-11-30T12:00:00.123456789Z")
+        );
+        assert_eq!(
+            parse_timestamp("0000-12-31T23:59:59Z"),
+            Err("timestamp overflow".into())
+        );
+        assert!(parse_timestamp("0001-01-01T00:00:00Z").is_ok());
+        assert!(parse_timestamp("9999-12-31T23:59:59.999999999Z").is_ok());
+        assert_eq!(
+            checked_timestamp(253_402_300_800 * 1_000_000_000),
+            Err("timestamp overflow".into())
+        );
     }
 
     #[test]

@@ -290,7 +290,7 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
-fn regex(pattern: &str) -> Result<regex::Regex, String> {
+pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
     if let Some(re) = REGEXES.with(|c| c.borrow().get(pattern).cloned()) {
         return Ok(re);
     }
@@ -526,9 +526,11 @@ pub(crate) fn arith(name: &str, a: &Value, b: &Value) -> R {
         (op::ADD, Duration(x), Duration(y)) => duration(x + y)?,
         (op::SUBSTRACT, Duration(x), Duration(y)) => duration(x - y)?,
         (op::ADD, Timestamp(t), Duration(d)) | (op::ADD, Duration(d), Timestamp(t)) => {
-            Timestamp(t + d)
+            Timestamp(super::time::checked_timestamp(t + d)?)
         }
-        (op::SUBSTRACT, Timestamp(t), Duration(d)) => Timestamp(t - d),
+        (op::SUBSTRACT, Timestamp(t), Duration(d)) => {
+            Timestamp(super::time::checked_timestamp(t - d)?)
+        }
         (op::SUBSTRACT, Timestamp(x), Timestamp(y)) => duration(x - y)?,
         _ => return Err(no_overload(name, &[a, b])),
     })
@@ -587,10 +589,7 @@ fn is_base64(s: &str) -> bool {
 }
 
 fn duration(n: i128) -> R {
-    if n.abs() > super::time::MAX_DURATION_NANOS {
-        return Err("duration out of range".into());
-    }
-    Ok(Value::Duration(n))
+    super::time::checked_duration(n).map(Value::Duration)
 }
 
 /// `_[_]` on lists and maps. Unknown device domains read as an empty map.

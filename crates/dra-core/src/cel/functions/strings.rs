@@ -146,13 +146,13 @@ pub(super) fn call(
             let parts: Result<Vec<&str>, String> = l.iter().map(|v| str_arg(v, name)).collect();
             Ok(Value::string(&parts?.join(sep)))
         }
-        // Kubernetes regex.
+        // Kubernetes regex; its own wording of a bad pattern (regex.go).
         ("find", Some(Value::String(s))) if n == 1 => {
-            let re = regex(str_arg(a(0), name)?)?;
+            let re = regex(str_arg(a(0), name)?).map_err(|e| format!("Illegal regex: {e}"))?;
             Ok(Value::string(re.find(s).map_or("", |m| m.as_str())))
         }
         ("findAll", Some(Value::String(s))) if (1..=2).contains(&n) => {
-            let re = regex(str_arg(a(0), name)?)?;
+            let re = regex(str_arg(a(0), name)?).map_err(|e| format!("Illegal regex: {e}"))?;
             let limit = if n == 2 { int_arg(a(1), name)? } else { -1 };
             let it = re.find_iter(s).map(|m| Value::string(m.as_str()));
             Ok(list(if limit < 0 {

@@ -48,7 +48,11 @@ pub(super) fn call(
         },
         ("timestamp", None) if n == 1 => match a(0) {
             Value::Timestamp(t) => Ok(Value::Timestamp(*t)),
-            Value::Int(secs) => Ok(Value::Timestamp(i128::from(*secs) * 1_000_000_000)),
+            // Int.ConvertToType: outside years 1-9999 `timestamp overflow`.
+            Value::Int(secs) => {
+                crate::cel::time::checked_timestamp(i128::from(*secs) * 1_000_000_000)
+                    .map(Value::Timestamp)
+            }
             other => crate::cel::time::parse_timestamp(str_arg(other, name)?).map(Value::Timestamp),
         },
         (_, Some(Value::Duration(d))) if n == 0 => crate::cel::time::duration_part(*d, name)
