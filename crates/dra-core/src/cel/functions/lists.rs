@@ -29,13 +29,34 @@ pub(super) fn signature(
             Sig::Gated("undeclared reference to 'lists' (in container '')".into())
         }
         // Kubernetes lists and ext lists.
-        ("isSorted", Some(T::List(_) | T::Dyn)) if n == 0 => ok(T::Bool),
-        ("sum" | "min" | "max", Some(T::List(e))) if n == 0 => ok((**e).clone()),
+        // Declared per element type (templatedOverloads over the
+        // comparable or summable types), so a list of lists has no `sort`.
+        ("isSorted", Some(T::List(e))) if n == 0 && comparable_element(e) => ok(T::Bool),
+        ("isSorted", Some(T::Dyn)) if n == 0 => ok(T::Bool),
+        ("min" | "max", Some(T::List(e))) if n == 0 && comparable_element(e) => ok((**e).clone()),
+        ("sum", Some(T::List(e)))
+            if n == 0
+                && matches!(
+                    **e,
+                    T::Int | T::Uint | T::Double | T::Duration | T::Dyn | T::Any
+                ) =>
+        {
+            ok((**e).clone())
+        }
         ("sum" | "min" | "max", Some(T::Dyn)) if n == 0 => ok(T::Dyn),
         ("indexOf" | "lastIndexOf", Some(T::List(_) | T::Dyn)) if n == 1 => ok(T::Int),
         ("slice", Some(T::List(e))) if n == 2 => ok(T::List(e.clone())),
-        ("flatten", Some(T::List(_) | T::Dyn)) if n <= 1 => ok(T::List(Box::new(T::Dyn))),
-        ("distinct" | "sort" | "reverse", Some(T::List(e))) if n == 0 => ok(T::List(e.clone())),
+        // `flatten()` takes a list of lists (list(list(T)) -> list(T));
+        // `flatten(n)` any list, to list(dyn).
+        ("flatten", Some(T::List(e))) if n == 0 => match &**e {
+            T::List(inner) => ok(T::List(inner.clone())),
+            T::Dyn | T::Any => ok(T::List(Box::new(T::Dyn))),
+            _ => return None,
+        },
+        ("flatten", Some(T::Dyn)) if n == 0 => ok(T::List(Box::new(T::Dyn))),
+        ("flatten", Some(T::List(_) | T::Dyn)) if n == 1 => ok(T::List(Box::new(T::Dyn))),
+        ("sort", Some(T::List(e))) if n == 0 && comparable_element(e) => ok(T::List(e.clone())),
+        ("distinct" | "reverse", Some(T::List(e))) if n == 0 => ok(T::List(e.clone())),
         ("reverse", Some(T::String)) if n == 0 => ok(T::String),
         ("reverse", Some(T::Dyn)) if n == 0 => ok(T::Dyn),
         ("first" | "last", Some(T::List(e))) if n == 0 => ok(T::Optional(e.clone())),
@@ -48,6 +69,24 @@ pub(super) fn signature(
         }
         _ => return None,
     })
+}
+
+/// The element types the lists libraries declare `sort`, `min`, `max` and
+/// `isSorted` for (`comparableTypes`), and dyn.
+fn comparable_element(e: &Type) -> bool {
+    matches!(
+        e,
+        T::Int
+            | T::Uint
+            | T::Double
+            | T::Bool
+            | T::Duration
+            | T::Timestamp
+            | T::String
+            | T::Bytes
+            | T::Dyn
+            | T::Any
+    )
 }
 
 /// Evaluates a call of this family; `Ok(None)` when the family has no
@@ -100,8 +139,9 @@ pub(super) fn call(
                     }
                 });
             }
+            // The Kubernetes lists library's wording (library/lists.go cmp).
             best.cloned()
-                .ok_or_else(|| format!("{name}() of an empty list"))
+                .ok_or_else(|| format!("{name} called on empty list"))
         }
         ("indexOf" | "lastIndexOf", Some(Value::List(l))) if n == 1 => {
             let pos = |v: &&Value| equals(v, a(0)) == Some(true);
@@ -114,7 +154,18 @@ pub(super) fn call(
         }
         ("slice", Some(Value::List(l))) if n == 2 => {
             let (s, e) = (int_arg(a(0), name)?, int_arg(a(1), name)?);
-            if s < 0 || e < s || e as usize > l.len() {
+            // ext/lists.go slice: the three refusals, in its order.
+            if s < 0 || e < 0 {
+                return Err(format!(
+                    "cannot slice({s}, {e}), negative indexes not supported"
+                ));
+            }
+            if s > e {
+                return Err(format!(
+                    "cannot slice({s}, {e}), start index must be less than or equal to end index"
+                ));
+            }
+            if e as usize > l.len() {
                 return Err(format!(
                     "cannot slice({s}, {e}), list is length {}",
                     l.len()
@@ -122,14 +173,14 @@ pub(super) fn call(
             }
             Ok(list(l[s as usize..e as usize].to_vec()))
         }
-        ("flatten", Some(Value::List(l))) if n == 0 => {
-            let mut out = Vec::new();
-            for v in l.iter() {
-                match v {
-                    Value::List(inner) => out.extend(inner.iter().cloned()),
-                    other => out.push(other.clone()),
-                }
+        // `flatten()` is `flatten(1)` (ext/lists.go list_flatten).
+        ("flatten", Some(Value::List(l))) if n <= 1 => {
+            let depth = if n == 1 { int_arg(a(0), name)? } else { 1 };
+            if depth < 0 {
+                return Err("level must be non-negative".into());
             }
+            let mut out = Vec::new();
+            flatten_into(l, depth, &mut out);
             Ok(list(out))
         }
         ("distinct", Some(Value::List(l))) if n == 0 => {
@@ -141,7 +192,18 @@ pub(super) fn call(
             }
             Ok(list(out))
         }
+        // ext/lists.go sortListByAssociatedKeys: the first element must be
+        // comparable, and every element of its type.
         ("sort", Some(Value::List(l))) if n == 0 => {
+            let Some(first) = l.first() else {
+                return Ok(Some(Value::List(l.clone())));
+            };
+            if compare(first, first).is_none() {
+                return Err("list elements must be comparable".into());
+            }
+            if l.iter().any(|v| v.type_name() != first.type_name()) {
+                return Err("list elements must have the same type".into());
+            }
             let mut out = l.to_vec();
             out.sort_by(|x, y| compare(x, y).unwrap_or(std::cmp::Ordering::Equal));
             Ok(list(out))
@@ -158,4 +220,78 @@ pub(super) fn call(
         _ => return Ok(None),
     };
     result.map(Some)
+}
+
+/// ext/lists.go flatten: lists `depth` levels down are spliced in.
+fn flatten_into(l: &[Value], depth: i64, out: &mut Vec<Value>) {
+    for v in l {
+        match v {
+            Value::List(inner) if depth > 0 => flatten_into(inner, depth - 1, out),
+            other => out.push(other.clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::cel::{Device, Env, Program};
+
+    fn run(expr: &str) -> Result<bool, String> {
+        let loaded = crate::yaml::load("name: d\n", crate::yaml::Limits::default());
+        let device = Arc::new(Device::from_node(
+            "d.example.com",
+            &loaded.documents[0].root,
+            true,
+        ));
+        let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
+        p.matches(&device).map_err(|e| e.0)
+    }
+
+    /// cel-go v0.27.0 ext/lists.go and the Kubernetes lists library, word
+    /// for word.
+    #[test]
+    fn list_errors_as_upstream_words_them() {
+        for (e, want) in [
+            (
+                "[1, 2].slice(-1, 1) == []",
+                "cannot slice(-1, 1), negative indexes not supported",
+            ),
+            (
+                "[1, 2].slice(2, 1) == []",
+                "cannot slice(2, 1), start index must be less than or equal to end index",
+            ),
+            (
+                "[1, 2].slice(0, 3) == []",
+                "cannot slice(0, 3), list is length 2",
+            ),
+            ("[[1]].flatten(-1) == []", "level must be non-negative"),
+            (
+                "[dyn([1]), dyn([2])].sort() == []",
+                "list elements must be comparable",
+            ),
+            (
+                "[1, dyn(2u)].sort() == []",
+                "list elements must have the same type",
+            ),
+            ("lists.range(0).min() == 0", "min called on empty list"),
+            ("lists.range(0).max() == 0", "max called on empty list"),
+        ] {
+            assert_eq!(run(e), Err(want.to_owned()), "{e}");
+        }
+        assert_eq!(run("[[[1, 2]], [[3]]].flatten(2) == [1, 2, 3]"), Ok(true));
+        assert_eq!(run("[[[1]], [[2]]].flatten() == [[1], [2]]"), Ok(true));
+        assert_eq!(run("[[[1]]].flatten(0) == [[[1]]]"), Ok(true));
+        // Declared per element type: no overload for a list of lists.
+        for e in [
+            "[[1]].sort() == [[1]]",
+            "[[1]].min() == [1]",
+            "[\"a\"].sum() == \"a\"",
+            "[1].flatten() == [1]",
+        ] {
+            let err = run(e).unwrap_err();
+            assert!(err.contains("found no matching overload"), "{e}: {err}");
+        }
+    }
 }
