@@ -115,104 +115,128 @@ pub enum DriverNameProblem {
     NotSubdomain,
 }
 
-/// What is wrong with a qualified attribute or capacity name, or `None`.
-/// Names with more than one `/` pass, as in every released apiserver.
-pub fn qualified_name_problem(name: &str) -> Option<(crate::diag::ErrorType, String)> {
+/// `validateDriverName`: TooLong past 63 characters, and every complaint of
+/// `IsDNS1123Subdomain` on the lower-cased name (too long for a subdomain,
+/// not one) as Invalid; both can be reported.
+pub fn driver_name_errors(what: &str, s: &str) -> Vec<(crate::diag::ErrorType, String)> {
     use crate::diag::ErrorType::*;
-    let ident = |id: &str| -> Option<(crate::diag::ErrorType, String)> {
-        if id.is_empty() {
-            Some((Invalid, "the name must not be empty".into()))
-        } else if id.len() > C_IDENTIFIER_MAX {
-            Some((
-                TooLong,
-                format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters"),
-            ))
-        } else if !is_c_identifier(id) {
-            Some((
-                Invalid,
-                format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"),
-            ))
-        } else {
-            None
-        }
-    };
+    let mut out = Vec::new();
+    if s.len() > DRIVER_NAME_MAX {
+        out.push((
+            TooLong,
+            format!("{what} {s:?} is longer than {DRIVER_NAME_MAX} characters"),
+        ));
+    }
+    let lower = s.to_ascii_lowercase();
+    if lower.len() > DNS_SUBDOMAIN_MAX {
+        out.push((
+            Invalid,
+            format!("{what} {s:?} is longer than {DNS_SUBDOMAIN_MAX} characters"),
+        ));
+    }
+    if !lower.split('.').all(label_chars_ok) {
+        out.push((Invalid, format!("{what} {s:?} is not a DNS subdomain")));
+    }
+    out
+}
+
+/// `validateCIdentifier`: TooLong past 32 characters, Invalid when not a C
+/// identifier (an empty one is not); both can be reported.
+fn c_identifier_errors(id: &str) -> Vec<(crate::diag::ErrorType, String)> {
+    use crate::diag::ErrorType::*;
+    let mut out = Vec::new();
+    if id.len() > C_IDENTIFIER_MAX {
+        out.push((
+            TooLong,
+            format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters"),
+        ));
+    }
+    if !is_c_identifier(id) {
+        out.push((
+            Invalid,
+            format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"),
+        ));
+    }
+    out
+}
+
+/// `validateQualifiedName` of an attribute or capacity name (and of the
+/// constraint attributes) as each release words it:
+/// - 1.34 (C34 ≈49.8k): an empty name is Required ("name required") and
+///   nothing else; an empty domain or identifier is Required;
+/// - 1.35, 1.36 (C35 ≈51.5k): the same checks Invalid ("" is no C identifier);
+/// - 1.37 (C37 ≈74.5k): also Invalid "must not contain more than one slash"
+///   (every earlier release passes `a/b/c` silently: kubernetes/kubernetes#141869).
+pub fn qualified_name_errors(
+    v: crate::gates::Version,
+    name: &str,
+) -> Vec<(crate::diag::ErrorType, String)> {
+    use crate::diag::ErrorType::*;
+    let old = v < crate::gates::Version::V1_35;
+    let empty = if old { Required } else { Invalid };
+    if old && name.is_empty() {
+        return vec![(Required, "name required".to_owned())];
+    }
     let parts: Vec<&str> = name.split('/').collect();
     match parts.as_slice() {
-        [id] => ident(id),
+        [id] => c_identifier_errors(id),
         [domain, id] => {
-            if domain.is_empty() {
-                return Some((Invalid, "the domain must not be empty".into()));
+            let mut out = if domain.is_empty() {
+                vec![(empty, "the domain must not be empty".to_owned())]
+            } else {
+                driver_name_errors("domain", domain)
+            };
+            if id.is_empty() {
+                out.push((empty, "the name must not be empty".to_owned()));
+            } else {
+                out.extend(c_identifier_errors(id));
             }
-            match driver_name_problem(domain) {
-                Some(DriverNameProblem::TooLong) => {
-                    return Some((
-                        TooLong,
-                        format!("domain {domain:?} is longer than {DRIVER_NAME_MAX} characters"),
-                    ))
-                }
-                Some(_) => {
-                    return Some((Invalid, format!("domain {domain:?} is not a DNS subdomain")))
-                }
-                None => {}
-            }
-            ident(id)
+            out
         }
-        _ => None,
+        _ if v >= crate::gates::Version::V1_37 => {
+            vec![(Invalid, "must not contain more than one slash".to_owned())]
+        }
+        _ => Vec::new(),
     }
 }
 
-/// `qualified_name_problem` as Kubernetes 1.34's hand-written
-/// `validateQualifiedName` reported it: an empty name or part is Required, a
-/// bad identifier TypeInvalid (`validateCIdentifier`), and the domain and
-/// the identifier are both checked.
-pub fn qualified_name_problems_1_34(name: &str) -> Vec<(crate::diag::ErrorType, String)> {
-    use crate::diag::ErrorType::*;
-    let mut out = Vec::new();
-    if name.is_empty() {
-        out.push((Required, "name required".to_owned()));
-        return out;
-    }
-    let ident = |id: &str, out: &mut Vec<(crate::diag::ErrorType, String)>| {
-        if id.len() > C_IDENTIFIER_MAX {
+/// `validateFullyQualifiedName` (matchAttribute, distinctAttribute): the
+/// qualified-name errors, then the missing domain: 1.34 "must include a
+/// domain", not for an empty name; from 1.35 for every name without `/`.
+pub fn fully_qualified_name_errors(
+    v: crate::gates::Version,
+    name: &str,
+) -> Vec<(crate::diag::ErrorType, String)> {
+    let mut out = qualified_name_errors(v, name);
+    if v < crate::gates::Version::V1_35 {
+        if !name.is_empty() && !name.contains('/') {
             out.push((
-                TooLong,
-                format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters"),
+                crate::diag::ErrorType::Invalid,
+                "must include a domain".to_owned(),
             ));
         }
-        if !is_c_identifier(id) {
-            out.push((
-                TypeInvalid,
-                format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"),
-            ));
-        }
-    };
-    let parts: Vec<&str> = name.split('/').collect();
-    match parts.as_slice() {
-        [id] => ident(id, &mut out),
-        [domain, id] => {
-            if domain.is_empty() {
-                out.push((Required, "the domain must not be empty".into()));
-            } else {
-                match driver_name_problem(domain) {
-                    Some(DriverNameProblem::TooLong) => out.push((
-                        TooLong,
-                        format!("domain {domain:?} is longer than {DRIVER_NAME_MAX} characters"),
-                    )),
-                    Some(_) => {
-                        out.push((Invalid, format!("domain {domain:?} is not a DNS subdomain")))
-                    }
-                    None => {}
-                }
-            }
-            if id.is_empty() {
-                out.push((Required, "the name must not be empty".into()));
-            } else {
-                ident(id, &mut out);
-            }
-        }
-        _ => {}
+    } else if !name.contains('/') {
+        out.push((
+            crate::diag::ErrorType::Invalid,
+            "a fully qualified name must be a domain and a name separated by a slash".to_owned(),
+        ));
     }
     out
+}
+
+/// A map key in a field path, shortened in the middle as the apiserver's
+/// `truncateIfTooLong` does (never below 16 characters).
+pub fn truncated_key(key: &str, max: usize) -> String {
+    let max = max.max(16);
+    if key.len() <= max || !key.is_ascii() {
+        return key.to_owned();
+    }
+    let remaining = max - 3;
+    format!(
+        "{}...{}",
+        &key[..remaining.div_ceil(2)],
+        &key[key.len() - remaining / 2..]
+    )
 }
 
 #[cfg(test)]
@@ -234,9 +258,11 @@ mod tests {
         assert!(!is_semver("v1.2.3"));
         assert!(!is_semver("1.02.3"));
         assert!(!is_semver("1.2"));
-        assert!(qualified_name_problem("gpu.example.com/model").is_none());
-        assert!(qualified_name_problem("a/b/c").is_none());
-        assert!(qualified_name_problem("Bad_Domain/model").is_some());
-        assert!(qualified_name_problem("/model").is_some());
+        use crate::gates::Version::*;
+        assert!(qualified_name_errors(V1_37, "gpu.example.com/model").is_empty());
+        assert!(qualified_name_errors(V1_36, "a/b/c").is_empty());
+        assert_eq!(qualified_name_errors(V1_37, "a/b/c").len(), 1);
+        assert!(!qualified_name_errors(V1_35, "Bad_Domain/model").is_empty());
+        assert!(!qualified_name_errors(V1_35, "/model").is_empty());
     }
 }

@@ -131,6 +131,10 @@ pub enum Gate {
     DRAFractionalCapacityRange,
     DRAPartitionableDevicesType,
     DRAResourceClaimGranularStatusAuthorization,
+    DRAResourcePoolStatus,
+    /// Not a DRA gate: while it is on, a pod may not list claims in its
+    /// pod-level `spec.resources` (core validation).
+    PodLevelResources,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,7 +163,7 @@ const fn s(maturity: Maturity, default: bool, locked: bool) -> Option<GateSpec> 
 const NO: Option<GateSpec> = None;
 
 impl Gate {
-    pub const ALL: [Gate; 20] = [
+    pub const ALL: [Gate; 22] = [
         Gate::DynamicResourceAllocation,
         Gate::DRAAdminAccess,
         Gate::DRAPrioritizedList,
@@ -180,6 +184,8 @@ impl Gate {
         Gate::DRAFractionalCapacityRange,
         Gate::DRAPartitionableDevicesType,
         Gate::DRAResourceClaimGranularStatusAuthorization,
+        Gate::DRAResourcePoolStatus,
+        Gate::PodLevelResources,
     ];
 
     pub fn name(self) -> &'static str {
@@ -206,6 +212,8 @@ impl Gate {
             Gate::DRAResourceClaimGranularStatusAuthorization => {
                 "DRAResourceClaimGranularStatusAuthorization"
             }
+            Gate::DRAResourcePoolStatus => "DRAResourcePoolStatus",
+            Gate::PodLevelResources => "PodLevelResources",
         }
     }
 
@@ -299,6 +307,16 @@ impl Gate {
             Gate::DRAResourceClaimGranularStatusAuthorization => {
                 [NO, NO, s(Beta, true, false), s(Beta, true, false)]
             }
+            // Alpha from 1.36 (omeryahud/kubernetes@a125bd3 kube_features.go);
+            // 1.37's stage not re-read, taken as still alpha.
+            Gate::DRAResourcePoolStatus => [NO, NO, s(Alpha, false, false), s(Alpha, false, false)],
+            // Beta and on from 1.34 (KEP-2837; validation-releases.md 4a).
+            Gate::PodLevelResources => [
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+                s(Beta, true, false),
+            ],
         };
         let i = usize::from(v.0.checked_sub(34)?);
         row.get(i).copied().flatten()

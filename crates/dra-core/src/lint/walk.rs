@@ -171,6 +171,14 @@ pub struct RequestBody<'a> {
 pub fn request_bodies(v: Version, obj: &Object) -> Vec<RequestBody<'_>> {
     let mut out = Vec::new();
     for (i, r, path) in requests(v, obj) {
+        // From 1.35 a request with both is Invalid and neither branch is
+        // validated (C35 validateDeviceRequest's switch); 1.34 validated both.
+        if v >= Version::V1_35
+            && get(r, "exactly").is_some()
+            && !items(r, "firstAvailable").is_empty()
+        {
+            continue;
+        }
         if let Some(ex) = get(r, "exactly") {
             out.push(RequestBody {
                 node: ex,

@@ -156,8 +156,8 @@ pub(crate) fn check_pool_name(
 /// Kubernetes 1.34 validated DRA objects by hand and reported some errors
 /// elsewhere than the declarative validation of 1.35+: map key errors at
 /// `map[key]`, duplicates at the item's name field, an attribute without a
-/// value or an empty name part as Required, a bad C identifier as
-/// TypeInvalid (the verdict is the same; spec/validation.md, "Paths").
+/// value or an empty name part as Required (validation-releases.md,
+/// section 1; C34 fabiendupont/kubernetes@291372b).
 pub(crate) fn paths_1_34(cx: &Ctx<'_>) -> bool {
     cx.gates.version < Version::V1_35
 }

@@ -22,7 +22,11 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             n.span,
             "must be a fully qualified name (domain/name)",
         );
-    } else if let Some((_, msg)) = qualified_name_problem(name) {
+    } else if let Some((_, msg)) =
+        crate::format::qualified_name_errors(crate::gates::Version::V1_37, name)
+            .into_iter()
+            .next()
+    {
         out.report(obj, Invalid, "spec.partitionTypeAttribute", n.span, msg);
     }
 }

@@ -5,7 +5,7 @@ use super::v080_request_policy_without_multiple_allocations::{quantity_of, range
 declare_rule! {
     id: "DRA-V090", name: "default-below-min", severity: Error, origin: Apiserver,
     summary: "requestPolicy.default is less than validRange.min",
-    docs: "The default must lie inside the range. Kubernetes 1.37 reports it at `validRange.default`.",
+    docs: "The default must lie inside the range. Up to 1.36 the apiserver reports it at `validRange.min`, from 1.37 at `validRange.default` (validateRequestPolicyRange: C36 omeryahud/kubernetes@a125bd3 ≈53.5k, C37 kubernetes/kubernetes@009801d ≈67.6k).",
     example: "requestPolicy:\n  default: 1G\n  validRange: {min: 2G}\n",
     check: Check::Object(SLICES, check),
 }
@@ -20,10 +20,20 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 Invalid,
-                format!("{}.validRange.default", p.path),
+                format!("{}.validRange.{}", p.path, default_at(cx, "min")),
                 dn.span,
                 format!("default is less than min: {min}"),
             );
         }
+    }
+}
+
+/// Where the apiserver reports a default outside the range: at the bound it
+/// crosses up to 1.36, at the default from 1.37.
+pub(crate) fn default_at(cx: &Ctx<'_>, bound: &'static str) -> &'static str {
+    if cx.gates.version >= Version::V1_37 {
+        "default"
+    } else {
+        bound
     }
 }

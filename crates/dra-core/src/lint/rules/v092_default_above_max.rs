@@ -5,7 +5,7 @@ use super::v080_request_policy_without_multiple_allocations::{quantity_of, range
 declare_rule! {
     id: "DRA-V092", name: "default-above-max", severity: Error, origin: Apiserver,
     summary: "requestPolicy.default is more than validRange.max",
-    docs: "The default must lie inside the range.",
+    docs: "The default must lie inside the range. Up to 1.36 reported at `validRange.max`, from 1.37 at `validRange.default`.",
     example: "requestPolicy:\n  default: 8G\n  validRange: {min: 1G, max: 4G}\n",
     check: Check::Object(SLICES, check),
 }
@@ -23,7 +23,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 Invalid,
-                format!("{}.validRange.default", p.path),
+                format!(
+                    "{}.validRange.{}",
+                    p.path,
+                    super::v090_default_below_min::default_at(cx, "max")
+                ),
                 dn.span,
                 format!("default is more than max: {max}"),
             );

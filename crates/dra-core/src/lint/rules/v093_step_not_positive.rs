@@ -5,7 +5,7 @@ use super::v080_request_policy_without_multiple_allocations::{quantity_of, range
 declare_rule! {
     id: "DRA-V093", name: "step-not-positive", severity: Error, origin: Apiserver,
     summary: "requestPolicy.validRange.step is zero or negative",
-    docs: "Requests are rounded up to min + n*step; a step must be positive.",
+    docs: "Requests are rounded up to min + n*step; a step must be positive. Kubernetes 1.37 rejects a step of zero or less (Invalid, \"must be greater than zero\"). Up to 1.36 there is no such check (C36 validateRequestPolicyRangeStep): a negative step passes, and a step of zero reaches a division by zero in the multiple-of-step check, so kube-apiserver answers 500 (type InternalError here) instead of a field error.",
     example: "validRange: {min: 1G, step: 0}\n",
     check: Check::Object(SLICES, check),
 }
@@ -16,14 +16,26 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             continue;
         }
         let Some(n) = get(r, "step") else { continue };
-        if quantity_of(n).is_some_and(|s| s <= Quantity::zero()) {
+        let Some(step) = quantity_of(n) else { continue };
+        // Without a default the range is not validated at all (Required
+        // default, V082).
+        if p.default.is_none() {
+            continue;
+        }
+        let path = format!("{}.validRange.step", p.path);
+        if cx.gates.version >= Version::V1_37 {
+            if step <= Quantity::zero() {
+                out.report(obj, Invalid, path, n.span, "must be greater than zero");
+            }
+        } else if step.value() == 0 {
             out.report(
                 obj,
-                Invalid,
-                format!("{}.validRange.step", p.path),
+                InternalError,
+                path,
                 n.span,
-                "step must be positive",
-            );
+                "a step of zero makes kube-apiserver divide by zero: the request fails with an internal error (500)",
+            )
+            .note("Kubernetes 1.37 rejects it as \"must be greater than zero\"");
         }
     }
 }

@@ -45,7 +45,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let mut all = vec![min, step, default];
         all.extend(max);
         let Some(u) = units(cx, &all) else { continue };
-        if u[1] <= 0 {
+        // 1.37 stops at a step that is not positive (V093); earlier releases
+        // divide by a negative step, and fail at zero (V093's internal error).
+        if u[1] == 0 || (u[1] < 0 && cx.gates.version >= Version::V1_37) {
             continue;
         }
         let path = format!("{}.validRange.step", p.path);

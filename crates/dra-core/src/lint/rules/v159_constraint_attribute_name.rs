@@ -10,22 +10,22 @@ declare_rule! {
     check: Check::Object(CLAIMS, check),
 }
 
+/// `validateDeviceConstraint` validates matchAttribute when it is set, else
+/// distinctAttribute, never both (C34-C37); `validateFullyQualifiedName` of
+/// the release words the errors.
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (c, path) in constraints(cx.gates.version, obj) {
-        for k in ["matchAttribute", "distinctAttribute"] {
-            let Some(n) = get(c, k) else { continue };
-            let Some(name) = n.as_str() else { continue };
-            let p = format!("{path}.{k}");
-            if paths_1_34(cx) {
-                for (ty, msg) in crate::format::qualified_name_problems_1_34(name) {
-                    out.report(obj, ty, p.clone(), n.span, format!("{name:?}: {msg}"));
-                }
-            } else if let Some((ty, msg)) = qualified_name_problem(name) {
-                out.report(obj, ty, p.clone(), n.span, format!("{name:?}: {msg}"));
-            }
-            if !name.contains('/') {
-                out.report(obj, Invalid, p, n.span, format!("{name:?}: a fully qualified name must be a domain and a name separated by a slash"));
-            }
+    let v = cx.gates.version;
+    for (c, path) in constraints(v, obj) {
+        let Some((k, n)) = ["matchAttribute", "distinctAttribute"]
+            .into_iter()
+            .find_map(|k| get(c, k).map(|n| (k, n)))
+        else {
+            continue;
+        };
+        let Some(name) = n.as_str() else { continue };
+        let p = format!("{path}.{k}");
+        for (ty, msg) in crate::format::fully_qualified_name_errors(v, name) {
+            out.report(obj, ty, p.clone(), n.span, format!("{name:?}: {msg}"));
         }
     }
 }
