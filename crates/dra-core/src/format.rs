@@ -258,11 +258,12 @@ mod tests {
         assert!(!is_semver("v1.2.3"));
         assert!(!is_semver("1.02.3"));
         assert!(!is_semver("1.2"));
-        use crate::gates::Version::*;
-        assert!(qualified_name_errors(V1_37, "gpu.example.com/model").is_empty());
-        assert!(qualified_name_errors(V1_36, "a/b/c").is_empty());
-        assert_eq!(qualified_name_errors(V1_37, "a/b/c").len(), 1);
-        assert!(!qualified_name_errors(V1_35, "Bad_Domain/model").is_empty());
-        assert!(!qualified_name_errors(V1_35, "/model").is_empty());
+        use crate::gates::Version;
+        let q = qualified_name_errors;
+        assert!(q(Version::V1_37, "gpu.example.com/model").is_empty());
+        assert!(q(Version::V1_36, "a/b/c").is_empty());
+        assert_eq!(q(Version::V1_37, "a/b/c").len(), 1);
+        assert!(!q(Version::V1_35, "Bad_Domain/model").is_empty());
+        assert!(!q(Version::V1_35, "/model").is_empty());
     }
 }

@@ -113,6 +113,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v103_node_allocatable_mapping_pair::RULE,
     &rules::v104_node_allocatable_multiplier::RULE,
     &rules::v105_node_allocatable_overhead::RULE,
+    &rules::v106_node_allocatable_mappings_1_36::RULE,
     &rules::v110_class_name::RULE,
     &rules::v111_too_many_class_selectors::RULE,
     &rules::v112_class_selector_without_cel::RULE,

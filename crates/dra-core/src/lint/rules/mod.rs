@@ -141,6 +141,7 @@ pub mod v102_node_allocatable_capacity_key;
 pub mod v103_node_allocatable_mapping_pair;
 pub mod v104_node_allocatable_multiplier;
 pub mod v105_node_allocatable_overhead;
+pub mod v106_node_allocatable_mappings_1_36;
 pub mod v110_class_name;
 pub mod v111_too_many_class_selectors;
 pub mod v112_class_selector_without_cel;

@@ -5,7 +5,7 @@ use super::v067_too_many_consumes_counters::consumptions;
 declare_rule! {
     id: "DRA-V070", name: "invalid-consumed-counters", severity: Error, origin: Apiserver,
     summary: "A consumesCounters entry has no counters, more than 32, or a counter name that is not a DNS label",
-    docs: "Each consumption names at least one counter of the counter set and how much of it the device uses.",
+    docs: "Each consumption names at least one counter of the counter set and how much of it the device uses. From 1.35 an entry holds at most 32 counters (TooMany, its names then unchecked); 1.34 bounds only the total over the device's entries.",
     example: "consumesCounters:\n- counterSet: gpu-0\n  counters: {}\n",
     check: Check::Object(SLICES, check),
 }
@@ -26,7 +26,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         "at least one counter is required",
                     );
                 }
-            } else if counters.len() > MAX_COUNTERS {
+            } else if counters.len() > MAX_COUNTERS && !paths_1_34(cx) {
+                // From 1.35 (C35 validateDeviceCounterConsumption ≈43k); 1.34
+                // bounds only the device's total (DRA-V072).
                 out.report(
                     obj,
                     TooMany,
