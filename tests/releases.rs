@@ -14,7 +14,9 @@
 //!   apiVersion: resource.k8s.io/v1
 //!   ...
 //! expect:
-//!   "1.34": ["spec.devices[0].name Required"]   # "FIELD TYPE", any order
+//!   "1.34": ["spec.devices[0].name Required"]   # "FIELD TYPE", any order;
+//!                                       # type Dropped: a field the release's
+//!                                       # strategy drops (its gate off)
 //!   "1.35": []
 //! ```
 
@@ -46,7 +48,8 @@ fn errors(manifest: &std::path::Path, version: &str, gates: Option<&str>) -> Vec
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|d| d["severity"] == "error" && d["type"].is_string())
+        // Errors, and the fields the release's strategy drops (a gate off).
+        .filter(|d| (d["severity"] == "error" && d["type"].is_string()) || d["type"] == "Dropped")
         .map(|d| {
             format!(
                 "{} {}",

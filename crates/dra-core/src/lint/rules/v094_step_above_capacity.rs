@@ -18,6 +18,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let Some(step) = quantity_of(sn) else {
             continue;
         };
+        // 1.37 checks it only for a positive step (C37 ≈70k); earlier
+        // releases for any step.
+        if cx.gates.version >= Version::V1_37 && step <= Quantity::zero() {
+            continue;
+        }
         if let Some(added) = min.checked_add(&step) {
             if added > p.capacity {
                 out.report(

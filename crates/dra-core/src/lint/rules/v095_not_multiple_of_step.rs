@@ -23,10 +23,16 @@ pub(crate) fn units(cx: &Ctx<'_>, values: &[Quantity]) -> Option<Vec<i128>> {
         return Some(values.iter().map(Quantity::milli_value).collect());
     }
     let v: Vec<i128> = values.iter().map(Quantity::value).collect();
-    if cx.gates.version >= Version::V1_37 && v.iter().any(|x| *x < 0 || *x > i128::from(i64::MAX)) {
-        return None;
+    if cx.gates.version >= Version::V1_37 {
+        if v.iter().any(|x| *x < 0 || *x > i128::from(i64::MAX)) {
+            return None;
+        }
+        return Some(v);
     }
-    Some(v)
+    // Up to 1.36 Quantity.Value() of a number past int64 is big.Int's
+    // Int64(): the low 64 bits of the magnitude, signed (C37's comment: "a
+    // positive multiple of 2^64 reads as 0").
+    Some(v.into_iter().map(go_int64).collect())
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
@@ -74,4 +80,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             }
         }
     }
+}
+
+/// `big.Int.Int64()` of `x`: the low 64 bits of |x| as an int64, negated
+/// for a negative x.
+fn go_int64(x: i128) -> i128 {
+    if i64::try_from(x).is_ok() {
+        return x;
+    }
+    let low = (x.unsigned_abs() as u64) as i64;
+    i128::from(if x < 0 { low.wrapping_neg() } else { low })
 }

@@ -16,7 +16,15 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     }
     let fractional = cx.gates.enabled(Gate::DRAFractionalCapacityRange);
     for (p, r) in ranges(cx, obj) {
-        if get(r, "min").is_none() || get(r, "step").is_none() {
+        if get(r, "min").is_none() || p.default.is_none() {
+            continue;
+        }
+        // C37 checks the bounds only on the way to the step arithmetic: for a
+        // positive step (a step of zero or less is V093's).
+        let Some(step) = get(r, "step").and_then(quantity_of) else {
+            continue;
+        };
+        if step <= Quantity::zero() {
             continue;
         }
         let mut fields: Vec<(String, &Node)> = ["min", "max", "step"]
@@ -32,15 +40,16 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         for (name, n) in fields {
             let Some(q) = quantity_of(n) else { continue };
-            let v = q.value();
-            if v < 0 || v > i128::from(i64::MAX) {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("{}.{name}", p.path),
-                    n.span,
-                    "must be between 0 and 9223372036854775807 whole units",
-                );
+            // validateInt64Range: the sign, then the exact value against MaxInt64.
+            let why = if q.is_negative() {
+                Some("must be greater than or equal to 0")
+            } else if q > Quantity::from_int(i64::MAX) {
+                Some("must not be larger than 9223372036854775807")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                out.report(obj, Invalid, format!("{}.{name}", p.path), n.span, why);
             }
         }
     }
