@@ -1282,3 +1282,65 @@ fn many_claims_are_counted_in_the_verdict() {
         "{out}"
     );
 }
+
+/// Issue 31, classes 1 and 3: a DeviceTaintRule with an empty deviceSelector
+/// is named with its defect (it taints every device of every driver), and
+/// on 1.36 defaults, where kube-scheduler ignores DeviceTaintRules, the
+/// answer says the rule exists and is not applied, and why.
+#[test]
+fn an_empty_taint_rule_selector_is_the_defect_and_an_ignored_rule_is_said() {
+    let file = "testdata/fixtures/explain-taint-rule-everything.yaml";
+    let (text, code) = out(&["explain", "claim", "team-a/train", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("from DeviceTaintRule maintenance, whose deviceSelector is empty: it taints every device of every driver"),
+        "{text}"
+    );
+    let (json, _) = out(&["explain", "claim", "team-a/train", "-f", file, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["causes"][0]["kind"], "tainted");
+    let source = &v["nodes"][0]["claims"][0]["explanation"]["requests"][0]["taintSources"][0];
+    assert_eq!(source["deviceTaintRule"], "maintenance", "{json}");
+    assert_eq!(source["ruleSelectsEveryDevice"], true, "{json}");
+    // The advice is about the rule, not about tolerating what it marks.
+    let advice = v["nodes"][0]["advice"][0].as_str().unwrap();
+    assert!(
+        advice.contains(
+            "without DeviceTaintRule maintenance: maintenance has an empty deviceSelector"
+        ),
+        "{advice}"
+    );
+    assert!(!advice.contains("tolerate"), "{advice}");
+    // 1.36 defaults: the rule is not applied, so the claim fits, and the
+    // answer says why the rule changes nothing.
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/train",
+        "-f",
+        file,
+        "--kubernetes-version",
+        "1.36",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("DeviceTaintRule maintenance is not applied: kube-scheduler ignores DeviceTaintRules while DRADeviceTaintRules is off (off by default in Kubernetes 1.36)"),
+        "{text}"
+    );
+    let (json, _) = out(&[
+        "explain",
+        "claim",
+        "team-a/train",
+        "-f",
+        file,
+        "--kubernetes-version",
+        "1.36",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["verdict"]["ignored"][0],
+        serde_json::json!({"kind": "DeviceTaintRule", "name": "maintenance", "gate": "DRADeviceTaintRules", "byDefault": true})
+    );
+}

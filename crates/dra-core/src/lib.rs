@@ -10,6 +10,7 @@
 //! - [`lint`]: the rule engine and its one-file-per-rule [`lint::rules`].
 //! - [`dra`]: the DRA objects as typed values, decoded once (defaults applied).
 //! - [`allocate`]: kube-scheduler's structured allocator and the explanation of its answer.
+//! - [`verdict`]: the verdict across nodes and its causes, as typed data.
 //! - [`prefilter`]: the scheduler's checks of a pod's claims before it tries any node.
 //! - [`rbac`]: what service accounts may do to claims and slices (Roles, bindings, workloads).
 //! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
@@ -44,4 +45,5 @@ pub mod suggest;
 pub mod torn;
 pub mod tree;
 pub mod usage;
+pub mod verdict;
 pub mod yaml;

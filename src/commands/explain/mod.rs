@@ -17,7 +17,7 @@ use crate::cluster::Needs;
 use crate::commands::source::{self, Inventory};
 use crate::Outcome as CmdOutcome;
 use dra_core::scheduling::{NodeFit, PodConstraints};
-use summary::Summary;
+use summary::{Summary, Words};
 
 /// Every node the inventory mentions: Node objects and slice node names.
 fn nodes(objects: &[Object]) -> Vec<String> {
@@ -100,6 +100,7 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
             error,
             device,
             search,
+            ..
         } => json!({
             "node": node, "result": "error", "error": error, "device": device, "search": search,
             "claims": claims.iter().map(|o| claim_json(o, Value::Null, json!({"error": error}))).collect::<Vec<_>>(),
@@ -648,6 +649,7 @@ fn report(
     let timeout_fatal = gates.version >= dra_core::gates::Version::V1_37;
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
+    summary.ignored = dra_core::verdict::ignored(objects, gates);
     summary.bypass = bypass;
     summary.last_attempt = pod
         .and_then(dra_core::scheduling::last_attempt)
@@ -655,7 +657,7 @@ fn report(
     summary.hint = summary
         .fatal
         .as_ref()
-        .and_then(|(_, error, _)| guard_hint(error, objects, claims));
+        .and_then(|f| guard_hint(&f.error, objects, claims));
     if summary.fatal.is_none() && summary.allocated.is_empty() {
         summary.stranded = stranded_devices(&summary, objects, claims, gates);
         // The claims fit nowhere the pod may run: do they fit where its own
@@ -915,6 +917,40 @@ fn advise(
         }
     }
     if !taints.is_empty() && allocator.fits_tolerating_taints(node) {
+        // Taints that DeviceTaintRules put on: the rule is the source, so the
+        // advice is about the rule, not tolerating what it marks (a
+        // toleration would also keep NoExecute from evicting).
+        let sources: Vec<&allocate::TaintSource> =
+            funnels.iter().flat_map(|f| &f.taint_sources).collect();
+        let mut rules: Vec<&str> = Vec::new();
+        for r in sources
+            .iter()
+            .filter_map(|t| t.device_taint_rule.as_deref())
+        {
+            if !rules.contains(&r) {
+                rules.push(r);
+            }
+        }
+        if !sources.is_empty() && sources.iter().all(|t| t.device_taint_rule.is_some()) {
+            let list = rules.join(", ");
+            let noun = if rules.len() == 1 {
+                "DeviceTaintRule"
+            } else {
+                "DeviceTaintRules"
+            };
+            if let Some(everything) = sources
+                .iter()
+                .find(|t| t.rule_selects_every_device)
+                .and_then(|t| t.device_taint_rule.as_deref())
+            {
+                return vec![format!(
+                    "It fits on {node} without {noun} {list}: {everything} has an empty deviceSelector, so it taints every device of every driver; give it a deviceSelector naming the devices it is meant for (driver, pool, device), or delete it."
+                )];
+            }
+            return vec![format!(
+                "It fits on {node} without {noun} {list}: delete it once its devices are back in service."
+            )];
+        }
         return vec![format!(
             "It fits on {node} if the requests tolerate {}.",
             taints.join(", ")

@@ -193,9 +193,13 @@ impl<'a> Allocator<'a> {
                     if let Some(sel) = a.node_selector {
                         if !pools::node_selector_matches(sel, node, labels) {
                             return Outcome::Unsatisfiable {
-                                reasons: vec![format!(
-                                    "claim {} is already allocated for another node: resourceclaim not available on the node",
-                                    claim_ref(p.obj)
+                                reasons: vec![Reason::new(
+                                    ReasonKind::ClaimElsewhere,
+                                    Some(claim_ref(p.obj)),
+                                    format!(
+                                        "claim {} is already allocated for another node: resourceclaim not available on the node",
+                                        claim_ref(p.obj)
+                                    ),
                                 )],
                                 funnels: Vec::new(),
                                 constraints: Vec::new(),
@@ -403,6 +407,7 @@ pub(super) fn solve_node<'a>(
         Err(Halt::Fatal(f)) => match search.exhausted.take() {
             Some(cost) => {
                 return Ok(Outcome::Error {
+                    kind: ErrorKind::Timeout,
                     error: f.0,
                     device: None,
                     search: Some(cost),
@@ -463,16 +468,24 @@ pub(super) fn solve_node<'a>(
         .iter()
         .any(|p| p.invalid().is_some() && p.targets_node)
     {
-        reasons.push("invalid resource pools were encountered".to_owned());
+        reasons.push(Reason::new(
+            ReasonKind::InvalidPools,
+            None,
+            "invalid resource pools were encountered".to_owned(),
+        ));
         // Which, and why: the scheduler skips their devices.
         for p in search.pools.iter().filter(|p| p.targets_node) {
             if let Some(why) = p.invalid() {
-                reasons.push(format!(
-                    "resource pool {}/{} is invalid ({why}): the scheduler skips its {} device{} on this node",
-                    p.driver,
-                    p.name,
-                    p.devices.len(),
-                    if p.devices.len() == 1 { "" } else { "s" }
+                reasons.push(Reason::new(
+                    ReasonKind::PoolInvalid,
+                    Some(format!("{}/{}", p.driver, p.name)),
+                    format!(
+                        "resource pool {}/{} is invalid ({why}): the scheduler skips its {} device{} on this node",
+                        p.driver,
+                        p.name,
+                        p.devices.len(),
+                        if p.devices.len() == 1 { "" } else { "s" }
+                    ),
                 ));
             }
         }
@@ -481,7 +494,13 @@ pub(super) fn solve_node<'a>(
     // incomplete pools"; a valid pool that is incomplete is skipped silently.
     for p in search.pools.iter().filter(|p| p.targets_node) {
         if p.invalid().is_none() {
-            reasons.extend(p.incomplete());
+            if let Some(text) = p.incomplete() {
+                reasons.push(Reason::new(
+                    ReasonKind::PoolIncomplete,
+                    Some(format!("{}/{}", p.driver, p.name)),
+                    text,
+                ));
+            }
         }
     }
     let cands: Vec<DevRef> = cands
@@ -490,7 +509,11 @@ pub(super) fn solve_node<'a>(
         .collect();
     let (funnels, left) = explain(&mut search, &cands);
     for f in &funnels {
-        reasons.push(describe(f));
+        reasons.push(Reason::new(
+            ReasonKind::Funnel,
+            Some(format!("{}/{}", f.claim, f.request)),
+            describe(f),
+        ));
     }
     // A selector that does not compile matches nothing; the scheduler says
     // so only once it meets a device, so say it here.
@@ -508,7 +531,11 @@ pub(super) fn solve_node<'a>(
         Vec::new()
     };
     for c in &constraints {
-        reasons.push(format!("claim {}: {}", c.claim, c.message));
+        reasons.push(Reason::new(
+            ReasonKind::Constraint,
+            Some(c.claim.clone()),
+            format!("claim {}: {}", c.claim, c.message),
+        ));
     }
     Ok(Outcome::Unsatisfiable {
         reasons,

@@ -60,17 +60,15 @@ pub(super) fn explain(
                         false => format!("{k}={v}:{effect}"),
                     };
                     if matches!(*effect, "NoSchedule" | "NoExecute") && !f.taints.contains(&t) {
+                        let origin = dev.taint_rules.get(i).copied().flatten();
                         f.taints.push(t);
                         f.taint_sources.push(TaintSource {
                             key: (*k).to_owned(),
                             value: (*v).to_owned(),
                             effect: (*effect).to_owned(),
-                            device_taint_rule: dev
-                                .taint_rules
-                                .get(i)
-                                .copied()
-                                .flatten()
-                                .map(str::to_owned),
+                            device_taint_rule: origin.map(|o| o.name.to_owned()),
+                            rule_selects_every_device: origin
+                                .is_some_and(|o| o.selects_every_device),
                             device: format!(
                                 "{}/{}/{}",
                                 search.pools[r.pool].driver, search.pools[r.pool].name, dev.name

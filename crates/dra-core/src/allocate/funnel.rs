@@ -106,6 +106,13 @@ pub struct TaintSource {
     pub effect: String,
     #[serde(rename = "deviceTaintRule")]
     pub device_taint_rule: Option<String>,
+    /// The rule's deviceSelector is empty or omitted: the defect is the
+    /// rule, which taints every device of every driver.
+    #[serde(
+        rename = "ruleSelectsEveryDevice",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub rule_selects_every_device: bool,
     /// `driver/pool/device` of the first device seen with it.
     pub device: String,
 }
@@ -136,6 +143,9 @@ impl Funnel {
                     format!("{}={}:{}", t.key, t.value, t.effect)
                 };
                 match &t.device_taint_rule {
+                    Some(r) if t.rule_selects_every_device => format!(
+                        "{taint} from DeviceTaintRule {r}, whose deviceSelector is empty: it taints every device of every driver"
+                    ),
                     Some(r) => format!("{taint} from DeviceTaintRule {r}"),
                     None => format!("{taint} on device {} (its ResourceSlice)", t.device),
                 }

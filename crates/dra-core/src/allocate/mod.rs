@@ -202,12 +202,15 @@ pub enum Outcome {
         claims: Vec<ClaimAllocation>,
     },
     Unsatisfiable {
-        reasons: Vec<String>,
+        reasons: Vec<Reason>,
         funnels: Vec<Funnel>,
         /// Set when every request has enough devices on its own.
         constraints: Vec<ConstraintBlock>,
     },
     Error {
+        /// What failed: the search or time budget, a selector on a device,
+        /// or another error of the allocator.
+        kind: ErrorKind,
         error: String,
         /// The device a selector failed on (`driver/pool/device`), if any.
         device: Option<String>,
@@ -218,6 +221,74 @@ pub enum Outcome {
     Undecided {
         reason: String,
     },
+}
+
+/// Why a node cannot hold the claims, as data: the kind of defect, the
+/// object it is about (a claim, a pool `driver/pool`, a request
+/// `claim/request`, a class) and the words. Serialized as its words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reason {
+    pub kind: ReasonKind,
+    pub subject: Option<String>,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReasonKind {
+    /// A claim allocated before admits other nodes only.
+    ClaimElsewhere,
+    /// Upstream's "invalid resource pools were encountered".
+    InvalidPools,
+    /// One invalid pool of the node, whose devices the scheduler skips.
+    PoolInvalid,
+    /// One incomplete pool of the node, skipped the same way.
+    PoolIncomplete,
+    /// A request's funnel, in words.
+    Funnel,
+    /// A selector that does not compile.
+    CelCompile,
+    /// A constraint (or shared devices, or counters) rules out every
+    /// combination.
+    Constraint,
+}
+
+impl Reason {
+    pub fn new(kind: ReasonKind, subject: Option<String>, text: String) -> Reason {
+        Reason {
+            kind,
+            subject,
+            text,
+        }
+    }
+
+    /// A pool the scheduler skips (invalid or incomplete).
+    pub fn skips_pool(&self) -> bool {
+        matches!(
+            self.kind,
+            ReasonKind::PoolInvalid | ReasonKind::PoolIncomplete
+        )
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+/// What an allocation error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ErrorKind {
+    /// The search (or time) budget ran out: "timed out trying to allocate
+    /// devices".
+    Timeout,
+    /// A selector failed on a device (a CEL runtime error).
+    Selector,
+    /// Any other error of the allocator (an invalid pool an All request
+    /// needs, an unknown class, ...).
+    Other,
 }
 
 /// Where a search that ran out of budget spent it, as fields (the
@@ -273,8 +344,8 @@ struct WhatIf<'a> {
 
 /// The compile errors of the claims' class and request selectors, in
 /// upstream's words ("class gpu: selector #0: CEL compile error: ...").
-fn compile_errors(plans: &[Arc<ClaimPlan<'_>>]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+fn compile_errors(plans: &[Arc<ClaimPlan<'_>>]) -> Vec<Reason> {
+    let mut out: Vec<Reason> = Vec::new();
     for plan in plans {
         for slot in &plan.slots {
             let reqs: &[Req<'_>] = match slot {
@@ -288,8 +359,12 @@ fn compile_errors(plans: &[Arc<ClaimPlan<'_>>]) -> Vec<String> {
                     for (i, p) in programs.iter().enumerate() {
                         if let Err(m) = p {
                             let line = format!("{owner}: selector #{i}: CEL compile error: {m}");
-                            if !out.contains(&line) {
-                                out.push(line);
+                            if !out.iter().any(|r| r.text == line) {
+                                out.push(Reason::new(
+                                    ReasonKind::CelCompile,
+                                    Some(owner.clone()),
+                                    line,
+                                ));
                             }
                         }
                     }
@@ -315,11 +390,13 @@ const DEVICE_MARK: char = '\u{1f}';
 fn error_outcome(e: String) -> Outcome {
     match e.split_once(DEVICE_MARK) {
         Some((error, device)) => Outcome::Error {
+            kind: ErrorKind::Selector,
             error: error.to_owned(),
             device: Some(device.to_owned()),
             search: None,
         },
         None => Outcome::Error {
+            kind: ErrorKind::Other,
             error: e,
             device: None,
             search: None,

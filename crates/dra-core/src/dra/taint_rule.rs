@@ -8,7 +8,10 @@ use crate::tree::Node;
 pub struct DeviceTaintRule<'t> {
     pub object: &'t Object,
     pub name: &'t str,
-    /// `spec.deviceSelector`; `None` when unset (the rule selects no device).
+    /// `spec.deviceSelector`; `None` when unset. The API documentation says
+    /// an unset selector matches no device, but the scheduler's tracker
+    /// (`resourceslice/tracker` applyPatches) applies such a rule to every
+    /// device, as an empty one.
     pub selector: Option<TaintSelector<'t>>,
     pub taint: Option<Taint<'t>>,
 }

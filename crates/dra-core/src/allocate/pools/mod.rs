@@ -50,9 +50,9 @@ pub struct PoolDevice<'a> {
     capacity: std::cell::OnceCell<Vec<Capacity>>,
     pub allow_multiple: bool,
     pub taints: Vec<TaintOf<'a>>,
-    /// Where each taint comes from: the DeviceTaintRule's name, or `None`
-    /// for the device's own (in its ResourceSlice).
-    pub taint_rules: Vec<Option<&'a str>>,
+    /// Where each taint comes from: a DeviceTaintRule, or `None` for the
+    /// device's own (in its ResourceSlice).
+    pub taint_rules: Vec<Option<TaintOrigin<'a>>>,
     pub binding_conditions: &'a [&'a str],
     pub binding_failure: &'a [&'a str],
     pub binds_to_node: bool,
@@ -362,6 +362,17 @@ pub struct PoolIndex<'a> {
     taint_rules: Vec<TaintRule<'a>>,
 }
 
+/// The DeviceTaintRule a taint comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaintOrigin<'a> {
+    pub name: &'a str,
+    /// Its deviceSelector names no driver, pool or device (it is `{}` or
+    /// omitted): the tracker puts the taint on every device of every driver
+    /// (`resourceslice/tracker` applyPatches reads a nil selector as no
+    /// restriction).
+    pub selects_every_device: bool,
+}
+
 /// A DeviceTaintRule as the scheduler applies it to the device view.
 struct TaintRule<'a> {
     name: &'a str,
@@ -580,7 +591,12 @@ pub fn gather<'s, 'a: 's>(
                     .filter(|r| r.applies(driver, name, d.name))
                 {
                     d.taints.push(r.taint);
-                    d.taint_rules.push(Some(r.name));
+                    d.taint_rules.push(Some(TaintOrigin {
+                        name: r.name,
+                        selects_every_device: r.driver.is_none()
+                            && r.pool.is_none()
+                            && r.device.is_none(),
+                    }));
                 }
             }
         }

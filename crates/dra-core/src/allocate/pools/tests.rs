@@ -27,7 +27,9 @@ fn unknown_consumption_makes_the_pool_invalid() {
             Outcome::Unsatisfiable { reasons, .. } => {
                 assert!(!fits, "{counter}: {reasons:?}");
                 assert!(
-                    reasons.iter().any(|r| r.contains("invalid resource pools")),
+                    reasons
+                        .iter()
+                        .any(|r| r.kind == crate::allocate::ReasonKind::InvalidPools),
                     "{reasons:?}"
                 );
             }
@@ -54,7 +56,7 @@ fn outcome(slices: &str, node: &str) -> Outcome {
 
 fn reasons(o: Outcome) -> Vec<String> {
     match o {
-        Outcome::Unsatisfiable { reasons, .. } => reasons,
+        Outcome::Unsatisfiable { reasons, .. } => reasons.into_iter().map(|r| r.text).collect(),
         other => panic!("not unsatisfiable: {other:?}"),
     }
 }
