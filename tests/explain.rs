@@ -1166,7 +1166,7 @@ fn pre_filter_stops_are_the_verdict() {
         assert_eq!(code, 1, "{text}");
         let lines: Vec<&str> = text.lines().collect();
         assert!(
-            lines[0].ends_with("cannot be scheduled: the scheduler's PreFilter marks it unschedulable before it tries any node."),
+            lines[0].ends_with("stays Pending: the scheduler's PreFilter marks it unschedulable before it tries any node."),
             "{text}"
         );
         assert_eq!(lines[1], second, "{text}");
@@ -1182,6 +1182,8 @@ fn pre_filter_stops_are_the_verdict() {
         ]);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["verdict"]["schedulable"], false, "{json}");
+        assert_eq!(v["verdict"]["fate"], "Pending", "{json}");
+        assert!(v["verdict"]["preFilter"]["kind"]["check"].is_string(), "{json}");
         assert_eq!(
             v["verdict"]["preFilter"]["message"].as_str(),
             Some(second.trim()),
@@ -1192,7 +1194,7 @@ fn pre_filter_stops_are_the_verdict() {
     let (text, code) = run("default/owned");
     assert_eq!(code, 0, "{text}");
     assert!(
-        text.starts_with("Pod default/owned (default/owned-gpu-a1b2) fits on 1 of 1 node"),
+        text.starts_with("Pod default/owned (default/owned-gpu-a1b2) can be scheduled: its claims fit on 1 of 1 node"),
         "{text}"
     );
 }
@@ -1278,7 +1280,7 @@ fn many_claims_are_counted_in_the_verdict() {
     assert_eq!(code, 0, "{out}");
     assert_eq!(
         out.lines().next().unwrap_or_default(),
-        "Pod default/p (default/p-g0, default/p-g1, default/p-g2, default/p-g3, default/p-g4, default/p-g5, default/p-g6, default/p-g7 and 12 more claims) fits on 1 of 1 node: n1.",
+        "Pod default/p (default/p-g0, default/p-g1, default/p-g2, default/p-g3, default/p-g4, default/p-g5, default/p-g6, default/p-g7 and 12 more claims) can be scheduled: its claims fit on 1 of 1 node: n1.",
         "{out}"
     );
 }
@@ -1343,4 +1345,48 @@ fn an_empty_taint_rule_selector_is_the_defect_and_an_ignored_rule_is_said() {
         v["verdict"]["ignored"][0],
         serde_json::json!({"kind": "DeviceTaintRule", "name": "maintenance", "gate": "DRADeviceTaintRules", "byDefault": true})
     );
+}
+
+/// Issue 31, class 6: nodes whose detail reads the same but for their name
+/// are shown once, with how many more are like it.
+#[test]
+fn identical_node_details_are_shown_once() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-alike-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: big, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 4}\n");
+    for n in 0..5 {
+        text.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: node-{n}-gpu}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-{n}\n  pool: {{name: node-{n}, generation: 1, resourceSliceCount: 1}}\n  devices: [{{name: gpu-0}}, {{name: gpu-1}}]\n"));
+    }
+    let f = dir.join("alike.yaml");
+    std::fs::write(&f, text).unwrap();
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "default/big",
+        "-f",
+        &f.to_string_lossy(),
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(
+        text.matches("cannot be allocated on node-").count(),
+        1,
+        "{text}"
+    );
+    assert!(
+        text.contains("(and 2 more nodes like it: node-1, node-2)"),
+        "{text}"
+    );
+    let (all, _) = out(&[
+        "explain",
+        "claim",
+        "default/big",
+        "-f",
+        &f.to_string_lossy(),
+        "--all-nodes",
+    ]);
+    assert!(
+        all.contains("(and 4 more nodes like it: node-1, node-2, node-3, ...)"),
+        "{all}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,12 +30,33 @@ pub struct Stop {
     /// `statusError` (the attempt fails with an error and is retried) rather
     /// than `statusUnschedulable` (the pod waits for a change).
     pub error: bool,
+    /// Which check stopped it, as data.
+    pub kind: StopKind,
 }
 
-fn unschedulable(message: String) -> Option<Stop> {
+/// The PreFilter check that stops the pod.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase", tag = "check", content = "name")]
+pub enum StopKind {
+    /// A pod claim that does not exist (or cannot be named).
+    ClaimMissing,
+    /// The claim has a deletionTimestamp.
+    ClaimDeleting(String),
+    /// A claim from a template that the pod does not own.
+    NotOwner(String),
+    /// A request names a DeviceClass that does not exist.
+    ClassMissing(String),
+    /// Subrequests while DRAPrioritizedList is off.
+    SubrequestsDisabled,
+    /// A request with neither exactly nor firstAvailable.
+    UnsupportedRequest,
+}
+
+fn unschedulable(kind: StopKind, message: String) -> Option<Stop> {
     Some(Stop {
         message,
         error: false,
+        kind,
     })
 }
 
@@ -52,21 +73,27 @@ pub fn prefilter(
 ) -> Option<Stop> {
     for c in claims {
         let claim = match &c.claim {
-            Err(why) => return unschedulable(why.clone()),
+            Err(why) => return unschedulable(StopKind::ClaimMissing, why.clone()),
             Ok(_) if !c.stored => continue,
             Ok(claim) => *claim,
         };
         let name = claim.name().unwrap_or_default();
         if meta(claim, "deletionTimestamp").is_some() {
-            return unschedulable(format!("resourceclaim {name:?} is being deleted"));
+            return unschedulable(
+                StopKind::ClaimDeleting(name.to_owned()),
+                format!("resourceclaim {name:?} is being deleted"),
+            );
         }
         if c.from_template && !is_for_pod(pod, claim) {
-            return unschedulable(format!(
-                "ResourceClaim {}/{name} was not created for pod {}/{} (pod is not owner)",
-                claim.namespace_or_default(),
-                pod.namespace_or_default(),
-                pod.name().unwrap_or_default()
-            ));
+            return unschedulable(
+                StopKind::NotOwner(name.to_owned()),
+                format!(
+                    "ResourceClaim {}/{name} was not created for pod {}/{} (pod is not owner)",
+                    claim.namespace_or_default(),
+                    pod.namespace_or_default(),
+                    pod.name().unwrap_or_default()
+                ),
+            );
         }
     }
     let claims: Vec<&Object> = claims
@@ -104,7 +131,7 @@ pub fn class_checks(claims: &[&Object], objects: &[Object], gates: &FeatureGates
                 }
                 RequestBody::FirstAvailable(subs) => {
                     if !gates.enabled(Gate::DRAPrioritizedList) {
-                        return unschedulable(format!(
+                        return unschedulable(StopKind::SubrequestsDisabled, format!(
                             "resource claim {}/{}, request {}: has subrequests, but the DRAPrioritizedList feature is disabled",
                             claim.namespace, claim.name, r.name
                         ));
@@ -135,12 +162,14 @@ fn class_check(
         return Some(Stop {
             message: format!("request {request}: unsupported request type"),
             error: true,
+            kind: StopKind::UnsupportedRequest,
         });
     }
     if !classes.contains(class) {
-        return unschedulable(format!(
-            "request {request}: device class {class} does not exist"
-        ));
+        return unschedulable(
+            StopKind::ClassMissing(class.to_owned()),
+            format!("request {request}: device class {class} does not exist"),
+        );
     }
     None
 }
@@ -256,7 +285,8 @@ apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: none, name
             stop("none", &gates),
             Some(Stop {
                 message: "request r: unsupported request type".into(),
-                error: true
+                error: true,
+                kind: StopKind::UnsupportedRequest,
             })
         );
     }

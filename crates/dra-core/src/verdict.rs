@@ -134,6 +134,22 @@ pub struct Verdict {
     /// Objects of the inventory the release's scheduler ignores (a gate
     /// off): they change nothing, and the answer says so.
     pub ignored: Vec<Ignored>,
+    /// The verdict is about a pod (`explain pod`), not claims alone: its
+    /// fate is said in the operator's words.
+    pub pod: bool,
+}
+
+/// What happens to the pod, in the operator's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Fate {
+    /// The scheduler can place it: its claims are allocated on a node.
+    Schedulable,
+    /// It stays Pending: no node, a PreFilter stop, or an error that
+    /// aborts every attempt.
+    Pending,
+    /// It was bound with spec.nodeName and its claims are never allocated:
+    /// it will not start (ContainerCreating).
+    WillNotStart,
 }
 
 /// An object kube-scheduler does not apply, and the gate that decides it.
@@ -314,6 +330,17 @@ impl Verdict {
         }
     }
 
+    /// What happens to the pod.
+    pub fn fate(&self) -> Fate {
+        if self.bypass.is_some() {
+            Fate::WillNotStart
+        } else if self.fits() {
+            Fate::Schedulable
+        } else {
+            Fate::Pending
+        }
+    }
+
     /// Whether the pod gets its devices somewhere.
     pub fn fits(&self) -> bool {
         self.pre_filter.is_none()
@@ -325,6 +352,7 @@ impl Verdict {
     /// The same facts as JSON fields.
     pub fn json(&self) -> Value {
         json!({
+            "fate": self.fate(),
             "schedulable": self.fits(),
             "nodes": self.total,
             "allocated": self.allocated.len(),
@@ -356,7 +384,7 @@ impl Verdict {
                 "reason": reason, "message": message,
             })),
             "preFilter": self.pre_filter.as_ref().map(|s| json!({
-                "message": s.message, "error": s.error, "fix": self.hint,
+                "message": s.message, "error": s.error, "kind": s.kind, "fix": self.hint,
             })),
             "ignored": self.ignored.iter().map(|i| json!({
                 "kind": i.kind, "name": i.name, "gate": i.gate.name(), "byDefault": i.by_default,

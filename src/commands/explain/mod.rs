@@ -244,7 +244,7 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             })
             .collect();
         let names = format!("Claim {}", names.join(", "));
-        let out = pre_filter_report(&args.common, &names, objects, &claims, stop);
+        let out = pre_filter_report(&args.common, &names, objects, &claims, stop, false);
         std::mem::forget(inv);
         return Ok(out);
     }
@@ -396,6 +396,7 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
             objects,
             &claims,
             stop,
+            true,
         ));
     }
     if claims.is_empty() {
@@ -650,6 +651,7 @@ fn report(
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
     summary.ignored = dra_core::verdict::ignored(objects, gates);
+    summary.pod = pod.is_some();
     summary.bypass = bypass;
     summary.last_attempt = pod
         .and_then(dra_core::scheduling::last_attempt)
@@ -780,15 +782,47 @@ fn report(
             } else {
                 shown
             };
+            // Nodes whose detail reads the same but for the node's name (a
+            // fleet of identical nodes) are shown once, with how many more.
+            let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+            let mut by_shape: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
             for &i in &shown {
-                out.push('\n');
+                let node = per_node[i].0.as_str();
                 // (Painted runs let colour through: input is escaped here.)
-                out.push_str(&crate::render::terminal::strict(&text::node_detail(
+                let detail = crate::render::terminal::strict(&text::node_detail(
                     &names,
-                    &per_node[i].0,
+                    node,
                     &per_node[i].1,
                     &advice[i],
-                )));
+                ))
+                .into_owned();
+                let shape = detail.replace(node, "\u{0}");
+                match by_shape.get(&shape) {
+                    Some(&g) => groups[g].1.push(node),
+                    None => {
+                        by_shape.insert(shape, groups.len());
+                        groups.push((detail, Vec::new()));
+                    }
+                }
+            }
+            for (detail, like) in &groups {
+                out.push('\n');
+                out.push_str(detail);
+                if !like.is_empty() {
+                    let names: Vec<String> = like
+                        .iter()
+                        .take(3)
+                        .map(|n| crate::render::terminal::one_line(n).into_owned())
+                        .collect();
+                    let more = if like.len() > 3 { ", ..." } else { "" };
+                    out.push_str(&format!(
+                        "  (and {} more node{} like it: {}{more})\n",
+                        like.len(),
+                        if like.len() == 1 { "" } else { "s" },
+                        names.join(", ")
+                    ));
+                }
             }
             let hidden = per_node.len() - shown.len();
             if hidden > 0 {
@@ -831,6 +865,7 @@ fn pre_filter_report(
     objects: &[Object],
     claims: &[&Object],
     stop: prefilter::Stop,
+    pod: bool,
 ) -> CmdOutcome {
     // As a node's verdict too (`--node`): PreFilter decides for every node.
     let claims_json: Vec<Value> = claims
@@ -842,8 +877,8 @@ fn pre_filter_report(
         .collect();
     let result = if stop.error { "error" } else { "unsatisfiable" };
     let mut summary = Summary::build(&[], &[], 0, false);
-    if let Some(class) = stop.message.split("device class ").nth(1) {
-        let class = class.trim_end_matches(" does not exist");
+    summary.pod = pod;
+    if let prefilter::StopKind::ClassMissing(class) = &stop.kind {
         let known = objects
             .iter()
             .filter(|o| o.kind == ObjectKind::DeviceClass)

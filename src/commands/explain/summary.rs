@@ -54,7 +54,12 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
                 true => "the scheduler's PreFilter fails with an error (the attempt is retried) before it tries any node.",
                 false => "the scheduler's PreFilter marks it unschedulable before it tries any node.",
             };
-        let verdict = format!("{names} cannot be scheduled: {how}");
+        let fate = if s.pod {
+            "stays Pending"
+        } else {
+            "cannot be scheduled"
+        };
+        let verdict = format!("{names} {fate}: {how}");
         out.push_str(&format!(
             "{}\n  {}\n",
             paint(&verdict, RED, color),
@@ -98,7 +103,8 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
             .as_ref()
             .map_or(String::new(), |d| format!(" (device {d})"));
         let verdict = format!(
-                "{names} cannot be scheduled: on {node}{on} the scheduler fails with an error, which aborts the attempt on every node."
+                "{names} {}: on {node}{on} the scheduler fails with an error, which aborts the attempt on every node.",
+                if s.pod { "stays Pending" } else { "cannot be scheduled" }
             );
         out.push_str(&format!("{}\n  {error}\n", paint(&verdict, RED, color)));
         if let Some(h) = &s.hint {
@@ -126,7 +132,12 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
             String::new()
         };
         let verdict = format!(
-            "{names} fits on {k} of {n} {}: {}{more}.",
+            "{names} {} {k} of {n} {}: {}{more}.",
+            if s.pod {
+                "can be scheduled: its claims fit on"
+            } else {
+                "fits on"
+            },
             nodes(n),
             shown.join(", ")
         );
@@ -143,13 +154,14 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
     } else if s.undecided > 0 {
         let tried = n - s.undecided;
         let verdict = format!(
-                "{names} cannot be allocated on the {tried} of {n} {} tried; {} were not tried (the search budget for all nodes ran out).",
+                "{names} {} on the {tried} of {n} {} tried; {} were not tried (the search budget for all nodes ran out).",
+                cannot(s.pod),
                 nodes(n),
                 s.undecided
             );
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
     } else {
-        let verdict = format!("{names} cannot be allocated on any of {n} {}.", nodes(n));
+        let verdict = format!("{names} {} on any of {n} {}.", cannot(s.pod), nodes(n));
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
     }
     // What the release's scheduler ignores, and why: it changes nothing.
@@ -243,4 +255,13 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
             ));
     }
     out
+}
+
+/// "cannot be allocated", and for a pod its fate first.
+fn cannot(pod: bool) -> &'static str {
+    if pod {
+        "stays Pending: its claims cannot be allocated"
+    } else {
+        "cannot be allocated"
+    }
 }
