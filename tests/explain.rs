@@ -1390,3 +1390,31 @@ fn identical_node_details_are_shown_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31, class 2: a holder claim being deleted is named with its state
+/// (since when, the finalizer keeping it), not as "in use by pod" from its
+/// stale reservedFor.
+#[test]
+fn a_claim_stuck_in_deletion_is_named_with_its_state() {
+    let file = "testdata/fixtures/explain-claim-deleting.yaml";
+    let (text, code) = out(&["explain", "claim", "team-a/train", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("matching devices are allocated to claims being deleted (team-b/old since 2026-11-30T10:00:00Z, kept by finalizer resource.kubernetes.io/delete-protection)"),
+        "{text}"
+    );
+    assert!(!text.contains("in use by pod team-b/gone"), "{text}");
+    let (json, _) = out(&["explain", "claim", "team-a/train", "-f", file, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["verdict"]["causes"][0]["kind"], "claimsDeleting",
+        "{json}"
+    );
+    let req = &v["nodes"][0]["claims"][0]["explanation"]["requests"][0];
+    assert_eq!(req["heldByDeleting"][0]["claim"], "team-b/old", "{json}");
+    assert_eq!(
+        req["heldByDeleting"][0]["finalizers"][0], "resource.kubernetes.io/delete-protection",
+        "{json}"
+    );
+    assert_eq!(req["heldByPods"], serde_json::json!([]), "{json}");
+}

@@ -32,6 +32,9 @@ pub enum CauseKind {
     InUse,
     /// An All request: some matching device is in use.
     AllInUse,
+    /// Matching devices are held by claims being deleted (kept by
+    /// finalizers until deallocated).
+    ClaimsDeleting,
     Counters,
     CompatibilityGroups,
     Capacity,
@@ -462,7 +465,19 @@ pub fn blocking_step(f: &Funnel) -> Blocking {
             },
         )
     } else if f.free < n {
-        let by = if f.held_by.is_empty() {
+        // Claims being deleted hold their devices until deallocated: that
+        // is the state to name (their reservedFor is stale).
+        if !f.held_by_deleting.is_empty() && f.held_by_deleting.len() == f.held_by.len() {
+            let each: Vec<String> = f.held_by_deleting.iter().map(deleting_text).collect();
+            return at(
+                CauseKind::ClaimsDeleting,
+                format!(
+                    "request {req:?}: matching devices are allocated to claims being deleted ({}); they are freed once the claims are deallocated",
+                    each.join("; ")
+                ),
+            );
+        }
+        let mut by = if f.held_by.is_empty() {
             String::new()
         } else if f.held_by_pods.is_empty() {
             format!(" (held by {})", f.held_by.join(", "))
@@ -473,6 +488,10 @@ pub fn blocking_step(f: &Funnel) -> Blocking {
                 f.held_by_pods.join(", ")
             )
         };
+        if !f.held_by_deleting.is_empty() {
+            let each: Vec<String> = f.held_by_deleting.iter().map(deleting_text).collect();
+            by.push_str(&format!("; being deleted: {}", each.join("; ")));
+        }
         at(
             CauseKind::InUse,
             format!("request {req:?}: matching devices are allocated{by}"),
@@ -506,6 +525,16 @@ pub fn blocking_step(f: &Funnel) -> Blocking {
             format!("request {req:?}: shared counters, capacity or constraints rule out every combination"),
         )
     }
+}
+
+/// A claim being deleted: since when, and what keeps it.
+fn deleting_text(d: &crate::allocate::DeletingHolder) -> String {
+    let kept = match d.finalizers.as_slice() {
+        [] => String::new(),
+        [one] => format!(", kept by finalizer {one}"),
+        more => format!(", kept by finalizers {}", more.join(", ")),
+    };
+    format!("{} since {}{kept}", d.claim, d.since)
 }
 
 /// Why the claims do not fit on a node, in one line, with its kind.

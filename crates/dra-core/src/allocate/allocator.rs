@@ -286,6 +286,7 @@ pub(super) fn solve_node<'a>(
     let mut allocated = HashSet::new();
     let mut holders = HashMap::new();
     let mut holder_pods: HashMap<String, Vec<String>> = HashMap::new();
+    let mut holder_deleting: HashMap<String, DeletingHolder> = HashMap::new();
     let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
     let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
@@ -345,6 +346,9 @@ pub(super) fn solve_node<'a>(
                 holder_pods
                     .entry(claim_ref(o))
                     .or_insert_with(|| reserved.to_vec());
+                if let Some(d) = deleting(o) {
+                    holder_deleting.entry(claim_ref(o)).or_insert(d);
+                }
             }
         }
     }
@@ -360,6 +364,7 @@ pub(super) fn solve_node<'a>(
         allocated,
         holders,
         holder_pods,
+        holder_deleting,
         shared_used,
         picks: Vec::new(),
         in_use_cycle: HashMap::new(),
@@ -589,4 +594,23 @@ pub(super) fn all_requests<'a>(search: &Search<'a>) -> Vec<Req<'a>> {
             })
         })
         .collect()
+}
+
+/// A claim with a deletionTimestamp: since when, and the finalizers that
+/// keep it.
+fn deleting(o: &Object) -> Option<DeletingHolder> {
+    let meta = o.root.get("metadata")?;
+    let since = meta.get("deletionTimestamp")?;
+    Some(DeletingHolder {
+        claim: claim_ref(o),
+        since: since.as_str().unwrap_or_default().to_owned(),
+        finalizers: meta
+            .get("finalizers")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+            .map(str::to_owned)
+            .collect(),
+    })
 }

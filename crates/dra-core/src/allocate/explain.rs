@@ -140,8 +140,14 @@ pub(super) fn explain(
             f.constrained += 1;
             kept.push(r);
         }
+        f.held_by_deleting = holders
+            .iter()
+            .filter_map(|h| search.holder_deleting.get(h))
+            .cloned()
+            .collect();
         f.held_by_pods = holders
             .iter()
+            .filter(|h| !search.holder_deleting.contains_key(*h))
             .flat_map(|h| search.holder_pods.get(h).into_iter().flatten())
             .cloned()
             .collect();

@@ -30,9 +30,14 @@ pub struct Funnel {
     /// Claims that hold matching devices.
     #[serde(rename = "heldBy")]
     pub held_by: Vec<String>,
-    /// The pods those claims are reserved for (`status.reservedFor`).
+    /// The pods those claims are reserved for (`status.reservedFor`), but
+    /// not of a claim being deleted, whose reservedFor is stale.
     #[serde(rename = "heldByPods")]
     pub held_by_pods: Vec<String>,
+    /// Holders being deleted (a deletionTimestamp), kept by finalizers:
+    /// their devices stay allocated until the claim is deallocated.
+    #[serde(rename = "heldByDeleting")]
+    pub held_by_deleting: Vec<DeletingHolder>,
     /// Devices whose shared counters still have room for them.
     #[serde(rename = "countersLeft")]
     pub counters_left: usize,
@@ -95,6 +100,16 @@ pub struct CounterShortfall {
     pub left: String,
     /// The device (name in its pool) that needs it.
     pub device: String,
+}
+
+/// A claim that holds devices while it is being deleted.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DeletingHolder {
+    pub claim: String,
+    /// Its `metadata.deletionTimestamp`.
+    pub since: String,
+    /// Its `metadata.finalizers`: what keeps it.
+    pub finalizers: Vec<String>,
 }
 
 /// An untolerated taint and where it comes from: a DeviceTaintRule, or the

@@ -16,6 +16,8 @@ pub(super) struct Search<'a> {
     pub(super) holders: HashMap<DevRef, String>,
     /// The pods each holder claim is reserved for.
     pub(super) holder_pods: HashMap<String, Vec<String>>,
+    /// Holder claims being deleted.
+    pub(super) holder_deleting: HashMap<String, super::DeletingHolder>,
     /// Capacity consumed on shared devices before this cycle.
     pub(super) shared_used: HashMap<DevRef, BTreeMap<String, Quantity>>,
     pub(super) picks: Vec<Pick>,
