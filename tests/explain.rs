@@ -1418,3 +1418,55 @@ fn a_claim_stuck_in_deletion_is_named_with_its_state() {
     );
     assert_eq!(req["heldByPods"], serde_json::json!([]), "{json}");
 }
+
+/// Issue 31, class 3: a filter timeout aborts the attempt from 1.36
+/// (omeryahud/kubernetes@a125bd3 Filter: statusError "node N: timed out
+/// ..."), and the answer says that this is what keeps the pod pending; in
+/// 1.35 it only rules the node out.
+#[test]
+fn a_filter_timeout_is_fatal_from_1_36() {
+    let run = |version: &str| {
+        let (json, code) = out(&[
+            "explain",
+            "claim",
+            "big",
+            "-n",
+            "default",
+            "-f",
+            "testdata/fixtures/explain-budget.yaml",
+            "--timeout",
+            "1ms",
+            "-o",
+            "json",
+            "--kubernetes-version",
+            version,
+            // The fixture's distinctAttribute constraint needs it in 1.35.
+            "--feature-gates",
+            "DRAConsumableCapacity=true",
+        ]);
+        assert_eq!(code, 1, "{json}");
+        serde_json::from_str::<serde_json::Value>(&json).unwrap()
+    };
+    let v = run("1.36");
+    assert_eq!(v["verdict"]["fatalError"]["kind"], "timeout", "{v}");
+    let v = run("1.35");
+    assert!(v["verdict"]["fatalError"].is_null(), "{v}");
+    assert_eq!(v["verdict"]["causes"][0]["kind"], "filterTimeout", "{v}");
+    let (text, _) = out(&[
+        "explain",
+        "claim",
+        "big",
+        "-n",
+        "default",
+        "-f",
+        "testdata/fixtures/explain-budget.yaml",
+        "--timeout",
+        "1ms",
+        "--kubernetes-version",
+        "1.36",
+    ]);
+    assert!(
+        text.contains("Since Kubernetes 1.36 a filter timeout is an error for the whole attempt"),
+        "{text}"
+    );
+}

@@ -53,7 +53,7 @@ pub enum CauseKind {
     Constraint,
     /// The allocator fails with an error on the node.
     Error,
-    /// A filter timeout, unschedulable for this node only (before 1.37).
+    /// A filter timeout, unschedulable for this node only (before 1.36).
     FilterTimeout,
     /// Not tried: the command's search budget ran out.
     NotTried,
@@ -206,7 +206,7 @@ pub fn shortfall(funnels: &[Funnel]) -> usize {
 
 impl Verdict {
     /// `timeout_fatal`: whether the release's scheduler treats a filter
-    /// timeout as an error for the attempt (the 1.37 line returns
+    /// timeout as an error for the attempt (from 1.36 Filter returns
     /// `statusError("node N: timed out ...")`) or, as before, as this node
     /// being unschedulable (`statusUnschedulable`).
     pub fn build(

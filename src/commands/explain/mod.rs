@@ -647,7 +647,11 @@ fn report(
         });
     let outcomes = allocator.on_nodes(&run_on);
     let per_node: Vec<(String, Outcome)> = run_on.into_iter().zip(outcomes).collect();
-    let timeout_fatal = gates.version >= dra_core::gates::Version::V1_37;
+    // The scheduler's Filter returns statusError for a timeout from 1.36
+    // (omeryahud/kubernetes@a125bd3, just after the 1.36 branch point:
+    // "Timeouts are potentially transient. Return Error"); 1.35 ruled the
+    // node out (statusUnschedulable).
+    let timeout_fatal = gates.version >= dra_core::gates::Version::V1_36;
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
     summary.ignored = dra_core::verdict::ignored(objects, gates);

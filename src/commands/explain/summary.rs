@@ -107,6 +107,9 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
                 if s.pod { "stays Pending" } else { "cannot be scheduled" }
             );
         out.push_str(&format!("{}\n  {error}\n", paint(&verdict, RED, color)));
+        if f.kind == dra_core::allocate::ErrorKind::Timeout {
+            out.push_str("  Since Kubernetes 1.36 a filter timeout is an error for the whole attempt (before, it only ruled the node out): this is what keeps the pod pending; the scheduler retries it with backoff.\n");
+        }
         if let Some(h) = &s.hint {
             out.push_str(&format!("  {h}\n"));
         }
