@@ -229,7 +229,9 @@ fn pod_with_extended_resources() {
     assert_eq!(v["claims"][0]["name"], "legacy-trainer-extended-resources");
     let results = &v["claims"][0]["allocation"]["devices"]["results"];
     assert_eq!(results[0]["request"], "container-0-request-0");
-    // In 1.35 DRAExtendedResource is alpha and off: the pod has nothing to allocate.
+    // In 1.35 DRAExtendedResource is alpha and off: no class backs the
+    // resource, so (with no node advertising it) the pod stays Pending, and
+    // that is the verdict (issue 31), not a usage error.
     let (text, code) = out(&[
         "explain",
         "pod",
@@ -239,7 +241,8 @@ fn pod_with_extended_resources() {
         "--kubernetes-version",
         "1.35",
     ]);
-    assert_eq!(code, 2, "{text}");
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("stays Pending: no node has example.com/gpu"), "{text}");
 }
 
 /// A claim allocated before keeps its devices and admits only its node; a
@@ -1467,6 +1470,58 @@ fn a_filter_timeout_is_fatal_from_1_36() {
     ]);
     assert!(
         text.contains("Since Kubernetes 1.36 a filter timeout is an error for the whole attempt"),
+        "{text}"
+    );
+}
+
+/// Issue 31, class 4: an extended resource that no DeviceClass backs and no
+/// node advertises is a verdict (kube-scheduler's "Insufficient NAME"), in
+/// text and JSON, with exit 1, not a usage error.
+#[test]
+fn an_unbacked_extended_resource_is_a_verdict() {
+    let file = "testdata/fixtures/explain-extended-unbacked.yaml";
+    let (text, code) = out(&["explain", "pod", "team-a/legacy-gpu", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.starts_with("Pod team-a/legacy-gpu stays Pending: no node has nvidia.com/gpu, and no DeviceClass backs it (kube-scheduler: Insufficient nvidia.com/gpu)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("spec.extendedResourceName: nvidia.com/gpu"),
+        "{text}"
+    );
+    let (json, code) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy-gpu",
+        "-f",
+        file,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["fate"], "Pending");
+    assert_eq!(v["verdict"]["causes"][0]["kind"], "insufficientResource");
+    assert_eq!(v["verdict"]["causes"][0]["subject"], "nvidia.com/gpu");
+    assert_eq!(v["verdict"]["causes"][0]["nodes"], 2);
+    // 1.35: no class can back it (DRAExtendedResource off), so the advice
+    // is one that works there.
+    let (text, _) = out(&[
+        "explain",
+        "pod",
+        "team-a/legacy-gpu",
+        "-f",
+        file,
+        "--kubernetes-version",
+        "1.35",
+    ]);
+    assert!(
+        text.contains("only with DRAExtendedResource (off in Kubernetes 1.35)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("spec.extendedResourceName: nvidia.com/gpu"),
         "{text}"
     );
 }

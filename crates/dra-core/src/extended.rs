@@ -150,6 +150,70 @@ pub fn extended_requests(
     requests
 }
 
+/// The extended resources the pod's containers ask for that no DeviceClass
+/// backs (`v1helper.IsExtendedResourceName`: a domain other than
+/// kubernetes.io; every one while DRAExtendedResource is off), with the
+/// nodes whose `status.allocatable` has them (a device plugin's); sorted by
+/// name.
+pub fn unbacked_resources<'a>(
+    pod: &Object,
+    objects: &'a [Object],
+    gates: &FeatureGates,
+) -> Vec<(String, Vec<&'a str>)> {
+    let dra_backs = gates.enabled(Gate::DRAExtendedResource);
+    let Some(spec) = pod.pod_spec() else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::new();
+    for c in ["initContainers", "containers"]
+        .iter()
+        .flat_map(|k| spec.get(k).and_then(Node::as_seq).unwrap_or_default())
+    {
+        for key in ["requests", "limits"] {
+            for e in c
+                .get("resources")
+                .and_then(|r| r.get(key))
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+            {
+                let name = e.key.as_str();
+                let extended = name.contains('/')
+                    && !name.contains("kubernetes.io/")
+                    && !name.starts_with("requests.");
+                let backed = dra_backs && class_for(objects, name).is_some();
+                if extended && !backed && !names.iter().any(|n| n == name) {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+    }
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let nodes = objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::Node)
+                .filter(|o| {
+                    o.root
+                        .get("status")
+                        .and_then(|s| s.get("allocatable"))
+                        .and_then(|a| a.get(&n))
+                        .map(|v| {
+                            v.as_str()
+                                .map(str::to_owned)
+                                .unwrap_or_else(|| v.to_json().to_string())
+                        })
+                        .and_then(|t| Quantity::parse(&t).ok())
+                        .is_some_and(|q| !q.is_zero() && !q.is_negative())
+                })
+                .filter_map(Object::name)
+                .collect();
+            (n, nodes)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,9 @@ pub enum CauseKind {
     /// The pod's own constraints (node selector, affinity, taints) exclude
     /// the node.
     PodExcluded,
+    /// The pod asks for an extended resource that no DeviceClass backs and
+    /// the node does not advertise (kube-scheduler's "Insufficient NAME").
+    InsufficientResource,
     Other,
 }
 

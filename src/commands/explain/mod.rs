@@ -400,9 +400,15 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         ));
     }
     if claims.is_empty() {
-        return Err(format!(
-            "Pod {ns}/{name} uses no ResourceClaims and no extended resource a DeviceClass backs"
-        ));
+        let out = unbacked_report(
+            &args.common,
+            &format!("Pod {ns}/{name}"),
+            pod,
+            objects,
+            gates,
+        );
+        std::mem::forget(inv);
+        return out;
     }
     let extended = dra_core::extended::extended_requests(pod, objects, gates);
     let out = report(
@@ -417,6 +423,91 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     drop((claims, extended));
     std::mem::forget(inv);
     out
+}
+
+/// A pod without claims: an extended resource that no DeviceClass backs
+/// and no node advertises keeps it Pending (kube-scheduler's NodeResourcesFit:
+/// "Insufficient NAME"), which is the verdict; one that nodes advertise is a
+/// device plugin's, not DRA's, and there is nothing to explain.
+fn unbacked_report(
+    common: &ExplainCommon,
+    names: &str,
+    pod: &Object,
+    objects: &[Object],
+    gates: &dra_core::gates::FeatureGates,
+) -> Result<CmdOutcome, String> {
+    let unbacked = dra_core::extended::unbacked_resources(pod, objects, gates);
+    let nodes: Vec<&str> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Node)
+        .filter_map(Object::name)
+        .collect();
+    let missing: Vec<&String> = unbacked
+        .iter()
+        .filter(|(_, on)| on.is_empty())
+        .map(|(n, _)| n)
+        .collect();
+    if missing.is_empty() {
+        let served: Vec<String> = unbacked
+            .iter()
+            .map(|(n, on)| format!("{n} (on {} nodes)", on.len()))
+            .collect();
+        let tail = if served.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; its extended resources come from device plugins: {}",
+                served.join(", ")
+            )
+        };
+        return Err(format!(
+            "{names} uses no ResourceClaims and no extended resource a DeviceClass backs{tail}"
+        ));
+    }
+    let mut verdict = Summary {
+        pod: true,
+        total: nodes.len(),
+        ..Summary::default()
+    };
+    for r in &missing {
+        verdict.causes.push(dra_core::verdict::Cause {
+            kind: dra_core::verdict::CauseKind::InsufficientResource,
+            subject: Some((*r).clone()),
+            reason: format!("Insufficient {r}: no DeviceClass backs it (spec.extendedResourceName) and no node advertises it"),
+            nodes: nodes.iter().map(|n| (*n).to_owned()).collect(),
+        });
+    }
+    let list = missing
+        .iter()
+        .map(|r| crate::render::terminal::one_line(r).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let stdout = match common.output {
+        MatchOutput::Json => {
+            let mut v = json!({"verdict": verdict.json(), "nodes": []});
+            v["verdict"]["insufficient"] = json!(missing);
+            format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
+        }
+        MatchOutput::Text => {
+            // Advice that works in this release: a class can back it only
+            // while DRAExtendedResource is on.
+            let how = if gates.enabled(dra_core::gates::Gate::DRAExtendedResource) {
+                format!(
+                    "Give a DeviceClass spec.extendedResourceName: {} to have DRA allocate it, or install the driver's device plugin.",
+                    crate::render::terminal::one_line(missing[0])
+                )
+            } else {
+                format!(
+                    "DRA can back an extended resource only with DRAExtendedResource (off in Kubernetes {}): install the driver's device plugin, or ask for the devices with a ResourceClaim.",
+                    gates.version
+                )
+            };
+            format!(
+                "{names} stays Pending: no node has {list}, and no DeviceClass backs it (kube-scheduler: Insufficient {list}).\n  {how}\n"
+            )
+        }
+    };
+    Ok(CmdOutcome { stdout, code: 1 })
 }
 
 /// For a selector that reads an attribute or capacity some devices lack
