@@ -18,8 +18,31 @@ t = t.replace('@@EXAMPLE@@', ex).replace('@@RULES@@', rules)
 open('README.md','w').write(t)
 # The manual: docs/*.md from scripts/docs/*.md.tmpl, with the same outputs.
 import glob, os
+# The per-release behaviours, from the fixtures tests/releases.rs runs.
+import yaml
+rows = ['| Behaviour | 1.34 | 1.35 | 1.36 | 1.37 | Source |', '| --- | --- | --- | --- | --- | --- |']
+for f in sorted(glob.glob('testdata/releases/*.yaml')):
+    case = yaml.safe_load(open(f))
+    cells = []
+    for v in ['1.34', '1.35', '1.36', '1.37']:
+        errs = case['expect'].get(v)
+        if errs is None:
+            cells.append('—')
+        elif not errs:
+            cells.append('accepted')
+        else:
+            cells.append('<br>'.join('`%s` %s' % tuple(e.rsplit(' ', 1)) for e in errs))
+    name = os.path.basename(f)[:-len('.yaml')]
+    about = case['about'].replace('|', '\\|')
+    source = case['source'].replace('|', '\\|')
+    gates = case.get('gates')
+    if isinstance(gates, dict):
+        gates = '; '.join('%s: %s' % kv for kv in gates.items())
+    g = ' (gates: `%s`)' % gates if gates else ''
+    rows.append('| **%s**: %s%s | %s | %s |' % (name, about, g, ' | '.join(cells), source))
+releases = '\n'.join(rows)
 subs = {'@@MATCH@@': m, '@@EXPLAIN@@': e, '@@RBAC@@': rb, '@@READER@@': rd, '@@CONVERT@@': cv,
-        '@@FIXDIFF@@': fd, '@@EXAMPLE@@': ex, '@@RULES@@': rules}
+        '@@FIXDIFF@@': fd, '@@EXAMPLE@@': ex, '@@RULES@@': rules, '@@RELEASES@@': releases}
 for tmpl in sorted(glob.glob('scripts/docs/*.md.tmpl')):
     d = open(tmpl).read()
     for k, v in subs.items():
