@@ -242,7 +242,10 @@ fn pod_with_extended_resources() {
         "1.35",
     ]);
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("stays Pending: no node has example.com/gpu"), "{text}");
+    assert!(
+        text.contains("stays Pending: no node has example.com/gpu"),
+        "{text}"
+    );
 }
 
 /// A claim allocated before keeps its devices and admits only its node; a
@@ -1522,6 +1525,19 @@ fn an_unbacked_extended_resource_is_a_verdict() {
     );
     assert!(
         !text.contains("spec.extendedResourceName: nvidia.com/gpu"),
+        "{text}"
+    );
+}
+
+/// Issue 31, class 1: a capacity request a requestPolicy refuses is named
+/// with its numbers (what was asked, the policy's bound), as DRA-V213 does.
+#[test]
+fn a_refused_capacity_request_names_the_numbers() {
+    let file = "testdata/fixtures/explain-capacity-policy.yaml";
+    let (text, code) = out(&["explain", "claim", "team-a/fast", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("device eth1, capacity bandwidth: 40G asked; its requestPolicy refuses it: 40G is above its validRange max 25G (at most 25G per allocation)"),
         "{text}"
     );
 }

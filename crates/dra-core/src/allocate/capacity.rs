@@ -46,6 +46,42 @@ impl Capacity {
         q
     }
 
+    /// Why the policy refuses consuming `a`, with its numbers; `None` when it allows it.
+    pub fn refusal(&self, a: Quantity) -> Option<String> {
+        if self.allows(a) {
+            return None;
+        }
+        let h = |q: &Quantity| q.human();
+        let a_h = h(&a);
+        if let Some((min, max, step)) = &self.range {
+            if a < *min {
+                return Some(format!("{a_h} is below its validRange min {}", h(min)));
+            }
+            if let Some(m) = max.filter(|m| a > *m) {
+                return Some(format!(
+                    "{a_h} is above its validRange max {} (at most {} per allocation)",
+                    h(&m),
+                    h(&m)
+                ));
+            }
+            if let Some(step) = step {
+                return Some(format!(
+                    "{a_h} is not {} plus a whole number of steps of {}",
+                    h(min),
+                    h(step)
+                ));
+            }
+        }
+        if !self.valid_values.is_empty() {
+            let vals: Vec<String> = self.valid_values.iter().map(Quantity::human).collect();
+            return Some(format!(
+                "{a_h} is none of its validValues [{}]",
+                vals.join(", ")
+            ));
+        }
+        Some(format!("{a_h} is not allowed"))
+    }
+
     /// Whether the policy allows consuming `a`.
     pub fn allows(&self, a: Quantity) -> bool {
         if self.default == Some(a) {
@@ -112,6 +148,63 @@ impl<'a> Search<'a> {
             out.insert(c.name.clone(), amount);
         }
         Some(out)
+    }
+
+    /// Why `consumption` refuses the device, with the numbers: a requested
+    /// capacity it does not publish, or an amount its requestPolicy refuses.
+    pub(super) fn consumption_refusal(&self, r: DevRef, req: &Req<'a>) -> String {
+        let d = self.dev(r);
+        let driver = self.pools[r.pool].driver;
+        let same = |requested: &str, published: &str| {
+            requested == published
+                || requested
+                    .strip_prefix(driver)
+                    .and_then(|s| s.strip_prefix('/'))
+                    == Some(published)
+                || published
+                    .strip_prefix(driver)
+                    .and_then(|s| s.strip_prefix('/'))
+                    == Some(requested)
+        };
+        for (name, _) in &req.capacity {
+            if !d.capacity().iter().any(|c| same(name, &c.name)) {
+                let has: Vec<&str> = d.capacity().iter().map(|c| c.name.as_str()).collect();
+                let has = if has.is_empty() {
+                    "none".to_owned()
+                } else {
+                    has.join(", ")
+                };
+                return format!(
+                    "device {} publishes no capacity {name} (it has {has})",
+                    d.name
+                );
+            }
+        }
+        for c in d.capacity() {
+            let requested = req
+                .capacity
+                .iter()
+                .find(|(n, _)| same(n, &c.name))
+                .map(|(_, q)| *q);
+            let amount = match requested {
+                Some(q) => c.round_up(q),
+                None => c.default.unwrap_or(c.value),
+            };
+            if let Some(why) = c.refusal(amount) {
+                let asked = match requested {
+                    Some(q) if q != amount => {
+                        format!("{} asked, rounded up to {}", q.human(), amount.human())
+                    }
+                    Some(q) => format!("{} asked", q.human()),
+                    None => format!("{} by default", amount.human()),
+                };
+                return format!(
+                    "device {}, capacity {}: {asked}; its requestPolicy refuses it: {why}",
+                    d.name, c.name
+                );
+            }
+        }
+        format!("device {} cannot serve the requested capacity", d.name)
     }
 
     pub(super) fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {

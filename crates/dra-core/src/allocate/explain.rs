@@ -255,10 +255,7 @@ pub(super) fn capacity_shortfall<'a>(
         return None;
     }
     let Some(want) = search.consumption(r, req) else {
-        return Some(format!(
-            "device {} lacks a requested capacity or its requestPolicy refuses the amount",
-            d.name
-        ));
+        return Some(search.consumption_refusal(r, req));
     };
     for c in d.capacity() {
         let mut used = Quantity::zero();
