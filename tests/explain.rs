@@ -1056,10 +1056,10 @@ fn budget_exhaustion_as_fields() {
     assert!(search["bestPartial"].as_u64().unwrap() <= 5, "{search}");
     assert!(search["steps"].as_u64().unwrap() >= search["requestSteps"].as_u64().unwrap());
     assert_eq!(v["nodes"][0]["search"], *search);
-    assert!(fatal["error"]
-        .as_str()
-        .unwrap()
-        .ends_with("of 6 devices (the node has 64 devices)"));
+    // The fixture's constraint cannot be met at all: that is said too.
+    assert!(fatal["error"].as_str().unwrap().ends_with(
+        "of 6 devices (the node has 64 devices); no allocation exists: claim default/big: distinctAttribute gpu.example.com/idx has 5 distinct values among the node's devices, 6 devices are needed"
+    ), "{fatal}");
 }
 
 /// Requests that each have enough devices but draw on the same ones: the
@@ -1540,4 +1540,51 @@ fn a_refused_capacity_request_names_the_numbers() {
         text.contains("device eth1, capacity bandwidth: 40G asked; its requestPolicy refuses it: 40G is above its validRange max 25G (at most 25G per allocation)"),
         "{text}"
     );
+}
+
+/// Issue 31, class 1: a search that runs out of budget names the constraint
+/// that makes it impossible (a distinctAttribute with fewer values than
+/// devices needed), not only where the steps went.
+#[test]
+fn a_budget_exhaustion_names_the_impossible_constraint() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-impossible-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: big, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 9}\n    constraints:\n    - requests: [gpu]\n      distinctAttribute: gpu.example.com/numa\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: n1-gpu}\nspec:\n  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n  devices:\n");
+    for i in 0..64 {
+        text.push_str(&format!(
+            "  - name: gpu-{i}\n    attributes:\n      numa: {{int: {}}}\n",
+            i % 8
+        ));
+    }
+    let f = dir.join("impossible.yaml");
+    std::fs::write(&f, text).unwrap();
+    let (json, code) = out(&[
+        "explain",
+        "claim",
+        "default/big",
+        "-f",
+        &f.to_string_lossy(),
+        "-o",
+        "json",
+        // The scheduler's filter timeout (a millisecond here) ends the search.
+        "--timeout",
+        "1ms",
+    ]);
+    assert_eq!(code, 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let fatal = &v["verdict"]["fatalError"];
+    assert_eq!(fatal["kind"], "timeout", "{json}");
+    assert_eq!(
+        fatal["search"]["impossible"],
+        "claim default/big: distinctAttribute gpu.example.com/numa has 8 distinct values among the node's devices, 9 devices are needed",
+        "{json}"
+    );
+    assert!(
+        fatal["error"]
+            .as_str()
+            .unwrap()
+            .contains("; no allocation exists: claim default/big: distinctAttribute"),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

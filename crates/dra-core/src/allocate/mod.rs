@@ -311,6 +311,9 @@ pub struct SearchCost {
     /// The most devices a partial allocation held, and how many were needed.
     pub best_partial: usize,
     pub needed: usize,
+    /// A constraint that no choice of the node's devices can satisfy,
+    /// whatever the search tries: why the budget could not be enough.
+    pub impossible: Option<String>,
 }
 
 /// Steps the whole command may spend over all nodes (`on_nodes`): ten
@@ -503,6 +506,9 @@ impl SearchCost {
             "; the best partial allocation had {} of {} devices (the node has {} devices)",
             self.best_partial, self.needed, self.candidates
         ));
+        if let Some(why) = &self.impossible {
+            msg.push_str(&format!("; no allocation exists: {why}"));
+        }
         msg
     }
 }

@@ -359,7 +359,61 @@ impl<'a> Search<'a> {
             candidates: self.candidates,
             best_partial: self.deepest,
             needed,
+            impossible: self.impossible_constraint(),
         }
+    }
+
+    /// A constraint the node's devices cannot satisfy at all: fewer devices
+    /// share any one value of a matchAttribute than its requests need, or
+    /// fewer distinct values of a distinctAttribute exist. Counted over
+    /// every device of the node (an upper bound), so it is never claimed
+    /// wrongly.
+    fn impossible_constraint(&self) -> Option<String> {
+        let devices = self.candidates();
+        for plan in &self.plans {
+            for c in &plan.constraints {
+                let needed: usize = plan
+                    .slots
+                    .iter()
+                    .filter_map(|s| {
+                        let (parent, n) = match s {
+                            Slot::Exact(r) => (&r.parent, self.num_devices(r)),
+                            Slot::First(v) => (
+                                &v.first()?.parent,
+                                v.iter().map(|r| self.num_devices(r)).min().unwrap_or(0),
+                            ),
+                        };
+                        (c.requests.is_empty() || c.requests.contains(parent)).then_some(n)
+                    })
+                    .sum();
+                let mut by_value: HashMap<String, usize> = HashMap::new();
+                for &r in &devices {
+                    if let Some(v) = self.attribute(r, &c.attribute) {
+                        *by_value.entry(v.to_string()).or_default() += 1;
+                    }
+                }
+                let claim = claim_ref(plan.obj);
+                if c.distinct {
+                    if by_value.len() < needed {
+                        return Some(format!(
+                            "claim {claim}: distinctAttribute {} has {} distinct value{} among the node's devices, {needed} devices are needed",
+                            c.attribute,
+                            by_value.len(),
+                            if by_value.len() == 1 { "" } else { "s" }
+                        ));
+                    }
+                } else {
+                    let most = by_value.values().copied().max().unwrap_or(0);
+                    if most < needed {
+                        return Some(format!(
+                            "claim {claim}: matchAttribute {}: at most {most} of the node's devices share a value, {needed} are needed",
+                            c.attribute
+                        ));
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Counts a step for the request being searched.
