@@ -12,6 +12,8 @@ pub(super) struct SliceView<'a> {
     pub(super) slice_selection: (Option<&'a str>, bool),
     /// The slice's `nodeSelector`, when it selects nodes by one.
     pub(super) slice_selector: Option<&'a Node>,
+    /// Its name, for explanations (a device two slices repeat).
+    pub(super) name: &'a str,
 }
 
 impl<'a> SliceView<'a> {
@@ -30,6 +32,7 @@ impl<'a> SliceView<'a> {
             shared_counters: !s.shared_counters.is_empty(),
             slice_selection,
             slice_selector: (!per_device).then(|| selector(s.selection)).flatten(),
+            name: s.name,
         }
     }
 }
@@ -77,6 +80,7 @@ pub(super) fn device_of<'a>(
         node_selector,
         list_types,
         on_node: !slice.shared_counters && selected,
+        slice: slice.name,
     }
 }
 

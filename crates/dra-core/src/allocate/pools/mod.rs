@@ -64,6 +64,8 @@ pub struct PoolDevice<'a> {
     /// its slice; what the allocation result's node selector is built from.
     pub node_selector: Option<&'a Node>,
     pub on_node: bool,
+    /// The ResourceSlice that publishes it.
+    pub slice: &'a str,
     sig: std::cell::OnceCell<u64>,
 }
 
@@ -274,7 +276,8 @@ impl<'a> Pool<'a> {
     fn deferred(&self) -> &Deferred {
         self.deferred.get_or_init(|| {
             let mut invalid = None;
-            let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
+            // Each name and the slice that published it first.
+            let mut seen: foldhash::HashMap<&str, &str> = foldhash::HashMap::default();
             seen.reserve(self.devices.len());
             // Version skew: a scheduler without DRADeviceCompatibilityGroups
             // treats a pool with grouped devices as incomplete and skips it
@@ -285,8 +288,13 @@ impl<'a> Pool<'a> {
             let same_pass = self.groups_gate_off && self.all_devices.is_none();
             let counter_sets = self.partitionable.then_some(&self.counter_sets);
             for d in &self.devices {
-                if !seen.insert(d.name) {
-                    invalid.get_or_insert(format!("duplicate device name {}", d.name));
+                if let Some(first) = seen.insert(d.name, d.slice) {
+                    let slices = if first == d.slice {
+                        format!("twice in slice {first}")
+                    } else {
+                        format!("in slices {first} and {}", d.slice)
+                    };
+                    invalid.get_or_insert(format!("duplicate device name {}, {slices}", d.name));
                 }
                 let (unknown, groups) = d.check_consumption(counter_sets);
                 if let Some(why) = unknown {
@@ -548,9 +556,17 @@ pub fn gather<'s, 'a: 's>(
         let mut counter_sets = CounterSets::default();
         let mut invalid = None;
         if partitionable {
-            for cs in same_gen.iter().flat_map(|s| &s.shared_counters) {
-                if counter_sets.insert(cs.name, cs).is_some() {
-                    invalid = Some(format!("counter set {} is defined twice", cs.name));
+            let mut defined_in: HashMap<&str, &str> = HashMap::new();
+            for s in &same_gen {
+                for cs in &s.shared_counters {
+                    if counter_sets.insert(cs.name, cs).is_some() {
+                        let first = defined_in.get(cs.name).copied().unwrap_or(s.name);
+                        invalid = Some(format!(
+                            "counter set {} is defined twice, in slices {first} and {}",
+                            cs.name, s.name
+                        ));
+                    }
+                    defined_in.entry(cs.name).or_insert(s.name);
                 }
             }
         }
