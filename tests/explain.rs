@@ -1588,3 +1588,36 @@ fn a_budget_exhaustion_names_the_impossible_constraint() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31, class 1: "no devices on the node" names the driver whose
+/// slice is missing there, when it publishes the class's devices on other
+/// nodes (a node-local driver whose kubelet plugin is not running).
+#[test]
+fn a_missing_slice_names_its_driver() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: want, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 2}\n");
+    for n in 1..=3 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {{name: worker-{n}}}\n"
+        ));
+    }
+    for n in 1..=2 {
+        text.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: worker-{n}-gpu}}\nspec:\n  driver: gpu.example.com\n  nodeName: worker-{n}\n  pool: {{name: worker-{n}, generation: 1, resourceSliceCount: 1}}\n  devices: [{{name: gpu-0}}]\n"));
+    }
+    let f = dir.join("missing.yaml");
+    std::fs::write(&f, text).unwrap();
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "default/want",
+        "-f",
+        &f.to_string_lossy(),
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("No ResourceSlice of driver gpu.example.com names worker-3, while it publishes devices of class gpu.example.com on 2 other nodes: is its kubelet plugin running there?"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

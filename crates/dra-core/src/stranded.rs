@@ -114,6 +114,55 @@ pub fn stranded(objects: &[Object], class: &Object, gates: &FeatureGates) -> Vec
     out
 }
 
+/// The drivers whose devices `class` selects in slices bound to one node
+/// by `nodeName` (node-local drivers), each with the nodes it publishes on:
+/// a node missing from the list has no slice of that driver (its kubelet
+/// plugin not running there, say). One device per slice is tried, and a
+/// driver once matched is not evaluated again.
+pub fn publishing_nodes<'a>(
+    objects: &'a [Object],
+    class: &Object,
+    gates: &FeatureGates,
+) -> Vec<(&'a str, Vec<&'a str>)> {
+    let list_types = crate::cel::list_values_converted(gates);
+    let env = Env::stored(gates);
+    let programs: Vec<Program> = DeviceClass::decode(class)
+        .expressions()
+        .iter()
+        .filter_map(|e| Program::compile(e, &env).ok())
+        .collect();
+    let mut out: Vec<(&'a str, Vec<&'a str>)> = Vec::new();
+    let mut rejected: HashSet<&str> = HashSet::new();
+    for slice in objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .map(Slice::decode)
+    {
+        let NodeSelection::Node(node) = slice.selection else {
+            continue;
+        };
+        if let Some((_, nodes)) = out.iter_mut().find(|(d, _)| *d == slice.driver) {
+            if !nodes.contains(&node) {
+                nodes.push(node);
+            }
+            continue;
+        }
+        if rejected.contains(slice.driver) {
+            continue;
+        }
+        let Some(d) = slice.devices().first() else {
+            continue;
+        };
+        let view = Arc::new(Device::from_node(slice.driver, d.node, list_types));
+        if programs.iter().all(|p| p.matches(&view) == Ok(true)) {
+            out.push((slice.driver, vec![node]));
+        } else {
+            rejected.insert(slice.driver);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -564,11 +564,13 @@ fn stranded_devices(
     claims: &[&Object],
     gates: &dra_core::gates::FeatureGates,
 ) -> Vec<String> {
-    if !summary
+    let without: Vec<&str> = summary
         .causes
         .iter()
-        .any(|c| c.reason.contains("no devices on the node"))
-    {
+        .filter(|c| c.kind == dra_core::verdict::CauseKind::NoDevices)
+        .flat_map(|c| c.nodes.iter().map(String::as_str))
+        .collect();
+    if without.is_empty() {
         return Vec::new();
     }
     let mut classes: Vec<&str> = Vec::new();
@@ -606,6 +608,39 @@ fn stranded_devices(
                 s.slice,
                 s.pool,
                 s.why
+            ));
+        }
+        // A node-local driver that publishes the class's devices on other
+        // nodes, but no slice for these: the slice that is missing.
+        // Not when the pod's own constraints are the cause (it fits where
+        // they exclude it), and only where the driver runs on at least as
+        // many nodes as it is missing from: a cluster's CPU nodes are not a
+        // missing slice.
+        let own_constraints = !summary.fits_where_excluded.is_empty();
+        for (driver, on) in dra_core::stranded::publishing_nodes(objects, class, gates) {
+            let missing: Vec<&str> = without
+                .iter()
+                .copied()
+                .filter(|n| !on.contains(n))
+                .collect();
+            if missing.is_empty() || own_constraints || on.len() < missing.len() {
+                continue;
+            }
+            let shown = missing
+                .iter()
+                .take(3)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if missing.len() > 3 {
+                format!(" and {} more", missing.len() - 3)
+            } else {
+                String::new()
+            };
+            lines.push(format!(
+                "No ResourceSlice of driver {driver} names {shown}{more}, while it publishes devices of class {name} on {} other node{}: is its kubelet plugin running there?",
+                on.len(),
+                if on.len() == 1 { "" } else { "s" }
             ));
         }
     }
@@ -756,7 +791,6 @@ fn report(
         .as_ref()
         .and_then(|f| guard_hint(&f.error, objects, claims));
     if summary.fatal.is_none() && summary.allocated.is_empty() {
-        summary.stranded = stranded_devices(&summary, objects, claims, gates);
         // The claims fit nowhere the pod may run: do they fit where its own
         // constraints keep it away? Then those constraints are the cause.
         let names: Vec<&str> = excluded.iter().map(|(n, _)| n.as_str()).collect();
@@ -767,6 +801,7 @@ fn report(
             .filter(|(_, o)| matches!(o, Outcome::Allocated { .. }))
             .map(|((node, why), _)| (node.clone(), why.clone()))
             .collect();
+        summary.stranded = stranded_devices(&summary, objects, claims, gates);
     }
     // The closest nodes first: their detail is shown, and advised.
     let mut order: Vec<usize> = (0..per_node.len()).collect();
