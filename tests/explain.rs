@@ -1621,3 +1621,38 @@ fn a_missing_slice_names_its_driver() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31, class 6: on a terminal (or with COLUMNS) the verdict's lines
+/// are kept to at most 100 columns, a cause line continuing under its
+/// reason and names never broken; piped output keeps one line per fact.
+#[test]
+fn lines_are_wrapped_at_100_columns_on_a_terminal() {
+    let args = [
+        "explain",
+        "pod",
+        "team-a/trainer",
+        "-f",
+        "testdata/fixtures/explain-fleet/fleet.yaml",
+    ];
+    let piped = support::run(&args);
+    let piped = String::from_utf8_lossy(&piped.stdout).into_owned();
+    assert!(piped.lines().any(|l| l.chars().count() > 100), "{piped}");
+    let wide = std::ffi::OsStr::new("200");
+    let o = support::run_env(&args, &[("COLUMNS", std::ffi::OsStr::new("100"))]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let verdict: String = text.split("\n\n").next().unwrap_or_default().to_owned();
+    assert!(
+        verdict.lines().all(|l| l.chars().count() <= 100),
+        "{verdict}"
+    );
+    insta::assert_snapshot!("explain_fleet_pod_wrapped", verdict);
+    // A cause continues under its reason, and a taint is never split.
+    assert!(
+        verdict.contains("example.com/maintenance=firmware:NoSchedule"),
+        "{verdict}"
+    );
+    // COLUMNS above 100 still wraps at 100.
+    let o = support::run_env(&args, &[("COLUMNS", wide)]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(text.split("\n\n").next().unwrap_or_default(), verdict);
+}

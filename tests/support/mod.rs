@@ -31,6 +31,9 @@ pub fn run_env(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Output {
 
 fn run_full(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &std::ffi::OsStr)]) -> Output {
     let mut cmd = Command::new(bin());
+    // Output does not depend on the developer's terminal width (explain
+    // wraps at COLUMNS); a test that wants wrapping sets it after this.
+    cmd.env_remove("COLUMNS");
     for (k, v) in env {
         cmd.env(k, v);
     }

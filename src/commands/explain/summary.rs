@@ -22,22 +22,33 @@ impl Words for Verdict {
     /// it cannot bring its own colour.
     fn text(&self, names: &str, color: bool) -> String {
         let plain = crate::render::terminal::strict(&lines(self, names, false)).into_owned();
-        if !color {
-            return plain;
-        }
-        let mut out = String::with_capacity(plain.len() + 32);
-        for (i, line) in plain.split_inclusive('\n').enumerate() {
-            let (body, end) = match line.strip_suffix('\n') {
-                Some(b) => (b, "\n"),
-                None => (line, ""),
+        let mut out = String::with_capacity(plain.len() + 64);
+        let width = width();
+        for (i, line) in plain.lines().enumerate() {
+            // Wrapped on a terminal, at most 100 columns (issue 31): a
+            // continuation is indented under the text it continues. Piped
+            // output keeps one line per fact, for grep.
+            let wrapped = match width {
+                Some(w) => wrap(line, w),
+                None => vec![line.to_owned()],
             };
-            if i == 0 {
+            if i == 0 && color {
                 let sgr = if self.fits() { GREEN } else { RED };
-                out.push_str(&format!("\x1b[{sgr}m{body}\x1b[0m{end}"));
-            } else if let Some(rest) = body.strip_prefix("Closest:") {
-                out.push_str(&format!("\x1b[{BOLD}mClosest:\x1b[0m{rest}{end}"));
-            } else {
-                out.push_str(line);
+                for w in &wrapped {
+                    out.push_str(&format!("\x1b[{sgr}m{w}\x1b[0m\n"));
+                }
+                continue;
+            }
+            for (k, w) in wrapped.iter().enumerate() {
+                match w.strip_prefix("Closest:") {
+                    Some(rest) if color && k == 0 => {
+                        out.push_str(&format!("\x1b[{BOLD}mClosest:\x1b[0m{rest}\n"))
+                    }
+                    _ => {
+                        out.push_str(w);
+                        out.push('\n');
+                    }
+                }
             }
         }
         out
@@ -267,4 +278,49 @@ fn cannot(pod: bool) -> &'static str {
     } else {
         "cannot be allocated"
     }
+}
+
+/// Explain's lines are kept to at most this many columns on a terminal.
+const WIDTH: usize = 100;
+
+/// The width to wrap at: `COLUMNS` when set, else 100 on a terminal; none
+/// (no wrapping) when stdout is a pipe or a file. Never above 100.
+fn width() -> Option<usize> {
+    use std::io::IsTerminal;
+    match std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<usize>().ok())
+    {
+        Some(c) => Some(c.clamp(40, WIDTH)),
+        None => std::io::stdout().is_terminal().then_some(WIDTH),
+    }
+}
+
+/// One line wrapped at `width`: a cause line (`  3 nodes  reason`)
+/// continues under its reason, any other under its own text, two further in.
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    if textwrap::core::display_width(line) <= width {
+        return vec![line.to_owned()];
+    }
+    let lead = line.len() - line.trim_start().len();
+    let rest = &line[lead..];
+    // "3 nodes  " / "1 node   ": the count column of a cause line.
+    let cause = rest
+        .split_once("  ")
+        .filter(|(count, _)| {
+            count.split_once(' ').is_some_and(|(n, w)| {
+                n.chars().all(|c| c.is_ascii_digit()) && w.starts_with("node")
+            })
+        })
+        .map(|(count, after)| lead + count.len() + 2 + (after.len() - after.trim_start().len()));
+    let hang = " ".repeat(cause.unwrap_or(lead + 2).min(width / 2));
+    // Breaks at spaces only: a name (`nvidia.com/gpu`, a taint) stays whole.
+    let options = textwrap::Options::new(width)
+        .subsequent_indent(&hang)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .break_words(false);
+    textwrap::wrap(line, options)
+        .into_iter()
+        .map(|c| c.into_owned())
+        .collect()
 }
