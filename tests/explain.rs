@@ -1656,3 +1656,54 @@ fn lines_are_wrapped_at_100_columns_on_a_terminal() {
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert_eq!(text.split("\n\n").next().unwrap_or_default(), verdict);
 }
+
+/// Issue 32 (views never contradict each other): a DeviceTaintRule without
+/// a deviceSelector taints every device in `devices` as in `explain` (the
+/// scheduler's tracker reads a nil selector as no restriction), and on 1.36
+/// defaults, where the scheduler ignores DeviceTaintRules, neither applies it.
+#[test]
+fn devices_and_explain_apply_taint_rules_alike() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-alike-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(
+        support::root().join("testdata/fixtures/explain-taint-rule-everything.yaml"),
+    )
+    .unwrap()
+    .replace("  deviceSelector: {}\n", "");
+    let f = dir.join("no-selector.yaml");
+    std::fs::write(&f, text).unwrap();
+    let path = f.to_string_lossy().into_owned();
+    let devices = |version: &str| {
+        let (json, _) = out(&[
+            "devices",
+            "-f",
+            &path,
+            "-o",
+            "json",
+            "--kubernetes-version",
+            version,
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["state"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(devices("1.37"), ["tainted", "tainted"]);
+    assert_eq!(devices("1.36"), ["free", "free"]);
+    let (_, code) = out(&["explain", "claim", "team-a/train", "-f", &path]);
+    assert_eq!(code, 1);
+    let (_, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/train",
+        "-f",
+        &path,
+        "--kubernetes-version",
+        "1.36",
+    ]);
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -23,7 +23,10 @@ fn lint_text(text: String) {
     let r = lint(&files, Vec::new(), &settings);
     // The inventory readers over the same objects, as a cluster stores them.
     let (objects, _) = dra_core::sources::load_objects(&files, Limits::default());
-    let rows = dra_core::usage::device_rows(&objects);
+    let rows = dra_core::usage::device_rows(
+        &objects,
+        &dra_core::gates::FeatureGates::defaults(dra_core::gates::Version::LATEST),
+    );
     assert_eq!(
         rows.len(),
         dra_core::inventory::devices(&objects, true).len(),

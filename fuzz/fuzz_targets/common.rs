@@ -51,7 +51,7 @@ pub fn lint_text(text: &str) {
     // the same objects as a cluster stores them: typed decoding of any
     // shape never panics.
     let (objects, _) = dra_core::sources::load_objects(&files, Limits::default());
-    let rows = dra_core::usage::device_rows(&objects);
+    let rows = dra_core::usage::device_rows(&objects, &settings.gates);
     let listed = dra_core::inventory::devices(&objects, true);
     assert_eq!(rows.len(), listed.len(), "one row per device");
     let _ = dra_core::usage::invalid_pools(&objects);

@@ -74,7 +74,7 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
         },
         !machine,
     )?;
-    let mut rows = usage::device_rows(&inv.objects);
+    let mut rows = usage::device_rows(&inv.objects, &inv.gates);
     if let Some(n) = &args.node {
         rows.retain(|r| &r.node == n);
     }

@@ -162,7 +162,8 @@ fn holders<'t>(inventory: &Inventory<'t>) -> HashMap<DeviceKey<'t>, Held<'t>> {
 }
 
 /// One row per device of the slices, in slice order.
-pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
+pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Vec<DeviceRow> {
+    let rules_apply = gates.enabled(crate::gates::Gate::DRADeviceTaintRules);
     let inventory = Inventory::decode(objects);
     let holders = holders(&inventory);
     let mut pools: HashMap<(&str, &str), PoolCounters> = HashMap::new();
@@ -219,11 +220,10 @@ pub fn device_rows(objects: &[Object]) -> Vec<DeviceRow> {
                 .cloned()
                 .unwrap_or_default();
             let mut taints: Vec<String> = d.taints.iter().map(Taint::display).collect();
-            for r in &inventory.taint_rules {
-                let applies = r
-                    .selector
-                    .as_ref()
-                    .is_some_and(|sel| sel.names(driver, pool, d.name));
+            // As the scheduler applies them: only with DRADeviceTaintRules
+            // on, and a rule without a selector on every device.
+            for r in inventory.taint_rules.iter().filter(|_| rules_apply) {
+                let applies = r.applies_to(driver, pool, d.name);
                 if let (true, Some(t)) = (applies, &r.taint) {
                     taints.push(format!("{} (DeviceTaintRule {})", t.display(), r.name));
                 }
@@ -482,7 +482,8 @@ status:
   reservedFor: [{resource: pods, name: pod-a, uid: x}]
 "#;
         let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
-        let rows = device_rows(&objects);
+        let gates = crate::gates::FeatureGates::defaults(crate::gates::Version::LATEST);
+        let rows = device_rows(&objects, &gates);
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[0].state, "reserved");
         assert_eq!(rows[0].holders[0].reserved_for, vec!["team/pod-a"]);

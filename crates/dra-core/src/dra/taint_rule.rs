@@ -17,6 +17,18 @@ pub struct DeviceTaintRule<'t> {
 }
 
 impl<'t> DeviceTaintRule<'t> {
+    /// Whether kube-scheduler puts this rule's taint on the device: a rule
+    /// without a selector, or with an empty one, taints every device (the
+    /// tracker's applyPatches reads a nil selector as no restriction); a
+    /// 1.34 selector by class or CEL is not modelled, so not applied (as the
+    /// allocator skips it). Every view (explain, devices) asks this.
+    pub fn applies_to(&self, driver: &str, pool: &str, device: &str) -> bool {
+        match &self.selector {
+            None => true,
+            Some(sel) => sel.names(driver, pool, device),
+        }
+    }
+
     pub fn decode(object: &'t Object) -> Self {
         let spec = object.spec();
         DeviceTaintRule {
