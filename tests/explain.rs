@@ -1707,3 +1707,25 @@ fn devices_and_explain_apply_taint_rules_alike() {
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31, classes 2 and 4: a NoExecute device taint tolerated for a time
+/// that ran out long ago: the pod is scheduled but evicted as soon as it
+/// runs, and that is its fate.
+#[test]
+fn a_toleration_that_ran_out_means_eviction() {
+    let file = "testdata/fixtures/explain-evicted.yaml";
+    let (text, code) = out(&["explain", "pod", "team-a/train", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("But it will be evicted as soon as it runs: device gpu.example.com/worker-1/gpu-0 has the taint example.com/ecc=uncorrectable:NoExecute since 2026-01-01T00:00:00Z, which its request tolerates for only 60s."),
+        "{text}"
+    );
+    let (json, _) = out(&["explain", "pod", "team-a/train", "-f", file, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["fate"], "WillBeEvicted", "{json}");
+    assert_eq!(
+        v["verdict"]["evictions"][0]["tolerationSeconds"], 60,
+        "{json}"
+    );
+    assert_eq!(v["verdict"]["evictions"][0]["atOnce"], true, "{json}");
+}

@@ -782,6 +782,21 @@ fn report(
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
     summary.ignored = dra_core::verdict::ignored(objects, gates);
     summary.pod = pod.is_some();
+    // A NoExecute taint tolerated for a while on the devices of the node
+    // it goes to: the pod is evicted once that time is up. The clock is
+    // read here, at the edge.
+    if summary.fits() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as i128);
+        if let Some(Outcome::Allocated { claims: allocated }) = per_node
+            .iter()
+            .map(|(_, o)| o)
+            .find(|o| matches!(o, Outcome::Allocated { .. }))
+        {
+            summary.evictions = dra_core::verdict::evictions(objects, gates, allocated, now);
+        }
+    }
     summary.bypass = bypass;
     summary.last_attempt = pod
         .and_then(dra_core::scheduling::last_attempt)
@@ -982,8 +997,13 @@ fn report(
         }
     }
     // 0: the claims fit on some node tried and nothing aborts the attempt;
-    // 1: they fit nowhere, or the scheduler errs.
-    let code = if summary.fits() { 0 } else { 1 };
+    // 1: they fit nowhere, the scheduler errs, or the pod would be evicted.
+    // A pod evicted as soon as it runs does not run either.
+    let code = if summary.fate() == dra_core::verdict::Fate::Schedulable {
+        0
+    } else {
+        1
+    };
     Ok(CmdOutcome { stdout, code })
 }
 

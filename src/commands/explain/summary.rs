@@ -156,6 +156,23 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
             shown.join(", ")
         );
         out.push_str(&format!("{}\n", paint(&verdict, GREEN, color)));
+        for e in &s.evictions {
+            let from = e.device_taint_rule.as_ref().map_or(String::new(), |r| {
+                format!(" (from DeviceTaintRule {})", one_line(r))
+            });
+            let when = if e.at_once {
+                "But it will be evicted as soon as it runs"
+            } else {
+                "It will be evicted when the toleration runs out"
+            };
+            out.push_str(&format!(
+                "  {when}: device {} has the taint {}{from} since {}, which its request tolerates for only {}s.\n",
+                one_line(&e.device),
+                one_line(&e.taint),
+                one_line(&e.time_added),
+                e.toleration_seconds
+            ));
+        }
         // The scheduler said otherwise: something other than the claims
         // keeps the pod pending (or the cluster changed since).
         if let Some((reason, message)) = &s.last_attempt {
