@@ -475,6 +475,7 @@ fn unbacked_report(
             subject: Some((*r).clone()),
             reason: format!("Insufficient {r}: no DeviceClass backs it (spec.extendedResourceName) and no node advertises it"),
             nodes: nodes.iter().map(|n| (*n).to_owned()).collect(),
+            facts: Some(json!({"resource": r, "advertisedBy": []})),
         });
     }
     let list = missing

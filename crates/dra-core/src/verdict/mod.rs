@@ -74,6 +74,10 @@ pub struct Cause {
     /// The words for the first node of the group.
     pub reason: String,
     pub nodes: Vec<String>,
+    /// What the words name, as fields, for the first node of the group: the
+    /// request's funnel counts, holders, taints and their sources, claims
+    /// being deleted, counter and capacity shortfalls (issue 31, class 7).
+    pub facts: Option<Value>,
 }
 
 /// The error that aborts the attempt: the first node it happens on.
@@ -199,6 +203,33 @@ pub fn ignored(
         .collect()
 }
 
+/// The facts of the request a cause is about (`ns/claim/request`), as JSON
+/// fields; empty lists and unset values are left out.
+fn facts_of(funnels: &[Funnel], subject: Option<&str>) -> Option<Value> {
+    let f = funnels
+        .iter()
+        .find(|f| Some(format!("{}/{}", f.claim, f.request).as_str()) == subject)?;
+    let mut v = json!({
+        "claim": f.claim, "request": f.request, "needed": f.needed,
+        "devicesOnNode": f.devices, "passClass": f.pass_class,
+        "passRequest": f.pass_request, "untainted": f.untainted, "notInUse": f.free,
+    });
+    let mut put = |k: &str, x: Value| {
+        let empty = x.is_null() || x.as_array().is_some_and(Vec::is_empty);
+        if !empty {
+            v[k] = x;
+        }
+    };
+    put("heldBy", json!(f.held_by));
+    put("heldByPods", json!(f.held_by_pods));
+    put("heldByDeleting", json!(f.held_by_deleting));
+    put("taintSources", json!(f.taint_sources));
+    put("counterShortfall", json!(f.shortfall));
+    put("capacityShortfall", json!(f.capacity_shortfall));
+    put("missingAttribute", json!(f.missing_attribute));
+    Some(v)
+}
+
 /// Devices a node lacks: per request, what it needs minus what survives
 /// the whole funnel.
 pub fn shortfall(funnels: &[Funnel]) -> usize {
@@ -226,7 +257,7 @@ impl Verdict {
         // Grouped by kind and subject; the index keeps it linear in nodes.
         let mut index: std::collections::HashMap<(CauseKind, Option<String>), usize> =
             std::collections::HashMap::new();
-        let mut add = |b: Blocking, node: &str| {
+        let mut add = |b: Blocking, node: &str, facts: Option<Value>| {
             let key = (b.kind, b.subject.clone());
             match index.get(&key) {
                 Some(&i) => causes[i].nodes.push(node.to_owned()),
@@ -237,6 +268,7 @@ impl Verdict {
                         subject: b.subject,
                         reason: b.text,
                         nodes: vec![node.to_owned()],
+                        facts,
                     });
                 }
             }
@@ -256,8 +288,7 @@ impl Verdict {
                             subject: None,
                             text: "not tried: the search budget for all nodes ran out first (use --node to try one)".into(),
                         },
-                        node,
-                    );
+                        node, None);
                 }
                 Outcome::Error {
                     kind: ErrorKind::Timeout,
@@ -270,6 +301,7 @@ impl Verdict {
                         text: error.clone(),
                     },
                     node,
+                    None,
                 ),
                 Outcome::Error {
                     kind,
@@ -294,6 +326,7 @@ impl Verdict {
                             text: format!("error: {error}"),
                         },
                         node,
+                        None,
                     );
                 }
                 Outcome::Unsatisfiable {
@@ -313,7 +346,8 @@ impl Verdict {
                             reason: why.text.clone(),
                         });
                     }
-                    add(why, node);
+                    let facts = facts_of(funnels, why.subject.as_deref());
+                    add(why, node, facts);
                 }
             }
         }
@@ -325,6 +359,7 @@ impl Verdict {
                     text: format!("the pod cannot run there: {reason}"),
                 },
                 node,
+                None,
             );
         }
         causes.sort_by_key(|c| std::cmp::Reverse(c.nodes.len()));
@@ -373,10 +408,16 @@ impl Verdict {
                 "node": f.node, "kind": f.kind, "error": f.error, "device": f.device,
                 "fix": self.hint, "search": f.search,
             })),
-            "causes": self.causes.iter().map(|c| json!({
-                "kind": c.kind, "subject": c.subject,
-                "reason": c.reason, "nodes": c.nodes.len(), "example": c.nodes[0],
-            })).collect::<Vec<_>>(),
+            "causes": self.causes.iter().map(|c| {
+                let mut v = json!({
+                    "kind": c.kind, "subject": c.subject,
+                    "reason": c.reason, "nodes": c.nodes.len(), "example": c.nodes[0],
+                });
+                if let Some(f) = &c.facts {
+                    v["facts"] = f.clone();
+                }
+                v
+            }).collect::<Vec<_>>(),
             "closest": self.closest.as_ref().map(|c| json!({
                 "node": c.node, "missingDevices": c.missing_devices, "reason": c.reason,
             })),

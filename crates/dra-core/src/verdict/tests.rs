@@ -39,6 +39,12 @@ fn causes_group_by_kind_and_subject_not_by_words() {
     assert_eq!(c.nodes, ["node-a", "node-b", "node-c"]);
     assert_eq!(v.json()["causes"][0]["kind"], "inUse");
     assert_eq!(v.json()["causes"][0]["subject"], "default/train/gpu");
+    // The facts the words name, as fields (the group's first node).
+    let facts = &v.json()["causes"][0]["facts"];
+    assert_eq!(facts["heldBy"], serde_json::json!(["default/job-a"]));
+    assert_eq!(facts["needed"], 1);
+    assert_eq!(facts["notInUse"], 0);
+    assert!(facts.get("taintSources").is_none(), "{facts}");
 }
 
 /// A filter timeout is told by its kind, not by its words: before 1.37
