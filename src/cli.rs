@@ -354,6 +354,16 @@ pub struct LintArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Exit 0 even when there are findings (exit 2 for unreadable input
+    /// stays): report without failing the job.
+    #[arg(long = "exit-zero")]
+    pub exit_zero: bool,
+
+    /// Instead of the findings, how many each rule has, most first
+    /// (text output).
+    #[arg(long, conflicts_with_all = ["fix"])]
+    pub statistics: bool,
+
     /// Globs the directory walk leaves out, replacing the defaults
     /// (node_modules, .git); `.gitignore`, `.ignore` and hidden files are always honoured.
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]

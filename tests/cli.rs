@@ -316,3 +316,20 @@ fn match_takes_an_expression_starting_with_a_minus() {
     assert!(!devices.is_empty());
     assert!(devices.iter().all(|d| d["matches"] == true), "{out}");
 }
+
+/// Issue 36 (CI): `--statistics` counts the findings per rule instead of
+/// listing them, most first; `--exit-zero` reports without failing the job,
+/// but unreadable input still exits 2.
+#[test]
+fn statistics_and_exit_zero() {
+    let file = "testdata/fixtures/render/slices.yaml";
+    let o = support::run(&["lint", file, "--statistics"]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    insta::assert_snapshot!("lint_statistics", text);
+    let o = support::run(&["lint", file, "--exit-zero"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!o.stdout.is_empty(), "the findings are still printed");
+    let o = support::run(&["lint", "testdata/no-such-file.yaml", "--exit-zero"]);
+    assert_eq!(o.status.code(), Some(2));
+}

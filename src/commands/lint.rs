@@ -281,6 +281,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         fixes: &fixes,
     };
     let stdout = match args.output {
+        OutputFormat::Text if args.statistics => statistics(&result.diagnostics),
         OutputFormat::Text => render::text::render(&report, use_color(args.color)),
         OutputFormat::Json => render::json::render(&report) + "\n",
         OutputFormat::Sarif => render::sarif::render(&report) + "\n",
@@ -296,12 +297,34 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         .any(|d| d.severity == Severity::Warning);
     let code = if unreadable {
         2
-    } else if errors || (args.strict && warnings) {
+    } else if (errors || (args.strict && warnings)) && !args.exit_zero {
         1
     } else {
         0
     };
     Ok(Outcome { stdout, code })
+}
+
+/// `--statistics`: one line per rule with findings, most first (ruff's
+/// `--statistics`): count, id, name, and whether it is an error.
+fn statistics(diagnostics: &[dra_core::diag::Diagnostic]) -> String {
+    let mut counts: std::collections::BTreeMap<&str, (usize, bool)> = Default::default();
+    for d in diagnostics {
+        let e = counts.entry(d.rule).or_default();
+        e.0 += 1;
+        e.1 |= d.severity == Severity::Error;
+    }
+    let mut rows: Vec<(&str, usize, bool)> =
+        counts.into_iter().map(|(r, (n, e))| (r, n, e)).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let width = rows.first().map_or(1, |r| r.1.to_string().len());
+    let mut out = String::new();
+    for (rule, n, error) in rows {
+        let name = dra_core::lint::registry::find(rule).map_or("", |r| r.name);
+        let severity = if error { "error" } else { "warning" };
+        out.push_str(&format!("{n:>width$}  {rule:<9} {name} ({severity})\n"));
+    }
+    out
 }
 
 /// `--fix --diff`: the fixes as a unified diff per file; exit 1 when there
