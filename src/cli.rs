@@ -364,6 +364,11 @@ pub struct LintArgs {
     #[arg(long, conflicts_with_all = ["fix"])]
     pub statistics: bool,
 
+    /// Write the report to this file instead of stdout (through the safe
+    /// writer: a temporary file renamed over it); the exit code is the same.
+    #[arg(long = "output-file", value_name = "PATH", conflicts_with = "diff")]
+    pub output_file: Option<PathBuf>,
+
     /// Globs the directory walk leaves out, replacing the defaults
     /// (node_modules, .git); `.gitignore`, `.ignore` and hidden files are always honoured.
     #[arg(long, value_delimiter = ',', value_name = "GLOBS")]

@@ -333,3 +333,29 @@ fn statistics_and_exit_zero() {
     let o = support::run(&["lint", "testdata/no-such-file.yaml", "--exit-zero"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Issue 36 (CI): `--output-file` writes the report to a file (through the
+/// safe writer), prints nothing on stdout, and keeps the exit code.
+#[test]
+fn output_file_takes_the_report() {
+    let dir = std::env::temp_dir().join(format!("kubectl-dra-output-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("report.json");
+    let file = "testdata/fixtures/render/slices.yaml";
+    let o = support::run(&[
+        "lint",
+        file,
+        "-o",
+        "json",
+        "--output-file",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let direct = support::run(&["lint", file, "-o", "json"]);
+    let direct: serde_json::Value = serde_json::from_slice(&direct.stdout).unwrap();
+    assert_eq!(written["diagnostics"], direct["diagnostics"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -302,6 +302,16 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     } else {
         0
     };
+    let stdout = match &args.output_file {
+        Some(path) => {
+            let shown = crate::render::terminal::strict(&path.display().to_string()).into_owned();
+            crate::writer::replace(path, &stdout, crate::writer::Expect::Anything)
+                .map_err(|e| format!("{shown}: not written: {}", e.0))?;
+            eprintln!("wrote the report to {shown}");
+            String::new()
+        }
+        None => stdout,
+    };
     Ok(Outcome { stdout, code })
 }
 
