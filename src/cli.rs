@@ -359,6 +359,10 @@ pub struct LintArgs {
     #[arg(long = "exit-zero")]
     pub exit_zero: bool,
 
+    /// Print the findings and nothing else: no summary line (text output).
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
     /// Instead of the findings, how many each rule has, most first
     /// (text output).
     #[arg(long, conflicts_with_all = ["fix"])]

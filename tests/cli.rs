@@ -359,3 +359,25 @@ fn output_file_takes_the_report() {
     assert_eq!(written["diagnostics"], direct["diagnostics"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 36 (CI): `-q` prints the findings and nothing else.
+#[test]
+fn quiet_prints_only_the_findings() {
+    let file = "testdata/fixtures/render/slices.yaml";
+    let full = support::run(&["lint", file]);
+    let full = String::from_utf8_lossy(&full.stdout).into_owned();
+    let o = support::run(&["lint", file, "-q"]);
+    assert_eq!(o.status.code(), Some(1));
+    let quiet = String::from_utf8_lossy(&o.stdout).into_owned();
+    let summary = full.lines().last().unwrap_or_default();
+    assert!(summary.contains("error"), "{full}");
+    assert!(!quiet.contains(summary), "{quiet}");
+    assert!(full.starts_with(&quiet), "the findings are the same");
+    let clean = support::run(&["lint", "examples/gpu-partitionable.yaml", "-q"]);
+    assert_eq!(clean.status.code(), Some(0));
+    assert!(
+        clean.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+}

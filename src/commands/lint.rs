@@ -282,7 +282,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     };
     let stdout = match args.output {
         OutputFormat::Text if args.statistics => statistics(&result.diagnostics),
-        OutputFormat::Text => render::text::render(&report, use_color(args.color)),
+        OutputFormat::Text => render::text::render(&report, use_color(args.color), args.quiet),
         OutputFormat::Json => render::json::render(&report) + "\n",
         OutputFormat::Sarif => render::sarif::render(&report) + "\n",
         OutputFormat::Github => render::github::render(&report),

@@ -132,7 +132,8 @@ fn span_of(text: &str, lines: &LineIndex, d_span: dra_core::tree::Span) -> Sourc
     SourceSpan::new(start.into(), end - start)
 }
 
-pub fn render(r: &Report<'_>, color: bool) -> String {
+/// The findings as miette reports, then the summary line unless `quiet`.
+pub fn render(r: &Report<'_>, color: bool, quiet: bool) -> String {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -251,6 +252,9 @@ pub fn render(r: &Report<'_>, color: bool) -> String {
         }
         out.push_str(&buf);
         out.push('\n');
+    }
+    if quiet {
+        return out;
     }
     let s = r.summary;
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
