@@ -11,6 +11,15 @@ fn out(args: &[&str]) -> (String, i32) {
     )
 }
 
+/// A generated fixture in a temporary directory (removed when the guard
+/// drops): the guard and the file's path.
+fn fixture_file(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("fixture.yaml");
+    std::fs::write(&f, text).unwrap();
+    (dir, f.to_string_lossy().into_owned())
+}
+
 /// The same command with `-o json`: the parsed value and the text.
 fn json_out(args: &[&str]) -> (serde_json::Value, String) {
     let mut json_args = args.to_vec();
@@ -1357,21 +1366,12 @@ fn an_empty_taint_rule_selector_is_the_defect_and_an_ignored_rule_is_said() {
 /// are shown once, with how many more are like it.
 #[test]
 fn identical_node_details_are_shown_once() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-alike-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: big, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 4}\n");
     for n in 0..5 {
         text.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: node-{n}-gpu}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-{n}\n  pool: {{name: node-{n}, generation: 1, resourceSliceCount: 1}}\n  devices: [{{name: gpu-0}}, {{name: gpu-1}}]\n"));
     }
-    let f = dir.join("alike.yaml");
-    std::fs::write(&f, text).unwrap();
-    let (text, code) = out(&[
-        "explain",
-        "claim",
-        "default/big",
-        "-f",
-        &f.to_string_lossy(),
-    ]);
+    let (_dir, path) = fixture_file(&text);
+    let (text, code) = out(&["explain", "claim", "default/big", "-f", &path]);
     assert_eq!(code, 1, "{text}");
     assert_eq!(
         text.matches("cannot be allocated on node-").count(),
@@ -1387,14 +1387,13 @@ fn identical_node_details_are_shown_once() {
         "claim",
         "default/big",
         "-f",
-        &f.to_string_lossy(),
+        &path,
         "--all-nodes",
     ]);
     assert!(
         all.contains("(and 4 more nodes like it: node-1, node-2, node-3, ...)"),
         "{all}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 31, class 2: a holder claim being deleted is named with its state
@@ -1547,8 +1546,6 @@ fn a_refused_capacity_request_names_the_numbers() {
 /// devices needed), not only where the steps went.
 #[test]
 fn a_budget_exhaustion_names_the_impossible_constraint() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-impossible-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec: {}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: big, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 9}\n    constraints:\n    - requests: [gpu]\n      distinctAttribute: gpu.example.com/numa\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: n1-gpu}\nspec:\n  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n  devices:\n");
     for i in 0..64 {
         text.push_str(&format!(
@@ -1556,14 +1553,13 @@ fn a_budget_exhaustion_names_the_impossible_constraint() {
             i % 8
         ));
     }
-    let f = dir.join("impossible.yaml");
-    std::fs::write(&f, text).unwrap();
+    let (_dir, path) = fixture_file(&text);
     let (json, code) = out(&[
         "explain",
         "claim",
         "default/big",
         "-f",
-        &f.to_string_lossy(),
+        &path,
         "-o",
         "json",
         // The scheduler's filter timeout (a millisecond here) ends the search.
@@ -1586,7 +1582,6 @@ fn a_budget_exhaustion_names_the_impossible_constraint() {
             .contains("; no allocation exists: claim default/big: distinctAttribute"),
         "{json}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 31, class 1: "no devices on the node" names the driver whose
@@ -1594,8 +1589,6 @@ fn a_budget_exhaustion_names_the_impossible_constraint() {
 /// nodes (a node-local driver whose kubelet plugin is not running).
 #[test]
 fn a_missing_slice_names_its_driver() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-missing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut text = String::from("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: want, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu.example.com, count: 2}\n");
     for n in 1..=3 {
         text.push_str(&format!(
@@ -1605,21 +1598,13 @@ fn a_missing_slice_names_its_driver() {
     for n in 1..=2 {
         text.push_str(&format!("---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: worker-{n}-gpu}}\nspec:\n  driver: gpu.example.com\n  nodeName: worker-{n}\n  pool: {{name: worker-{n}, generation: 1, resourceSliceCount: 1}}\n  devices: [{{name: gpu-0}}]\n"));
     }
-    let f = dir.join("missing.yaml");
-    std::fs::write(&f, text).unwrap();
-    let (text, code) = out(&[
-        "explain",
-        "claim",
-        "default/want",
-        "-f",
-        &f.to_string_lossy(),
-    ]);
+    let (_dir, path) = fixture_file(&text);
+    let (text, code) = out(&["explain", "claim", "default/want", "-f", &path]);
     assert_eq!(code, 1, "{text}");
     assert!(
         text.contains("No ResourceSlice of driver gpu.example.com names worker-3, while it publishes devices of class gpu.example.com on 2 other nodes: is its kubelet plugin running there?"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 31, class 6: on a terminal (or with COLUMNS) the verdict's lines
@@ -1663,16 +1648,12 @@ fn lines_are_wrapped_at_100_columns_on_a_terminal() {
 /// defaults, where the scheduler ignores DeviceTaintRules, neither applies it.
 #[test]
 fn devices_and_explain_apply_taint_rules_alike() {
-    let dir = std::env::temp_dir().join(format!("kubectl-dra-alike-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string(
         support::root().join("testdata/fixtures/explain-taint-rule-everything.yaml"),
     )
     .unwrap()
     .replace("  deviceSelector: {}\n", "");
-    let f = dir.join("no-selector.yaml");
-    std::fs::write(&f, text).unwrap();
-    let path = f.to_string_lossy().into_owned();
+    let (_dir, path) = fixture_file(&text);
     let devices = |version: &str| {
         let (json, _) = out(&[
             "devices",
@@ -1705,7 +1686,6 @@ fn devices_and_explain_apply_taint_rules_alike() {
         "1.36",
     ]);
     assert_eq!(code, 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 31, classes 2 and 4: a NoExecute device taint tolerated for a time

@@ -14,6 +14,17 @@ use crate::gates::FeatureGates;
 use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 
+/// The class's selectors, compiled as stored expressions (a selector that
+/// does not compile selects nothing here, as the allocator's error says).
+fn class_programs(class: &Object, gates: &FeatureGates) -> Vec<Program> {
+    let env = Env::stored(gates);
+    DeviceClass::decode(class)
+        .expressions()
+        .iter()
+        .filter_map(|e| Program::compile(e, &env).ok())
+        .collect()
+}
+
 /// Devices of one slice that no node can use, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stranded {
@@ -41,12 +52,7 @@ pub fn stranded(objects: &[Object], class: &Object, gates: &FeatureGates) -> Vec
     if nodes.is_empty() {
         return Vec::new();
     }
-    let env = Env::stored(gates);
-    let programs: Vec<Program> = DeviceClass::decode(class)
-        .expressions()
-        .iter()
-        .filter_map(|e| Program::compile(e, &env).ok())
-        .collect();
+    let programs = class_programs(class, gates);
     let count = nodes.len();
     let names: HashSet<&str> = nodes.iter().map(|(n, _)| *n).collect();
     // Slices of a fleet repeat few selectors: each distinct one is matched
@@ -125,12 +131,7 @@ pub fn publishing_nodes<'a>(
     gates: &FeatureGates,
 ) -> Vec<(&'a str, Vec<&'a str>)> {
     let list_types = crate::cel::list_values_converted(gates);
-    let env = Env::stored(gates);
-    let programs: Vec<Program> = DeviceClass::decode(class)
-        .expressions()
-        .iter()
-        .filter_map(|e| Program::compile(e, &env).ok())
-        .collect();
+    let programs = class_programs(class, gates);
     let mut out: Vec<(&'a str, Vec<&'a str>)> = Vec::new();
     let mut rejected: HashSet<&str> = HashSet::new();
     for slice in objects

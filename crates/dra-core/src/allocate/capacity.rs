@@ -104,6 +104,20 @@ impl Capacity {
     }
 }
 
+/// Why a device cannot serve a request's capacity, as data (worded only
+/// when an explanation asks: the search meets refusals on every device it
+/// tries).
+enum Refusal<'c> {
+    /// A requested capacity the device does not publish.
+    Unpublished(String),
+    /// An amount the capacity's requestPolicy refuses.
+    Refused {
+        capacity: &'c Capacity,
+        requested: Option<Quantity>,
+        amount: Quantity,
+    },
+}
+
 impl<'a> Search<'a> {
     /// The consumed amounts for a request on a device (§11), or None when the
     /// device cannot serve the request.
@@ -112,6 +126,14 @@ impl<'a> Search<'a> {
         r: DevRef,
         req: &Req<'a>,
     ) -> Option<BTreeMap<String, Quantity>> {
+        self.consumption_or_refusal(r, req).ok()
+    }
+
+    fn consumption_or_refusal(
+        &self,
+        r: DevRef,
+        req: &Req<'a>,
+    ) -> Result<BTreeMap<String, Quantity>, Refusal<'_>> {
         let d = self.dev(r);
         let driver = self.pools[r.pool].driver;
         // A name without a domain means the driver's (resolveCapacityName).
@@ -129,7 +151,7 @@ impl<'a> Search<'a> {
         let mut out = BTreeMap::new();
         for (name, _) in &req.capacity {
             if !d.capacity().iter().any(|c| same(name, &c.name)) {
-                return None;
+                return Err(Refusal::Unpublished(name.clone()));
             }
         }
         for c in d.capacity() {
@@ -143,54 +165,39 @@ impl<'a> Search<'a> {
                 None => c.default.unwrap_or(c.value),
             };
             if !c.allows(amount) {
-                return None;
+                return Err(Refusal::Refused {
+                    capacity: c,
+                    requested,
+                    amount,
+                });
             }
             out.insert(c.name.clone(), amount);
         }
-        Some(out)
+        Ok(out)
     }
 
     /// Why `consumption` refuses the device, with the numbers: a requested
     /// capacity it does not publish, or an amount its requestPolicy refuses.
     pub(super) fn consumption_refusal(&self, r: DevRef, req: &Req<'a>) -> String {
         let d = self.dev(r);
-        let driver = self.pools[r.pool].driver;
-        let same = |requested: &str, published: &str| {
-            requested == published
-                || requested
-                    .strip_prefix(driver)
-                    .and_then(|s| s.strip_prefix('/'))
-                    == Some(published)
-                || published
-                    .strip_prefix(driver)
-                    .and_then(|s| s.strip_prefix('/'))
-                    == Some(requested)
-        };
-        for (name, _) in &req.capacity {
-            if !d.capacity().iter().any(|c| same(name, &c.name)) {
+        match self.consumption_or_refusal(r, req) {
+            Err(Refusal::Unpublished(name)) => {
                 let has: Vec<&str> = d.capacity().iter().map(|c| c.name.as_str()).collect();
                 let has = if has.is_empty() {
                     "none".to_owned()
                 } else {
                     has.join(", ")
                 };
-                return format!(
+                format!(
                     "device {} publishes no capacity {name} (it has {has})",
                     d.name
-                );
+                )
             }
-        }
-        for c in d.capacity() {
-            let requested = req
-                .capacity
-                .iter()
-                .find(|(n, _)| same(n, &c.name))
-                .map(|(_, q)| *q);
-            let amount = match requested {
-                Some(q) => c.round_up(q),
-                None => c.default.unwrap_or(c.value),
-            };
-            if let Some(why) = c.refusal(amount) {
+            Err(Refusal::Refused {
+                capacity,
+                requested,
+                amount,
+            }) => {
                 let asked = match requested {
                     Some(q) if q != amount => {
                         format!("{} asked, rounded up to {}", q.human(), amount.human())
@@ -198,13 +205,14 @@ impl<'a> Search<'a> {
                     Some(q) => format!("{} asked", q.human()),
                     None => format!("{} by default", amount.human()),
                 };
-                return format!(
+                let why = capacity.refusal(amount).unwrap_or_default();
+                format!(
                     "device {}, capacity {}: {asked}; its requestPolicy refuses it: {why}",
-                    d.name, c.name
-                );
+                    d.name, capacity.name
+                )
             }
+            Ok(_) => format!("device {} cannot serve the requested capacity", d.name),
         }
-        format!("device {} cannot serve the requested capacity", d.name)
     }
 
     pub(super) fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {

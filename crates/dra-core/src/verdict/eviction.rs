@@ -42,15 +42,36 @@ pub fn evictions(
     } else {
         Vec::new()
     };
+    // The slices of the allocated devices' pools, decoded once (a cluster
+    // holds many more slices than one pod's claims use).
+    let wanted: std::collections::HashSet<(&str, &str)> = claims
+        .iter()
+        .flat_map(|c| &c.results)
+        .map(|r| (r.driver.as_str(), r.pool.as_str()))
+        .collect();
+    let slices: Vec<crate::dra::Slice> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .filter(|o| {
+            let spec = o.spec();
+            let driver = spec
+                .and_then(|s| s.get("driver"))
+                .and_then(crate::tree::Node::as_str);
+            let pool = spec
+                .and_then(|s| s.get("pool"))
+                .and_then(|p| p.get("name"))
+                .and_then(crate::tree::Node::as_str);
+            matches!((driver, pool), (Some(d), Some(p)) if wanted.contains(&(d, p)))
+        })
+        .map(crate::dra::Slice::decode)
+        .collect();
     let mut out = Vec::new();
     for c in claims {
         for r in &c.results {
             // The device's own taints, then the rules'.
             let mut taints: Vec<(&crate::tree::Node, Option<&str>)> = Vec::new();
-            for s in objects
+            for s in slices
                 .iter()
-                .filter(|o| o.kind == ObjectKind::ResourceSlice)
-                .map(crate::dra::Slice::decode)
                 .filter(|s| s.driver == r.driver.as_str() && s.pool.name == r.pool.as_str())
             {
                 for d in s.devices().iter().filter(|d| d.name == r.device.as_str()) {
