@@ -54,6 +54,11 @@ pub(crate) struct Checker<'a> {
     env: &'a Env,
     scopes: Vec<(String, Checked)>,
     offsets: &'a dyn Fn(u64) -> Option<(u32, u32)>,
+    /// How many `format` calls enclose the expression being checked: the
+    /// homogeneous-literal validator exempts every list and map literal
+    /// inside one (cel-go `inExemptFunction`, the strings library adds
+    /// `format` to HomogeneousAggregateLiteralExemptFunctions).
+    in_format: usize,
 }
 
 impl<'a> Checker<'a> {
@@ -62,6 +67,7 @@ impl<'a> Checker<'a> {
             env,
             scopes: Vec::new(),
             offsets,
+            in_format: 0,
         }
     }
 
@@ -280,6 +286,8 @@ impl<'a> Checker<'a> {
         match prev {
             None => Ok(ty),
             Some(p) if p == ty || p.is_dyn() || ty.is_dyn() => Ok(if p.is_dyn() { ty } else { p }),
+            // Mixed literals inside a format call are a list(dyn).
+            Some(_) if self.in_format > 0 => Ok(Type::Dyn),
             Some(p) => Err(self.err(
                 e,
                 CompileErrorKind::Type,
@@ -361,6 +369,41 @@ impl<'a> Checker<'a> {
     }
 
     fn call(&mut self, e: &IdedExpr, call: &CallExpr) -> Result<Checked, CompileError> {
+        let format = call.func_name == "format";
+        self.in_format += usize::from(format);
+        let r = self.call_inner(e, call);
+        self.in_format -= usize::from(format);
+        r
+    }
+
+    /// The static form of a literal `format` argument (its type, and for a
+    /// literal list or map its elements, keys and values).
+    fn format_arg(
+        &mut self,
+        e: &IdedExpr,
+    ) -> Result<super::strings_format::StaticArg, CompileError> {
+        let ty = self.check(e)?.ty;
+        let mut children = Vec::new();
+        match &e.expr {
+            Expr::List(l) => {
+                for item in &l.elements {
+                    children.push(self.format_arg(item)?);
+                }
+            }
+            Expr::Map(m) => {
+                for entry in &m.entries {
+                    if let EntryExpr::MapEntry(me) = &entry.expr {
+                        children.push(self.format_arg(&me.key)?);
+                        children.push(self.format_arg(&me.value)?);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(super::strings_format::StaticArg { ty, children })
+    }
+
+    fn call_inner(&mut self, e: &IdedExpr, call: &CallExpr) -> Result<Checked, CompileError> {
         let name = call.func_name.as_str();
         // Macros the parser leaves as calls: cel.bind, two-variable comprehensions, optMap.
         if let Some(r) = self.special_call(e, call)? {
@@ -442,11 +485,11 @@ impl<'a> Checker<'a> {
                 }),
             ) = (call.target.as_deref(), call.args.first())
             {
-                let mut dyn_args = Vec::new();
+                let mut static_args = Vec::new();
                 for item in &l.elements {
-                    dyn_args.push(self.check(item)?.ty == Type::Any);
+                    static_args.push(self.format_arg(item)?);
                 }
-                if let Err(m) = super::strings_format::static_check(fmt.inner(), &dyn_args) {
+                if let Err(m) = super::strings_format::static_check(fmt.inner(), &static_args) {
                     return Err(self.err(e, CompileErrorKind::Type, m));
                 }
             }

@@ -11,6 +11,7 @@ mod cost;
 mod depth;
 pub(crate) mod eval;
 pub(crate) mod functions;
+mod go_fmt;
 pub mod lookups;
 pub mod parse;
 mod plan;

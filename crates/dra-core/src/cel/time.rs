@@ -104,15 +104,12 @@ pub fn parse_duration(s: &str) -> Result<i128, String> {
 
 /// Formats a duration as cel-go's `string(duration)` does: seconds, `1.5s`.
 pub fn format_duration(n: i128) -> String {
-    let secs = n / 1_000_000_000;
-    let frac = (n % 1_000_000_000).abs();
-    let sign = if n < 0 && secs == 0 { "-" } else { "" };
-    if frac == 0 {
-        format!("{sign}{secs}s")
-    } else {
-        let f = format!("{frac:09}");
-        format!("{sign}{secs}.{}s", f.trim_end_matches('0'))
-    }
+    // cel-go: strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s", where
+    // Seconds() is float64(sec) + float64(nsec)/1e9 (so a long duration
+    // keeps only float64's digits).
+    let (secs, nanos) = (n / 1_000_000_000, n % 1_000_000_000);
+    let seconds = secs as f64 + nanos as f64 / 1e9;
+    format!("{}s", super::go_fmt::shortest_fixed(seconds))
 }
 
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {

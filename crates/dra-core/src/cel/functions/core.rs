@@ -120,9 +120,13 @@ pub(super) fn call(
             Value::String(s) => s.to_string(),
             Value::Int(i) => i.to_string(),
             Value::Uint(u) => u.to_string(),
-            Value::Double(d) => d.to_string(),
+            // cel-go: fmt.Sprintf("%g", d).
+            Value::Double(d) => crate::cel::go_fmt::g(*d),
             Value::Bool(b) => b.to_string(),
-            Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            Value::Bytes(b) => match std::str::from_utf8(b) {
+                Ok(s) => s.to_owned(),
+                Err(_) => return Err("invalid UTF-8 in bytes, cannot convert to string".into()),
+            },
             Value::Quantity(q) => q.to_string(),
             Value::Semver(s) => s.to_string(),
             Value::Ip(ip) => ip.to_string(),

@@ -556,22 +556,15 @@ fn format_name(f: &str) -> Option<&'static str> {
     NAMES.into_iter().find(|n| *n == f)
 }
 
-/// RFC 1035 label: a lower-case letter, then letters, digits or '-', ending
-/// alphanumeric, at most 63 characters.
-fn is_dns1035_label(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 63
-        && b[0].is_ascii_lowercase()
-        && b[b.len() - 1] != b'-'
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-}
-
+/// apimachinery `maskTrailingDash`: a trailing '-' of a name longer than
+/// one character is masked by replacing the last *two* characters with
+/// "a" (`name[:len(name)-2] + "a"`), as the source does.
 fn mask_trailing_dash(s: &str) -> String {
-    match s.strip_suffix('-') {
-        Some(head) if !head.is_empty() => format!("{head}a"),
-        _ => s.to_owned(),
+    if s.len() > 1 && s.ends_with('-') {
+        // Bytes, as Go slices them (a non-ASCII name is invalid anyway).
+        format!("{}a", String::from_utf8_lossy(&s.as_bytes()[..s.len() - 2]))
+    } else {
+        s.to_owned()
     }
 }
 
