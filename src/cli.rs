@@ -125,7 +125,7 @@ pub struct ExplainCommon {
     pub output: MatchOutput,
 
     /// Show the per-node detail of every node tried, not only the closest few.
-    #[arg(long = "all-nodes", short = 'v', alias = "verbose")]
+    #[arg(long = "all-nodes", alias = "verbose")]
     pub all_nodes: bool,
 
     /// When to use colours in text output (NO_COLOR is honoured).
@@ -232,6 +232,10 @@ pub struct ClusterArgs {
     /// How long the whole cluster read may take, every list and page (0: no limit).
     #[arg(long = "read-deadline", value_name = "DURATION", default_value = "10m", value_parser = parse_duration)]
     pub read_deadline: std::time::Duration,
+    /// Log level, as kubectl's `-v`: from 6, each request to the cluster
+    /// (method, URL, status, time) is logged to stderr.
+    #[arg(short = 'v', long = "v", value_name = "LEVEL", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=10))]
+    pub verbosity: u8,
 }
 
 impl ClusterArgs {

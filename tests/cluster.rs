@@ -247,6 +247,21 @@ fn devices_view_shows_holders_and_filters() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("\"state\": \"reserved\""));
+    // kubectl's -v: at 6 each request is logged to stderr, the output unchanged.
+    let quiet = live.run(&["devices", "--node", "node-0"]);
+    let o = live.run(&["devices", "--node", "node-0", "-v", "6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, quiet.stdout);
+    let log = stderr(&o);
+    assert!(
+        log.lines().any(|l| l.starts_with("GET http")
+            && l.contains("/apis/resource.k8s.io/v1/resourceslices")
+            && l.contains(" 200 OK in ")),
+        "{log}"
+    );
+    assert!(!stderr(&quiet).contains("GET http"));
+    let o = live.run(&["devices", "-v=11"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]

@@ -135,6 +135,8 @@ pub struct Connection {
     pub server: String,
     requests: AtomicUsize,
     pub progress: Progress,
+    /// kubectl's `-v`: from 6 every request is logged to stderr.
+    verbosity: u8,
 }
 
 /// The most a kubeconfig (or a file it names) may hold.
@@ -393,6 +395,7 @@ pub async fn connect(args: &ClusterArgs, progress: Progress) -> Result<Connectio
         server,
         requests: AtomicUsize::new(0),
         progress,
+        verbosity: args.verbosity,
     })
 }
 
@@ -412,6 +415,7 @@ impl Connection {
                 .body(kube::client::Body::from(Vec::new()))
                 .map_err(|e| ReadError::transport(req, e.to_string()))?;
             self.requests.fetch_add(1, Ordering::Relaxed);
+            let started = std::time::Instant::now();
             let answer = async {
                 let res = self.client.send(request).await?;
                 let status = res.status();
@@ -438,6 +442,17 @@ impl Connection {
                 None => answer.await,
             }
             .map_err(|e| ReadError::from_kube(req, &e))?;
+            if self.verbosity >= 6 {
+                // As kubectl's round_trippers at -v=6; the URL escaped, for
+                // names in it come from the command line.
+                let line = format!(
+                    "GET {}{path} {} in {} milliseconds\n",
+                    self.server.trim_end_matches('/'),
+                    status,
+                    started.elapsed().as_millis()
+                );
+                eprint!("{}", crate::render::terminal::safe(&line, false));
+            }
             let Some(body) = body else {
                 return Err(ReadError::transport(
                     req,
