@@ -434,6 +434,41 @@ pub enum DevicesOutput {
     Wide,
     Json,
     Yaml,
+    /// One `DRIVER/POOL/DEVICE` per line (the device's ID in an allocation result).
+    Name,
+}
+
+/// A column `devices --sort-by` orders by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceSort {
+    Node,
+    Driver,
+    Pool,
+    Device,
+    State,
+}
+
+/// `--sort-by`: a column name, or kubectl's JSONPath form of the row's
+/// field (`.node`, `{.state}`), case-insensitive.
+fn parse_device_sort(s: &str) -> Result<DeviceSort, String> {
+    let key = s
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .trim_start_matches('.')
+        .to_ascii_lowercase();
+    Ok(match key.as_str() {
+        "node" => DeviceSort::Node,
+        "driver" => DeviceSort::Driver,
+        "pool" => DeviceSort::Pool,
+        "device" | "name" => DeviceSort::Device,
+        "state" => DeviceSort::State,
+        _ => {
+            return Err(format!(
+                "cannot sort devices by {s:?}: use node, driver, pool, device or state (or .node, {{.state}})"
+            ))
+        }
+    })
 }
 
 #[derive(Args, Debug)]
@@ -455,6 +490,12 @@ pub struct DevicesArgs {
     pub selector: Option<String>,
     #[arg(short = 'o', long = "output", value_enum, default_value_t = DevicesOutput::Text)]
     pub output: DevicesOutput,
+    /// Rows without the header and the summary lines (text and wide output).
+    #[arg(long = "no-headers")]
+    pub no_headers: bool,
+    /// Order the rows by node, driver, pool, device or state (kubectl's `.node` form too); stable.
+    #[arg(long = "sort-by", value_name = "FIELD", value_parser = parse_device_sort)]
+    pub sort_by: Option<DeviceSort>,
     #[command(flatten)]
     pub target: Target,
     #[command(flatten)]

@@ -260,6 +260,39 @@ fn devices_view_shows_holders_and_filters() {
         "{log}"
     );
     assert!(!stderr(&quiet).contains("GET http"));
+    // kubectl's listing habits: -o name, --no-headers, --sort-by.
+    let o = live.run(&["devices", "-o", "name", "--sort-by", "{.device}"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(
+        !names.is_empty()
+            && names
+                .iter()
+                .all(|n| n.starts_with("gpu.example.com/") && n.split('/').count() == 3),
+        "{names:?}"
+    );
+    let devices: Vec<&str> = names
+        .iter()
+        .map(|n| n.rsplit('/').next().unwrap())
+        .collect();
+    assert!(devices.windows(2).all(|w| w[0] <= w[1]), "{devices:?}");
+    let o = live.run(&["devices", "--no-headers", "--sort-by", "state"]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(text.lines().count(), names.len(), "{text}");
+    assert!(
+        !text.contains("NODE") && !text.contains("devices:"),
+        "{text}"
+    );
+    let o = live.run(&["devices", "--sort-by", ".color"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot sort devices by"),
+        "{}",
+        stderr(&o)
+    );
     let o = live.run(&["devices", "-v=11"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

@@ -57,7 +57,10 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
     if let Some(sel) = &args.selector {
         usage::check_label_selector(sel)?;
     }
-    let machine = matches!(args.output, DevicesOutput::Json | DevicesOutput::Yaml);
+    let machine = matches!(
+        args.output,
+        DevicesOutput::Json | DevicesOutput::Yaml | DevicesOutput::Name
+    );
     let inv = source::load(
         &args.files,
         &args.cluster,
@@ -118,9 +121,28 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             .collect();
         rows.retain(|r| selected.contains(&(r.driver.clone(), r.pool.clone(), r.device.clone())));
     }
+    if let Some(key) = args.sort_by {
+        use crate::cli::DeviceSort::*;
+        rows.sort_by(|a, b| match key {
+            Node => a.node.cmp(&b.node),
+            Driver => a.driver.cmp(&b.driver),
+            Pool => a.pool.cmp(&b.pool),
+            Device => a.device.cmp(&b.device),
+            State => a.state.cmp(b.state),
+        });
+    }
     // Listed once, with why: the scheduler uses none of their devices.
     let invalid = usage::invalid_pools(&inv.objects);
     let stdout = match args.output {
+        DevicesOutput::Name => rows
+            .iter()
+            .map(|r| {
+                let id = format!("{}/{}/{}", r.driver, r.pool, r.device);
+                crate::render::terminal::strict(&crate::render::terminal::one_line(&id))
+                    .into_owned()
+                    + "\n"
+            })
+            .collect(),
         DevicesOutput::Json => {
             serde_json::to_string_pretty(
                 &serde_json::json!({"devices": rows, "invalidPools": invalid}),
@@ -141,7 +163,9 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             if wide {
                 header.extend(["COUNTERS (NEEDS, POOL USE)", "CAPACITY (CONSUMED/TOTAL)"]);
             }
-            t.set_header(header);
+            if !args.no_headers {
+                t.set_header(header);
+            }
             for r in &rows {
                 let mut cells = vec![
                     r.node.clone(),
@@ -171,6 +195,20 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                 }));
             }
             let free = rows.iter().filter(|r| r.state == "free").count();
+            if args.no_headers {
+                let table = if rows.is_empty() {
+                    String::new()
+                } else {
+                    format!("{t}\n")
+                };
+                return Ok(Outcome {
+                    stdout: table
+                        .lines()
+                        .map(|l| l.trim_end().to_owned() + "\n")
+                        .collect(),
+                    code: 0,
+                });
+            }
             let mut s = if rows.is_empty() {
                 "no devices\n".to_owned()
             } else {
