@@ -246,7 +246,7 @@ fn devices_view_shows_holders_and_filters() {
         "yaml",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("\"state\": \"reserved\""));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("state: reserved"));
     // kubectl's -v: at 6 each request is logged to stderr, the output unchanged.
     let quiet = live.run(&["devices", "--node", "node-0"]);
     let o = live.run(&["devices", "--node", "node-0", "-v", "6"]);

@@ -429,8 +429,9 @@ impl Node {
         n
     }
 
-    /// Block-style YAML that reads back to the same tree: strings are always
-    /// double-quoted (JSON escapes are valid YAML), so no value changes type.
+    /// Block-style YAML that reads back to the same tree: strings are plain
+    /// where YAML 1.1 reads them back as the same string, else double-quoted
+    /// (JSON escapes are valid YAML), so no value changes type.
     pub fn to_yaml(&self) -> String {
         let mut out = String::new();
         self.write_yaml(&mut out, 0, false);
@@ -448,7 +449,7 @@ impl Node {
                     if i > 0 || !in_seq {
                         pad(out, indent);
                     }
-                    out.push_str(&serde_json::to_string(e.key.as_str()).unwrap_or_default());
+                    out.push_str(&yaml_string(e.key.as_str()));
                     out.push(':');
                     e.value.write_child(out, indent + 2);
                 }
@@ -509,10 +510,37 @@ impl Node {
                 }
             }
             Value::Float(_) => "null".into(),
-            Value::Str(s) => serde_json::to_string(s.as_str()).unwrap_or_default(),
+            Value::Str(s) => yaml_string(s),
             Value::Map(_) => "{}".into(),
             Value::Seq(_) => "[]".into(),
         }
+    }
+}
+
+/// A string as YAML: plain when a YAML 1.1 reader (Kubernetes' own, and
+/// kubectl's) reads it back as this same string, double-quoted otherwise.
+/// Conservative: anything that could be a bool (`y`, `on`, `No`), null, a
+/// number, a date or an indicator is quoted.
+fn yaml_string(s: &str) -> String {
+    let quoted = || serde_json::to_string(s).unwrap_or_default();
+    let Some(first) = s.chars().next() else {
+        return quoted();
+    };
+    let special = matches!(
+        s.to_ascii_lowercase().as_str(),
+        "y" | "yes" | "n" | "no" | "true" | "false" | "on" | "off" | "null" | "~" | "<<"
+    );
+    let risky_start = first.is_ascii_digit()
+        || "-?:,[]{}#&*!|>'\"%@`+. ".contains(first)
+        || s.ends_with([' ', ':']);
+    let risky_inside = s.contains(": ")
+        || s.contains(" #")
+        || s.chars()
+            .any(|c| c.is_control() || !(c.is_ascii_graphic() || c == ' '));
+    if special || risky_start || risky_inside {
+        quoted()
+    } else {
+        s.to_owned()
     }
 }
 
@@ -531,6 +559,45 @@ mod json_tests {
         let loaded = crate::yaml::load(&yaml, crate::yaml::Limits::default());
         assert!(loaded.errors.is_empty(), "{yaml}\n{:?}", loaded.errors);
         assert_eq!(loaded.documents[0].root.to_json(), json, "{yaml}");
+    }
+
+    #[test]
+    fn yaml_quotes_only_what_yaml_would_misread() {
+        for plain in [
+            "apiVersion",
+            "resource.k8s.io/v1",
+            "gpu-0",
+            "a100",
+            "node_1",
+            "x.y/z",
+        ] {
+            assert_eq!(yaml_string(plain), plain);
+        }
+        for quoted in [
+            "",
+            "y",
+            "on",
+            "No",
+            "null",
+            "~",
+            "1",
+            "1.5",
+            "0x1f",
+            "2024-01-01",
+            "-x",
+            "a: b",
+            "a #b",
+            "é",
+            "tab\there",
+            ":x",
+            "x:",
+            "*ref",
+            " lead",
+            "+1",
+            ".inf",
+        ] {
+            assert!(yaml_string(quoted).starts_with('"'), "{quoted}");
+        }
     }
 }
 
