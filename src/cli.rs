@@ -190,6 +190,10 @@ pub enum OutputFormat {
     Sarif,
     /// GitHub Actions workflow annotations.
     Github,
+    /// GitLab Code Quality report (`artifacts:reports:codequality`).
+    Gitlab,
+    /// JUnit XML: a testsuite per file, a failed testcase per finding.
+    Junit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

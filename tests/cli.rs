@@ -35,6 +35,76 @@ fn github_output() {
     insta::assert_snapshot!("lint_github", out);
 }
 
+/// `-o gitlab`: valid against the Code Quality report format, one issue
+/// per finding, fingerprints unique and stable when a finding moves.
+#[test]
+fn gitlab_code_quality_output() {
+    let (out, code) = stdout(&["lint", "-o", "gitlab", "testdata/fixtures/render"]);
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(support::root().join("testdata/schemas/gitlab-codequality.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let issues = report.as_array().unwrap();
+    assert!(!issues.is_empty());
+    let prints: std::collections::HashSet<&str> = issues
+        .iter()
+        .map(|i| i["fingerprint"].as_str().unwrap())
+        .collect();
+    assert_eq!(prints.len(), issues.len(), "fingerprints repeat");
+    insta::assert_json_snapshot!("lint_gitlab", report);
+    let (clean, code) = stdout(&["lint", "-o", "gitlab", "examples/gpu-partitionable.yaml"]);
+    assert_eq!((clean.trim(), code), ("[]", 0));
+}
+
+/// `-o junit`: a testsuite per file, a failed testcase per finding, a
+/// passing one for a clean file; counts agree and the text is escaped.
+#[test]
+fn junit_output() {
+    let (clean, code) = stdout(&["lint", "-o", "junit", "examples/gpu-partitionable.yaml"]);
+    assert_eq!(code, 0);
+    assert!(clean.contains("name=\"no findings\""), "{clean}");
+    assert!(clean.contains("tests=\"1\" failures=\"0\""), "{clean}");
+    let (out, code) = stdout(&["lint", "-o", "junit", "testdata/fixtures/render"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
+    let failures = out.matches("<failure ").count();
+    assert!(failures > 0);
+    assert_eq!(out.matches("</failure>").count(), failures);
+    assert!(out.contains(&format!("failures=\"{failures}\"")), "{out}");
+    assert_eq!(
+        out.matches("<testsuite ").count(),
+        out.matches("</testsuite>").count()
+    );
+    // Nothing unescaped inside attribute values or text.
+    for line in out.lines().filter(|l| l.contains("message=")) {
+        let value = line
+            .split("message=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let entities = ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"];
+        assert!(
+            !value.contains('<')
+                && value
+                    .match_indices('&')
+                    .all(|(k, _)| entities.iter().any(|e| value[k..].starts_with(e))),
+            "{line}"
+        );
+    }
+    insta::assert_snapshot!("lint_junit", out);
+}
+
 #[test]
 fn sarif_output_matches_snapshot_and_schema() {
     let (out, _) = stdout(&["lint", "-o", "sarif", "testdata/fixtures/render"]);

@@ -286,6 +286,8 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         OutputFormat::Json => render::json::render(&report) + "\n",
         OutputFormat::Sarif => render::sarif::render(&report) + "\n",
         OutputFormat::Github => render::github::render(&report),
+        OutputFormat::Gitlab => render::gitlab::render(&report),
+        OutputFormat::Junit => render::junit::render(&report),
     };
     let errors = result
         .diagnostics

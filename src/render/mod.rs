@@ -2,7 +2,9 @@
 //! file and its own snapshot tests.
 
 pub mod github;
+pub mod gitlab;
 pub mod json;
+pub mod junit;
 pub mod sarif;
 pub mod terminal;
 pub mod text;
