@@ -451,3 +451,46 @@ fn quiet_prints_only_the_findings() {
         String::from_utf8_lossy(&clean.stdout)
     );
 }
+
+/// The GitHub Action (`action.yml`) runs `kubectl-dra lint` with flags that
+/// exist, and its SARIF step writes a valid file and exits 0 on findings.
+#[test]
+fn github_action_uses_real_flags() {
+    let action = std::fs::read_to_string(support::root().join("action.yml")).unwrap();
+    let (help, _) = stdout(&["lint", "--help"]);
+    let mut flags = 0;
+    for line in action
+        .lines()
+        .filter(|l| l.contains("kubectl-dra lint") || l.contains("args+=("))
+    {
+        for word in line.split(|c: char| c.is_whitespace() || c == '(' || c == ')') {
+            // Options of lint (not the shell's `[ -n ... ]` tests).
+            if word.starts_with("--") || word == "-o" {
+                flags += 1;
+                assert!(
+                    help.contains(word),
+                    "action.yml uses {word}, which lint does not take"
+                );
+            }
+        }
+    }
+    assert!(flags >= 7, "{flags}");
+    let dir = support::ScratchDir::new("action");
+    let sarif_path = dir.join("kubectl-dra.sarif");
+    let sarif_arg = sarif_path.to_string_lossy().into_owned();
+    let (_, code) = stdout(&[
+        "lint",
+        "-o",
+        "sarif",
+        "--exit-zero",
+        "--output-file",
+        &sarif_arg,
+        "--kubernetes-version",
+        "1.36",
+        "testdata/fixtures/render",
+    ]);
+    assert_eq!(code, 0);
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif_path).unwrap()).unwrap();
+    assert_valid_sarif(&sarif);
+}
