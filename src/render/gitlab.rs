@@ -25,9 +25,11 @@ pub fn render(r: &Report<'_>) -> String {
                 description.push_str(&format!("\n{n}"));
             }
             // What identifies the finding, not where it is: moving an
-            // object down the file keeps its fingerprint.
+            // object down the file keeps its fingerprint; the same finding
+            // on two objects of one file does not share one.
+            let object = d.object.as_ref().map(|o| o.to_string()).unwrap_or_default();
             let mut h = fnv::FnvHasher::default();
-            for part in [d.rule, r.file_name(d), &d.field, &d.message] {
+            for part in [d.rule, r.file_name(d), &object, &d.field, &d.message] {
                 h.write(part.as_bytes());
                 h.write_u8(0);
             }

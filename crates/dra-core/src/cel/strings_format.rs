@@ -409,23 +409,14 @@ fn one_of(ty: &Type, kinds: &[Kind]) -> bool {
     kinds.contains(&kind)
 }
 
-/// `Type.TypeName()` of a checked type, as the validator's errors name it.
+/// `Type.TypeName()` of a checked type, as the validator's errors name it:
+/// the type's own name, without parameters, `any` as its proto name.
 fn type_name(ty: &Type) -> String {
     match ty {
         Type::Any => "google.protobuf.Any".into(),
         Type::List(_) => "list".into(),
         Type::Map(..) => "map".into(),
         Type::Optional(_) => "optional_type".into(),
-        Type::Quantity => "kubernetes.Quantity".into(),
-        Type::Semver => "kubernetes.Semver".into(),
-        Type::Ip => "net.IP".into(),
-        Type::Cidr => "net.CIDR".into(),
-        Type::Url => "kubernetes.URL".into(),
-        Type::Format => "kubernetes.NamedFormat".into(),
-        Type::Duration => "google.protobuf.Duration".into(),
-        Type::Timestamp => "google.protobuf.Timestamp".into(),
-        Type::TypeT => "type".into(),
-        Type::Device => "kubernetes.DRADevice".into(),
         other => other.name(),
     }
 }
