@@ -308,7 +308,8 @@ impl Gate {
                 [NO, NO, s(Beta, true, false), s(Beta, true, false)]
             }
             // Alpha from 1.36 (omeryahud/kubernetes@a125bd3 kube_features.go);
-            // 1.37's stage not re-read, taken as still alpha.
+            // still alpha and off in 1.37: kubernetes/kubernetes#140170 is
+            // "Second Alpha (1.37) of KEP-5677 ... default off".
             Gate::DRAResourcePoolStatus => [NO, NO, s(Alpha, false, false), s(Alpha, false, false)],
             // Beta and on from 1.34 (KEP-2837; validation-releases.md 4a).
             Gate::PodLevelResources => [
