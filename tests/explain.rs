@@ -406,8 +406,10 @@ fn funnel_steps_in_json() {
         .is_some_and(|s| s.contains("[mig]")));
 }
 
-/// Advice is verified by allocating again: tolerating the taint makes the
-/// claim fit; a claim no single change helps gets none.
+/// Advice is verified by allocating again: the claim fits once the taint is
+/// gone, and the advice is about the taint's source (the driver marks the
+/// device in its slice), not tolerating it (issue 31, class 5); a claim no
+/// single change helps gets none.
 #[test]
 fn advice_is_verified() {
     let (text, code) = out(&[
@@ -426,8 +428,13 @@ fn advice_is_verified() {
     assert_eq!(
         v["advice"],
         serde_json::json!([
-            "It fits on worker-1 if the requests tolerate example.com/maintenance=planned:NoSchedule."
+            "It fits on worker-1 once driver gpu.example.com clears example.com/maintenance=planned:NoSchedule from gpu.example.com/worker-1/gpu-0 (its ResourceSlice publishes it: the driver's mark of the device's state); tolerate it only if the workload may run on a device in that state."
         ])
+    );
+    assert_eq!(v["adviceDetail"][0]["kind"], "driverClearsTaint");
+    assert_eq!(
+        v["adviceDetail"][0]["subject"],
+        "gpu.example.com/worker-1/gpu-0"
     );
     assert_eq!(
         v["claims"][0]["explanation"]["requests"][0]["untoleratedTaints"],
@@ -1322,9 +1329,7 @@ fn an_empty_taint_rule_selector_is_the_defect_and_an_ignored_rule_is_said() {
     // The advice is about the rule, not about tolerating what it marks.
     let advice = v["nodes"][0]["advice"][0].as_str().unwrap();
     assert!(
-        advice.contains(
-            "without DeviceTaintRule maintenance: maintenance has an empty deviceSelector"
-        ),
+        advice.contains("without DeviceTaintRule maintenance: it has an empty deviceSelector"),
         "{advice}"
     );
     assert!(!advice.contains("tolerate"), "{advice}");
@@ -1708,4 +1713,106 @@ fn a_toleration_that_ran_out_means_eviction() {
         "{json}"
     );
     assert_eq!(v["verdict"]["evictions"][0]["atOnce"], true, "{json}");
+}
+
+/// A node with another driver's devices only: the cause is that none of the
+/// class is there (not "too few devices"), and the verdict names the driver
+/// whose ResourceSlice the node lacks (issue 31, class 1).
+#[test]
+fn missing_slice_is_named_on_a_node_with_other_devices() {
+    let file = "testdata/fixtures/explain-missing-slice.yaml";
+    let (text, code) = out(&["explain", "claim", "two", "-f", file, "--color", "never"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("No ResourceSlice of driver gpu.example.com names worker-2, while it publishes devices of class gpu.example.com on 1 other node: is its kubelet plugin running there?"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 node   request \"gpu\": no device of its class on the node (the node's device fails the class selectors)  (e.g. worker-2)"),
+        "{text}"
+    );
+    let (json, _) = out(&["explain", "claim", "two", "-f", file, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let kinds: Vec<&str> = v["verdict"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["tooFewDevices", "noClassDevices"], "{json}");
+}
+
+/// A requestPolicy that caps one allocation: the advice gives the cap, and
+/// only because the device has that much left (issue 31, class 5).
+#[test]
+fn request_policy_cap_gets_advice_with_its_numbers() {
+    let file = "testdata/fixtures/explain-capacity-policy.yaml";
+    let (json, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/fast",
+        "--node",
+        "worker-1",
+        "-f",
+        file,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let cap = &v["claims"][0]["explanation"]["requests"][0]["capacityCap"];
+    assert_eq!(
+        cap,
+        &serde_json::json!({"device": "eth1", "capacity": "bandwidth", "asked": "40G", "max": "25G", "maxIsFree": true})
+    );
+    assert_eq!(
+        v["adviceDetail"][0]["kind"], "requestWithinPolicy",
+        "{json}"
+    );
+    assert_eq!(
+        v["advice"][0],
+        "On worker-1, request \"nic\" asks 40G of bandwidth, but device eth1's requestPolicy gives one allocation at most 25G: ask for 25G or less (several requests, each within it, for more)."
+    );
+    // The advice works: asked for the cap, the claim is allocated.
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let (_dir, path) = fixture_file(&text.replace("bandwidth: 40G", "bandwidth: 25G"));
+    let (_, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/fast",
+        "--node",
+        "worker-1",
+        "-f",
+        &path,
+    ]);
+    assert_eq!(code, 0);
+}
+
+/// A holder already being deleted: deleting it again is no advice; what
+/// keeps it (its finalizer, and the controller that removes it) is.
+#[test]
+fn deleting_holder_gets_the_finalizer_advice() {
+    let file = "testdata/fixtures/explain-claim-deleting.yaml";
+    let (json, code) = out(&[
+        "explain",
+        "claim",
+        "team-a/train",
+        "--node",
+        "worker-1",
+        "-f",
+        file,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["adviceDetail"][0]["kind"], "awaitDeallocation", "{json}");
+    assert_eq!(v["adviceDetail"][0]["subject"], "team-b/old");
+    let text = v["advice"][0].as_str().unwrap();
+    assert!(text.contains("deleting it again changes nothing"), "{text}");
+    assert!(
+        text.contains("resource.kubernetes.io/delete-protection"),
+        "{text}"
+    );
+    assert!(!text.contains("if team-b/old is deleted"), "{text}");
 }

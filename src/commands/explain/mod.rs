@@ -59,7 +59,13 @@ fn slices(objects: &[Object]) -> impl Iterator<Item = dra::Slice<'_>> {
         .map(dra::Slice::decode)
 }
 
-fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String]) -> Value {
+fn node_json(
+    node: &str,
+    claims: &[&Object],
+    outcome: &Outcome,
+    advice: &[dra_core::verdict::Advice],
+) -> Value {
+    let advice_text: Vec<&str> = advice.iter().map(|a| a.text.as_str()).collect();
     let claim_json = |o: &Object, allocation: Value, explanation: Value| {
         json!({
             "namespace": o.namespace_or_default(),
@@ -88,7 +94,7 @@ fn node_json(node: &str, claims: &[&Object], outcome: &Outcome, advice: &[String
             funnels,
             constraints,
         } => json!({
-            "node": node, "result": "unsatisfiable", "error": null, "advice": advice,
+            "node": node, "result": "unsatisfiable", "error": null, "advice": advice_text, "adviceDetail": advice,
             "claims": claims.iter().map(|o| {
                 let me = format!("{}/{}", o.namespace_or_default(), o.name().unwrap_or_default());
                 let mine: Vec<_> = funnels.iter().filter(|f| f.claim == me).collect();
@@ -568,7 +574,11 @@ fn stranded_devices(
     let without: Vec<&str> = summary
         .causes
         .iter()
-        .filter(|c| c.kind == dra_core::verdict::CauseKind::NoDevices)
+        // A node with other drivers' devices only is missing the slice too.
+        .filter(|c| {
+            use dra_core::verdict::CauseKind::{NoClassDevices, NoDevices};
+            matches!(c.kind, NoDevices | NoClassDevices)
+        })
         .flat_map(|c| c.nodes.iter().map(String::as_str))
         .collect();
     if without.is_empty() {
@@ -836,11 +846,11 @@ fn report(
     // What would help, verified by allocating again with the change: only
     // when nothing fits, and for the closest nodes, as each try is another
     // allocation.
-    let mut advice: Vec<Vec<String>> = vec![Vec::new(); per_node.len()];
+    let mut advice: Vec<Vec<dra_core::verdict::Advice>> = vec![Vec::new(); per_node.len()];
     if summary.allocated.is_empty() && summary.fatal.is_none() {
         for &i in order.iter().take(ADVISED_NODES) {
             if let (node, Outcome::Unsatisfiable { funnels, .. }) = &per_node[i] {
-                advice[i] = advise(&allocator, objects, node, funnels);
+                advice[i] = dra_core::verdict::advise(&allocator, objects, node, funnels);
             }
         }
     }
@@ -1060,87 +1070,3 @@ fn pre_filter_report(
 
 /// How many unsatisfiable nodes get verified advice.
 const ADVISED_NODES: usize = 20;
-
-/// One change that makes the claims fit on the node, verified by allocating
-/// again: deleting a claim that holds devices or counters they need, or
-/// tolerating the device taints.
-fn advise(
-    allocator: &allocate::Allocator<'_>,
-    objects: &[Object],
-    node: &str,
-    funnels: &[allocate::Funnel],
-) -> Vec<String> {
-    let mut holders: Vec<&str> = Vec::new();
-    for h in funnels
-        .iter()
-        .flat_map(|f| f.held_by.iter().chain(&f.counter_holders))
-    {
-        if !holders.contains(&h.as_str()) {
-            holders.push(h);
-        }
-    }
-    for h in holders.iter().take(3) {
-        let Some(claim) = objects.iter().find(|o| {
-            o.kind == ObjectKind::ResourceClaim
-                && format!(
-                    "{}/{}",
-                    o.namespace_or_default(),
-                    o.name().unwrap_or_default()
-                ) == *h
-        }) else {
-            continue;
-        };
-        if allocator.fits_without(node, claim) {
-            return vec![format!(
-                "It fits on {node} if {h} is deleted (DRA devices are never preempted)."
-            )];
-        }
-    }
-    let mut taints: Vec<&str> = Vec::new();
-    for t in funnels.iter().flat_map(|f| &f.taints) {
-        if !taints.contains(&t.as_str()) {
-            taints.push(t);
-        }
-    }
-    if !taints.is_empty() && allocator.fits_tolerating_taints(node) {
-        // Taints that DeviceTaintRules put on: the rule is the source, so the
-        // advice is about the rule, not tolerating what it marks (a
-        // toleration would also keep NoExecute from evicting).
-        let sources: Vec<&allocate::TaintSource> =
-            funnels.iter().flat_map(|f| &f.taint_sources).collect();
-        let mut rules: Vec<&str> = Vec::new();
-        for r in sources
-            .iter()
-            .filter_map(|t| t.device_taint_rule.as_deref())
-        {
-            if !rules.contains(&r) {
-                rules.push(r);
-            }
-        }
-        if !sources.is_empty() && sources.iter().all(|t| t.device_taint_rule.is_some()) {
-            let list = rules.join(", ");
-            let noun = if rules.len() == 1 {
-                "DeviceTaintRule"
-            } else {
-                "DeviceTaintRules"
-            };
-            if let Some(everything) = sources
-                .iter()
-                .find(|t| t.rule_selects_every_device)
-                .and_then(|t| t.device_taint_rule.as_deref())
-            {
-                return vec![format!(
-                    "It fits on {node} without {noun} {list}: {everything} has an empty deviceSelector, so it taints every device of every driver; give it a deviceSelector naming the devices it is meant for (driver, pool, device), or delete it."
-                )];
-            }
-            return vec![format!(
-                "It fits on {node} without {noun} {list}: delete it once its devices are back in service."
-            )];
-        }
-        return vec![format!(
-            "It fits on {node} if the requests tolerate {}.",
-            taints.join(", ")
-        )];
-    }
-    Vec::new()
-}

@@ -60,7 +60,12 @@ pub(super) fn claim_names(claims: &[&Object]) -> String {
 
 /// One node's detail: the verdict there, then the devices picked or each
 /// request's funnel and the verified advice.
-pub(super) fn node_detail(names: &str, node: &str, outcome: &Outcome, advice: &[String]) -> String {
+pub(super) fn node_detail(
+    names: &str,
+    node: &str,
+    outcome: &Outcome,
+    advice: &[dra_core::verdict::Advice],
+) -> String {
     let mut out = String::new();
     match outcome {
         Outcome::Allocated { claims } => {
@@ -107,7 +112,7 @@ pub(super) fn node_detail(names: &str, node: &str, outcome: &Outcome, advice: &[
                 out.push_str(&funnel_text(f, node));
             }
             for a in advice {
-                out.push_str(&format!("  {a}\n"));
+                out.push_str(&format!("  {}\n", a.text));
             }
             if funnels.iter().all(allocate::Funnel::enough) && !funnels.is_empty() {
                 out.push_str(

@@ -82,6 +82,15 @@ impl Capacity {
         Some(format!("{a_h} is not allowed"))
     }
 
+    /// The most one allocation may consume under the policy, when the
+    /// policy (not the capacity itself) sets it.
+    pub fn policy_max(&self) -> Option<Quantity> {
+        match &self.range {
+            Some((_, max, _)) => *max,
+            None => self.valid_values.iter().max().copied(),
+        }
+    }
+
     /// Whether the policy allows consuming `a`.
     pub fn allows(&self, a: Quantity) -> bool {
         if self.default == Some(a) {
@@ -213,6 +222,33 @@ impl<'a> Search<'a> {
             }
             Ok(_) => format!("device {} cannot serve the requested capacity", d.name),
         }
+    }
+
+    /// The policy cap that refuses the request on the device, with whether
+    /// the device has the capped amount left.
+    pub(super) fn policy_cap(&self, r: DevRef, req: &Req<'a>) -> Option<CapacityCap> {
+        let Err(Refusal::Refused {
+            capacity, amount, ..
+        }) = self.consumption_or_refusal(r, req)
+        else {
+            return None;
+        };
+        let max = capacity.policy_max().filter(|m| amount > *m)?;
+        let used = self
+            .shared_used
+            .get(&r)
+            .and_then(|u| u.get(&capacity.name))
+            .copied()
+            .unwrap_or_else(Quantity::zero);
+        let max_is_free =
+            used.checked_add(&max).is_some_and(|t| t <= capacity.value) && capacity.allows(max);
+        Some(CapacityCap {
+            device: self.dev(r).name.to_owned(),
+            capacity: capacity.name.clone(),
+            asked: amount.human(),
+            max: max.human(),
+            max_is_free,
+        })
     }
 
     pub(super) fn capacity_fits(&self, r: DevRef, want: &BTreeMap<String, Quantity>) -> bool {

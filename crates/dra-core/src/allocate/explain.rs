@@ -127,6 +127,9 @@ pub(super) fn explain(
             }
             f.compatible += 1;
             if let Some(short) = capacity_shortfall(search, r, &req) {
+                if f.capacity_shortfall.is_none() {
+                    f.capacity_cap = search.policy_cap(r, &req);
+                }
                 f.capacity_shortfall.get_or_insert(short);
                 continue;
             }

@@ -65,6 +65,10 @@ pub struct Funnel {
     pub capacity_left: usize,
     #[serde(rename = "capacityShortfall")]
     pub capacity_shortfall: Option<String>,
+    /// When a device's requestPolicy caps one allocation below the amount
+    /// asked: the cap, as fields (the advice asks for no more).
+    #[serde(rename = "capacityCap", skip_serializing_if = "Option::is_none")]
+    pub capacity_cap: Option<CapacityCap>,
     /// Devices that publish every attribute the claim's constraints on this
     /// request name (a device without it can never satisfy the constraint).
     #[serde(rename = "haveConstraintAttributes")]
@@ -100,6 +104,23 @@ pub struct CounterShortfall {
     pub left: String,
     /// The device (name in its pool) that needs it.
     pub device: String,
+}
+
+/// A requestPolicy that gives one allocation less than the request asks.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct CapacityCap {
+    /// The device (name in its pool).
+    pub device: String,
+    pub capacity: String,
+    /// What the request consumes (rounded up as the policy says).
+    pub asked: String,
+    /// The most one allocation may consume: validRange.max, or the largest
+    /// of validValues.
+    pub max: String,
+    /// Whether the device has that much left now (the advice to ask for at
+    /// most `max` works on it).
+    #[serde(rename = "maxIsFree")]
+    pub max_is_free: bool,
 }
 
 /// A claim that holds devices while it is being deleted.

@@ -43,8 +43,23 @@ pub fn blocking_step(f: &Funnel) -> Blocking {
         Some(s) => format!("request {req:?}: {s}"),
         None => format!("request {req:?}: {fallback}"),
     };
-    if f.devices < n && !f.all {
-        // The node has too few devices whatever the selectors say.
+    if f.pass_class == 0 {
+        // Devices of other classes only (another driver's, say): the defect
+        // is that none of the class is here, not how many there are.
+        let are = if f.devices == 1 {
+            "the node's device fails".to_owned()
+        } else {
+            format!("none of the node's {} devices passes", f.devices)
+        };
+        return at(
+            CauseKind::NoClassDevices,
+            format!(
+                "request {req:?}: no device of its class on the node ({are} the class selectors)"
+            ),
+        );
+    }
+    if f.devices < n && !f.all && f.pass_class == f.devices {
+        // Every device on the node is of the class, and too few.
         let are = if f.devices == 1 { "is" } else { "are" };
         at(
             CauseKind::TooFewDevices,

@@ -21,6 +21,9 @@ use crate::allocate::{ErrorKind, Funnel, Outcome, SearchCost};
 pub enum CauseKind {
     /// No usable pool publishes any device on the node.
     NoDevices,
+    /// The node has devices, but none of the request's class (another
+    /// driver's only, say): the class's slice for the node may be missing.
+    NoClassDevices,
     /// Fewer devices on the node than the request needs.
     TooFewDevices,
     ClassSelectors,
@@ -447,10 +450,12 @@ impl Verdict {
     }
 }
 
+mod advice;
 mod blocking;
 mod eviction;
 #[cfg(test)]
 mod tests;
 
+pub use advice::{advise, Advice, AdviceKind};
 pub use blocking::{blocking, blocking_step};
 pub use eviction::{evictions, Eviction};
