@@ -1816,3 +1816,54 @@ fn deleting_holder_gets_the_finalizer_advice() {
     );
     assert!(!text.contains("if team-b/old is deleted"), "{text}");
 }
+
+/// Issue 31, class 1: a two-request claim on a one-GPU node is blamed on
+/// the device serving one request only (no allowMultipleAllocations), not on
+/// the claim that holds the GPU now: deleting that holder would not help,
+/// so no advice says it would.
+#[test]
+fn requests_sharing_one_exclusive_device_name_the_device_not_the_holder() {
+    let file = "testdata/fixtures/explain-exclusive-device.yaml";
+    let (text, code) = out(&["explain", "claim", "shared", "-f", file, "--color", "never"]);
+    assert_eq!(code, 1, "{text}");
+    let first_cause = text.lines().nth(1).unwrap();
+    assert!(
+        first_cause.contains("2 together, but only 1 matches them on the node, even with every holder gone; a device serves one request only, as device gpu-0 does not publish allowMultipleAllocations: true (containers that share a device reference one request)"),
+        "{text}"
+    );
+    assert!(!first_cause.contains("held by"), "{text}");
+    assert!(
+        text.contains("Freeing the devices would not be enough:"),
+        "{text}"
+    );
+    let (json, _) = out(&["explain", "claim", "shared", "-f", file, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["causes"][0]["kind"], "constraint", "{json}");
+    assert_eq!(
+        v["verdict"]["causes"][0]["subject"],
+        "default/shared: sharedDevices"
+    );
+    let block = &v["nodes"][0]["claims"][0]["explanation"]["constraints"][0];
+    assert_eq!(block["evenIfFreed"], true, "{json}");
+    assert_eq!(
+        block["exclusiveDevices"],
+        serde_json::json!(["gpu.example.com/worker-1/gpu-0"])
+    );
+    assert_eq!(v["nodes"][0]["advice"], serde_json::json!([]), "{json}");
+    // Without the holder, the same defect, said without "holder".
+    let text_free = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let free = text_free
+        .split("\n---\n")
+        .filter(|d| !d.contains("name: other,"))
+        .collect::<Vec<_>>()
+        .join("\n---\n");
+    let (_dir, path) = fixture_file(&free);
+    let (text, code) = out(&[
+        "explain", "claim", "shared", "-f", &path, "--color", "never",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("2 together, but only 1 matches them; a device serves one request only"),
+        "{text}"
+    );
+}

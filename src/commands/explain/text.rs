@@ -124,6 +124,11 @@ pub(super) fn node_detail(
                 if constraints.is_empty() {
                     out.push_str("  - shared counters, capacity or constraints rule out every combination of them\n");
                 }
+            } else if constraints.iter().any(|c| c.even_if_freed) {
+                out.push_str("\n  Freeing the devices would not be enough:\n");
+                for c in constraints.iter().filter(|c| c.even_if_freed) {
+                    out.push_str(&format!("  - {}: {}\n", c.claim, c.message));
+                }
             }
             for r in reasons
                 .iter()

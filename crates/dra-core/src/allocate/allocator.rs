@@ -524,14 +524,19 @@ pub(super) fn solve_node<'a>(
     // so only once it meets a device, so say it here.
     reasons.extend(compile_errors(&search.plans));
     let constraints = if funnels.iter().all(Funnel::enough) {
-        let mut blocks = constraint_blocks(&search, &left);
+        let mut blocks = constraint_blocks(&search, &left.end);
         if blocks.is_empty() {
-            blocks = shared_device_blocks(&search, &left);
+            blocks = shared_device_blocks(&search, &left.end, false);
         }
         if blocks.is_empty() {
-            blocks = counter_blocks(&search, &left);
+            blocks = counter_blocks(&search, &left.end);
         }
         blocks
+    } else if funnels.iter().any(|f| !f.held_by.is_empty()) {
+        // Requests short of devices others hold may be short whoever holds
+        // them: then freeing the holders would not help, and that is the
+        // defect to name.
+        shared_device_blocks(&search, &left.untainted, true)
     } else {
         Vec::new()
     };

@@ -5,14 +5,19 @@
 
 use super::*;
 
+/// Per request, the devices left at the end of its funnel, and those that
+/// pass its selectors and taints whoever holds them.
+pub(super) struct Left {
+    pub(super) end: Vec<Vec<DevRef>>,
+    pub(super) untainted: Vec<Vec<DevRef>>,
+}
+
 /// The funnel of each request, measured on its own (other requests of the
-/// cycle take nothing); also the devices left at its end, per request.
-pub(super) fn explain(
-    search: &mut Search<'_>,
-    cands: &[DevRef],
-) -> (Vec<Funnel>, Vec<Vec<DevRef>>) {
+/// cycle take nothing); also the devices left, per request.
+pub(super) fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>, Left) {
     let mut out = Vec::new();
     let mut left = Vec::new();
+    let mut untainted_all = Vec::new();
     for req in all_requests(search) {
         let mut f = Funnel {
             claim: claim_ref(search.plans[req.claim].obj),
@@ -37,6 +42,7 @@ pub(super) fn explain(
             .collect();
         let mut holders: Vec<String> = Vec::new();
         let mut kept = Vec::new();
+        let mut untainted = Vec::new();
         for &r in cands {
             let passes = |programs: &[Selector]| {
                 programs.iter().all(|p| {
@@ -79,6 +85,7 @@ pub(super) fn explain(
                 continue;
             }
             f.untainted += 1;
+            untainted.push(r);
             let shared = search.dev(r).allow_multiple;
             if !req.admin && !shared && search.allocated.contains(&r) {
                 if let Some(h) = search.holders.get(&r) {
@@ -157,8 +164,15 @@ pub(super) fn explain(
         f.held_by = holders;
         out.push(f);
         left.push(kept);
+        untainted_all.push(untainted);
     }
-    (out, left)
+    (
+        out,
+        Left {
+            end: left,
+            untainted: untainted_all,
+        },
+    )
 }
 
 /// The claims holding devices of the pool that draw on the counter set.
@@ -415,6 +429,8 @@ pub(super) fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Ve
                     needed: None,
                     available: None,
                     counter: None,
+                    exclusive_devices: Vec::new(),
+                    even_if_freed: false,
                 });
             }
         }
@@ -428,9 +444,13 @@ pub(super) fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Ve
 /// one request each are counted (no admin access, no device that allows
 /// multiple allocations), and only plain requests (not firstAvailable
 /// alternatives), so a group found is certain to be short.
+///
+/// With `even_if_freed`, `left` holds the devices before the in-use step:
+/// a group short then is short whoever holds the devices.
 pub(super) fn shared_device_blocks(
     search: &Search<'_>,
     left: &[Vec<DevRef>],
+    even_if_freed: bool,
 ) -> Vec<ConstraintBlock> {
     /// Subsets are tried up to this many requests (2^n groups).
     const MAX_REQUESTS: usize = 12;
@@ -503,17 +523,73 @@ pub(super) fn shared_device_blocks(
                 })
                 .collect(),
             message: format!(
-                "{} and {last} of the same devices: {needed} together, but only {} match{} them",
+                "{} and {last} of the same devices: {needed} together, but only {} match{} them{}; a device serves one request only, as {} {} not publish allowMultipleAllocations: true{}",
                 parts.join(", "),
                 union.len(),
                 if union.len() == 1 { "es" } else { "" },
+                if even_if_freed {
+                    " on the node, even with every holder gone"
+                } else {
+                    ""
+                },
+                device_list(search, &union),
+                if union.len() == 1 { "does" } else { "do" },
+                // An extended-resource claim's requests are the scheduler's,
+                // one per container: the pod cannot merge them.
+                if one_claim && !is_extended_resource_claim(search.plans[claims[0]].obj) {
+                    " (containers that share a device reference one request)"
+                } else {
+                    ""
+                },
             ),
             needed: Some(needed),
             available: Some(union.len()),
             counter: None,
+            exclusive_devices: union
+                .iter()
+                .take(DEVICES_NAMED)
+                .map(|&d| device_name(search, d))
+                .collect(),
+            even_if_freed,
         }];
     }
     Vec::new()
+}
+
+/// The claim kube-scheduler makes for a pod's extended resources.
+fn is_extended_resource_claim(claim: &Object) -> bool {
+    claim
+        .root
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get("resource.kubernetes.io/extended-resource-claim"))
+        .and_then(Node::as_str)
+        == Some("true")
+}
+
+/// How many devices a sharedDevices block names.
+const DEVICES_NAMED: usize = 4;
+
+fn device_name(search: &Search<'_>, d: DevRef) -> String {
+    let p = &search.pools[d.pool];
+    format!("{}/{}/{}", p.driver, p.name, search.dev(d).name)
+}
+
+/// "device gpu-0", "devices gpu-0 and gpu-1", "devices gpu-0, ... and 6 more".
+fn device_list(search: &Search<'_>, devices: &[DevRef]) -> String {
+    let names: Vec<&str> = devices
+        .iter()
+        .take(DEVICES_NAMED)
+        .map(|&d| search.dev(d).name)
+        .collect();
+    match (devices.len(), names.as_slice()) {
+        (1, [one]) => format!("device {one}"),
+        (n, shown) if n > shown.len() => {
+            format!("devices {} and {} more", shown.join(", "), n - shown.len())
+        }
+        (_, [init @ .., last]) => format!("devices {} and {last}", init.join(", ")),
+        _ => "no device".to_owned(),
+    }
 }
 
 /// Plain requests (no admin access, no firstAvailable alternatives, no
@@ -632,6 +708,8 @@ pub(super) fn counter_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<C
                 at_least: total.human(),
                 left: have.human(),
             }),
+            exclusive_devices: Vec::new(),
+            even_if_freed: false,
         }];
     }
     Vec::new()

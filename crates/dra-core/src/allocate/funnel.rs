@@ -282,6 +282,14 @@ pub struct ConstraintBlock {
     /// is left.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counter: Option<CounterDemand>,
+    /// `sharedDevices`: the devices the requests draw on (the first few,
+    /// `driver/pool/device`), none of which allows multiple allocations.
+    #[serde(rename = "exclusiveDevices", skip_serializing_if = "Vec::is_empty")]
+    pub exclusive_devices: Vec<String>,
+    /// `sharedDevices`: the requests need more devices together than the
+    /// node has even with every holder gone (the holders are not the cause).
+    #[serde(rename = "evenIfFreed", skip_serializing_if = "std::ops::Not::not")]
+    pub even_if_freed: bool,
 }
 
 /// The least the devices a group of requests needs draw from one counter,

@@ -183,6 +183,15 @@ pub fn blocking(
                 .any(|g| g.claim == f.claim && g.request.starts_with(&prefix) && g.enough())
         })
     };
+    // Requests that need more devices together than the node has, holders
+    // or not: the holders named in the funnel are not what to fix.
+    if let Some(c) = constraints.iter().find(|c| c.even_if_freed) {
+        return Blocking {
+            kind: CauseKind::Constraint,
+            subject: Some(format!("{}: {}", c.claim, c.kind)),
+            text: c.message.clone(),
+        };
+    }
     if let Some(f) = funnels
         .iter()
         .find(|f| !f.enough() && !alternative_enough(f))
