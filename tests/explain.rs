@@ -1867,3 +1867,88 @@ fn requests_sharing_one_exclusive_device_name_the_device_not_the_holder() {
         "{text}"
     );
 }
+
+/// Issue 31, class 3: what a release's scheduler ignores is said, per gate
+/// and release. Slice taints wait for DRADeviceTaints (off by default in
+/// 1.34 and 1.35: the allocator's DeviceTaints feature); DeviceTaintRules
+/// follow DRADeviceTaints in 1.34 (dynamic-resource-allocation
+/// release-1.34 resourceslice/tracker Options.EnableDeviceTaints) and
+/// DRADeviceTaintRules from 1.35 (release-1.35 Options.EnableDeviceTaintRules).
+#[test]
+fn gates_that_make_the_scheduler_ignore_taints_are_said_per_release() {
+    let slice_taints = "testdata/fixtures/explain-taints.yaml";
+    for v in ["1.34", "1.35"] {
+        let (text, code) = out(&[
+            "explain",
+            "claim",
+            "one-gpu",
+            "-f",
+            slice_taints,
+            "--kubernetes-version",
+            v,
+        ]);
+        assert_eq!(code, 0, "{v}: {text}");
+        assert!(
+            text.contains(&format!("ResourceSlice worker-1-gpu: its spec.devices[].taints are not applied: kube-scheduler ignores device taints while DRADeviceTaints is off (off by default in Kubernetes {v}).")),
+            "{v}: {text}"
+        );
+        let (json, _) = out(&[
+            "explain",
+            "claim",
+            "one-gpu",
+            "-f",
+            slice_taints,
+            "--kubernetes-version",
+            v,
+            "-o",
+            "json",
+        ]);
+        let j: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            j["verdict"]["ignored"][0],
+            serde_json::json!({"kind": "ResourceSlice", "name": "worker-1-gpu", "field": "spec.devices[].taints", "gate": "DRADeviceTaints", "byDefault": true}),
+            "{json}"
+        );
+    }
+    let (text, code) = out(&[
+        "explain",
+        "claim",
+        "one-gpu",
+        "-f",
+        slice_taints,
+        "--kubernetes-version",
+        "1.36",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(!text.contains("not applied"), "{text}");
+
+    let rule = "testdata/fixtures/explain-taint-rule-everything.yaml";
+    let run = |args: &[&str]| {
+        let mut all = vec!["explain", "claim", "team-a/train", "-f", rule];
+        all.extend_from_slice(args);
+        out(&all)
+    };
+    // 1.34 with DRADeviceTaints on applies the rule; 1.35 needs its own gate.
+    let (text, code) = run(&[
+        "--kubernetes-version",
+        "1.34",
+        "--feature-gates",
+        "DRADeviceTaints=true",
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("from DeviceTaintRule maintenance"), "{text}");
+    let (text, code) = run(&["--kubernetes-version", "1.34"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("DeviceTaintRule maintenance is not applied: kube-scheduler ignores DeviceTaintRules while DRADeviceTaints is off (off by default in Kubernetes 1.34)."),
+        "{text}"
+    );
+    let (text, code) = run(&[
+        "--kubernetes-version",
+        "1.35",
+        "--feature-gates",
+        "DRADeviceTaints=true",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("while DRADeviceTaintRules is off"), "{text}");
+}

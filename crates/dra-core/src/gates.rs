@@ -487,6 +487,23 @@ impl FeatureGates {
         Ok(())
     }
 
+    /// The gate under which kube-scheduler applies DeviceTaintRules: 1.34's
+    /// tracker takes `EnableDeviceTaints` from DRADeviceTaints
+    /// (dynamic-resource-allocation release-1.34 resourceslice/tracker);
+    /// from 1.35 its own gate, DRADeviceTaintRules.
+    pub fn taint_rules_gate(&self) -> Gate {
+        if self.version < Version::V1_35 {
+            Gate::DRADeviceTaints
+        } else {
+            Gate::DRADeviceTaintRules
+        }
+    }
+
+    /// Whether kube-scheduler applies DeviceTaintRules.
+    pub fn taint_rules_applied(&self) -> bool {
+        self.enabled(self.taint_rules_gate())
+    }
+
     pub fn enabled(&self, gate: Gate) -> bool {
         if let Some(on) = self.overrides.get(&gate) {
             return *on;

@@ -163,7 +163,7 @@ fn holders<'t>(inventory: &Inventory<'t>) -> HashMap<DeviceKey<'t>, Held<'t>> {
 
 /// One row per device of the slices, in slice order.
 pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Vec<DeviceRow> {
-    let rules_apply = gates.enabled(crate::gates::Gate::DRADeviceTaintRules);
+    let rules_apply = gates.taint_rules_applied();
     let inventory = Inventory::decode(objects);
     let holders = holders(&inventory);
     let mut pools: HashMap<(&str, &str), PoolCounters> = HashMap::new();

@@ -202,13 +202,22 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
         } else {
             "turned off by --feature-gates".to_owned()
         };
-        out.push_str(&format!(
-            "  {} {} is not applied: kube-scheduler ignores {}s while {} is off ({why}).\n",
-            i.kind,
-            one_line(&i.name),
-            i.kind,
-            i.gate
-        ));
+        let line = match i.field {
+            Some(field) => format!(
+                "  {} {}: its {field} are not applied: kube-scheduler ignores device taints while {} is off ({why}).\n",
+                i.kind,
+                one_line(&i.name),
+                i.gate
+            ),
+            None => format!(
+                "  {} {} is not applied: kube-scheduler ignores {}s while {} is off ({why}).\n",
+                i.kind,
+                one_line(&i.name),
+                i.kind,
+                i.gate
+            ),
+        };
+        out.push_str(&line);
     }
     // Where the devices are, when no node has any: the cause itself.
     for s in &s.stranded {

@@ -31,9 +31,8 @@ pub fn evictions(
     claims: &[crate::allocate::ClaimAllocation],
     now: i128,
 ) -> Vec<Eviction> {
-    use crate::gates::Gate;
     use crate::model::ObjectKind;
-    let rules: Vec<crate::dra::DeviceTaintRule> = if gates.enabled(Gate::DRADeviceTaintRules) {
+    let rules: Vec<crate::dra::DeviceTaintRule> = if gates.taint_rules_applied() {
         objects
             .iter()
             .filter(|o| o.kind == ObjectKind::DeviceTaintRule)

@@ -174,6 +174,8 @@ pub enum Fate {
 pub struct Ignored {
     pub kind: &'static str,
     pub name: String,
+    /// The field ignored, when the object itself is read.
+    pub field: Option<&'static str>,
     pub gate: crate::gates::Gate,
     /// Off by the release's default, not by a `--feature-gates` override.
     pub by_default: bool,
@@ -181,29 +183,63 @@ pub struct Ignored {
 }
 
 /// What the scheduler of `gates` ignores in `objects`: DeviceTaintRules
-/// while DRADeviceTaintRules is off (its default up to 1.36).
+/// while their gate is off (DRADeviceTaints in 1.34, DRADeviceTaintRules
+/// from 1.35: off by default up to 1.36), and the taints slices publish on
+/// their devices while DRADeviceTaints is off (its default up to 1.35; the
+/// allocator's `DeviceTaints` feature).
 pub fn ignored(
     objects: &[crate::model::Object],
     gates: &crate::gates::FeatureGates,
 ) -> Vec<Ignored> {
     use crate::gates::Gate;
-    if gates.enabled(Gate::DRADeviceTaintRules) {
-        return Vec::new();
+    use crate::model::ObjectKind;
+    let off_by_default = |gate: Gate| gate.spec(gates.version).is_none_or(|s| !s.default);
+    let mut out = Vec::new();
+    if !gates.taint_rules_applied() {
+        let gate = gates.taint_rules_gate();
+        out.extend(
+            objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
+                .map(|o| Ignored {
+                    kind: "DeviceTaintRule",
+                    name: o.name().unwrap_or_default().to_owned(),
+                    field: None,
+                    gate,
+                    by_default: off_by_default(gate),
+                    release: gates.version,
+                }),
+        );
     }
-    let by_default = Gate::DRADeviceTaintRules
-        .spec(gates.version)
-        .is_none_or(|s| !s.default);
-    objects
-        .iter()
-        .filter(|o| o.kind == crate::model::ObjectKind::DeviceTaintRule)
-        .map(|o| Ignored {
-            kind: "DeviceTaintRule",
-            name: o.name().unwrap_or_default().to_owned(),
-            gate: Gate::DRADeviceTaintRules,
-            by_default,
-            release: gates.version,
-        })
-        .collect()
+    if !gates.enabled(Gate::DRADeviceTaints) {
+        let tainted = |o: &&crate::model::Object| {
+            o.spec()
+                .and_then(|s| s.get("devices"))
+                .and_then(|d| d.as_seq())
+                .is_some_and(|devices| {
+                    devices.iter().any(|d| {
+                        d.get("taints")
+                            .and_then(|t| t.as_seq())
+                            .is_some_and(|t| !t.is_empty())
+                    })
+                })
+        };
+        out.extend(
+            objects
+                .iter()
+                .filter(|o| o.kind == ObjectKind::ResourceSlice)
+                .filter(tainted)
+                .map(|o| Ignored {
+                    kind: "ResourceSlice",
+                    name: o.name().unwrap_or_default().to_owned(),
+                    field: Some("spec.devices[].taints"),
+                    gate: Gate::DRADeviceTaints,
+                    by_default: off_by_default(Gate::DRADeviceTaints),
+                    release: gates.version,
+                }),
+        );
+    }
+    out
 }
 
 /// The facts of the request a cause is about (`ns/claim/request`), as JSON
@@ -443,9 +479,15 @@ impl Verdict {
                 "message": s.message, "error": s.error, "kind": s.kind, "fix": self.hint,
             })),
             "evictions": self.evictions,
-            "ignored": self.ignored.iter().map(|i| json!({
-                "kind": i.kind, "name": i.name, "gate": i.gate.name(), "byDefault": i.by_default,
-            })).collect::<Vec<_>>(),
+            "ignored": self.ignored.iter().map(|i| {
+                let mut v = json!({
+                    "kind": i.kind, "name": i.name, "gate": i.gate.name(), "byDefault": i.by_default,
+                });
+                if let Some(field) = i.field {
+                    v["field"] = json!(field);
+                }
+                v
+            }).collect::<Vec<_>>(),
         })
     }
 }

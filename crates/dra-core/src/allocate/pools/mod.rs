@@ -599,7 +599,7 @@ pub fn gather<'s, 'a: 's>(
                 all_devices.push(device_of(driver, d, &view, node, labels, list_types));
             }
         }
-        if gates.enabled(Gate::DRADeviceTaintRules) {
+        if gates.taint_rules_applied() {
             for d in devices.iter_mut() {
                 for r in index
                     .taint_rules
