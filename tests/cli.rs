@@ -494,3 +494,66 @@ fn github_action_uses_real_flags() {
         serde_json::from_str(&std::fs::read_to_string(&sarif_path).unwrap()).unwrap();
     assert_valid_sarif(&sarif);
 }
+
+/// Suppression comments: rule names and prefixes in any case, three scopes,
+/// and every code that suppresses nothing or names no rule reported
+/// (crates/dra-core/src/lint/suppress.rs).
+#[test]
+fn suppressions_have_scopes_and_say_when_they_do_nothing() {
+    let (out, code) = stdout(&["lint", "-o", "json", "testdata/fixtures/suppress/"]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let found: Vec<(String, u64, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+                d["file"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        // ignore-line on line 25 leaves the second request's finding.
+        ("DRA-V140", 26, "scopes.yaml"),
+        ("DRA-X001", 34, "scopes.yaml"),
+        ("DRA-X002", 34, "scopes.yaml"),
+        ("DRA-X002", 35, "scopes.yaml"),
+    ];
+    let want: Vec<(String, u64, String)> = want
+        .iter()
+        .map(|(r, l, f)| (r.to_string(), *l, f.to_string()))
+        .collect();
+    assert_eq!(found, want);
+    // --ignore takes what the comments take; an unknown code is a usage error.
+    let (_, code) = stdout(&[
+        "lint",
+        "--ignore",
+        "Invalid-Device-Class-Name,dra-x",
+        "testdata/fixtures/suppress/",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout(&["lint", "--select", "bogus", "testdata/fixtures/suppress/"]).1,
+        2
+    );
+    // A code for a rule the run leaves out is not reported unused.
+    let (out, _) = stdout(&[
+        "lint",
+        "-o",
+        "json",
+        "--select",
+        "DRA-X",
+        "testdata/fixtures/suppress/whole-file.yaml",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 0, "{out}");
+}

@@ -146,16 +146,17 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         None => super::source::resolve_gates(&args.target, None)?,
     };
     let list_types = dra_core::cel::list_values_converted(&gates);
-    for id in args.select.iter().flatten().chain(args.ignore.iter()) {
-        if !lint::registry::RULES
-            .iter()
-            .any(|r| r.id.starts_with(id.as_str()))
-        {
-            return Err(format!(
-                "unknown rule {id:?} in --select/--ignore (see `kubectl dra rules`)"
-            ));
-        }
-    }
+    // Rule ids, id prefixes and rule names, in any case, as in suppression
+    // comments (lint::suppress::resolve); a code that names no rule is an error.
+    let resolve = |codes: &[String]| {
+        lint::suppress::resolve_all(codes).map_err(|code| {
+            format!("unknown rule {code:?} in --select/--ignore (see `kubectl dra rules`)")
+        })
+    };
+    let selection = Selection {
+        select: args.select.as_deref().map(resolve).transpose()?,
+        ignore: resolve(&args.ignore)?,
+    };
     // The cluster's DeviceClasses join the run as a context file (findings in
     // it are dropped), except those the files define themselves.
     let mut context_file = None;
@@ -224,10 +225,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     };
     let settings = Settings {
         gates,
-        selection: Selection {
-            select: args.select.clone(),
-            ignore: args.ignore.clone(),
-        },
+        selection,
         limits: Limits::default(),
         inventory,
         stored,

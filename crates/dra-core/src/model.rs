@@ -69,8 +69,11 @@ pub struct Object {
     pub api: ApiVersion,
     pub reference: ObjectRef,
     pub root: Node,
-    /// Rule ids suppressed by `# kubectl-dra: ignore=...` comments in the object.
-    pub suppressed: Vec<String>,
+    /// The 1-based lines the object spans, from the first line after the
+    /// previous document (its leading comments): the scope of a
+    /// `# kubectl-dra: ignore=` comment (lint::suppress). (0, 0) when it
+    /// came from no file.
+    pub lines: (u32, u32),
     /// For workloads: the key path to the pod spec (`spec`, `spec.template.spec`, ...).
     pub pod_spec_path: &'static [&'static str],
 }
@@ -101,9 +104,6 @@ impl Object {
     /// The key path of the pod spec, as a field-path prefix.
     pub fn pod_spec_field(&self) -> String {
         self.pod_spec_path.join(".")
-    }
-    pub fn is_suppressed(&self, rule: &str) -> bool {
-        self.suppressed.iter().any(|s| s == rule || s == "all")
     }
 }
 
@@ -229,13 +229,6 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
     out.problems
         .extend(loaded.errors.into_iter().map(DocumentProblem::Load));
     out.shared = loaded.shared;
-    // Suppression comments are rare: only split the text into lines when
-    // there is one.
-    let lines: Vec<&str> = if text.contains("kubectl-dra:") {
-        text.lines().collect()
-    } else {
-        Vec::new()
-    };
     let index = crate::tree::LineIndex::new(text);
     let line = |i: u32| index.line_col(i).0;
     let mut prev_end_line = 0u32;
@@ -315,8 +308,8 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 namespace: meta_str("namespace").filter(|_| !cluster_scoped),
                 name,
             };
-            let last_line = line(root.span.end).max(first_line);
-            let suppressed = suppressions(&lines, first_line, last_line);
+            // `end` is exclusive: the last byte is what names the last line.
+            let last_line = line(root.span.end.saturating_sub(1)).max(first_line);
             out.objects.push(Object {
                 file,
                 document: doc.index,
@@ -324,7 +317,7 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 api,
                 reference,
                 root,
-                suppressed,
+                lines: (first_line, last_line),
                 pod_spec_path,
             });
         }
@@ -365,33 +358,9 @@ pub fn object_from_node(
         api,
         reference,
         root,
-        suppressed: Vec::new(),
+        lines: (0, 0),
         pod_spec_path,
     })
-}
-
-/// Collects `# kubectl-dra: ignore=DRA-V012,DRA-V030` comments in a line range.
-fn suppressions(lines: &[&str], first: u32, last: u32) -> Vec<String> {
-    let mut out = Vec::new();
-    let from = first.saturating_sub(1) as usize;
-    let to = (last as usize).min(lines.len());
-    for line in lines.get(from..to).unwrap_or_default() {
-        let Some(hash) = line.find('#') else { continue };
-        let comment = line[hash + 1..].trim();
-        let Some(rest) = comment.strip_prefix("kubectl-dra:") else {
-            continue;
-        };
-        let Some(ids) = rest.trim().strip_prefix("ignore=") else {
-            continue;
-        };
-        out.extend(
-            ids.split([',', ' '])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned),
-        );
-    }
-    out
 }
 
 #[cfg(test)]
@@ -407,7 +376,9 @@ mod tests {
         assert_eq!(p.objects[0].kind, ObjectKind::DeviceClass);
         assert_eq!(p.objects[1].kind, ObjectKind::Workload);
         assert_eq!(p.objects[1].document, 1);
-        assert_eq!(p.objects[1].suppressed, vec!["DRA-V001"]);
+        // The Deployment's lines start after the `---`, with its comment.
+        assert_eq!(p.objects[1].lines, (10, 13));
+        assert_eq!(p.objects[0].lines, (4, 6));
         assert_eq!(p.objects[1].reference.to_string(), "Deployment ns/d");
     }
 

@@ -6,6 +6,7 @@
 pub mod fixes;
 pub mod registry;
 pub mod rules;
+pub mod suppress;
 pub mod walk;
 
 use crate::diag::{Diagnostic, ErrorType, Label, ObjectRef, Severity, Summary};
@@ -665,19 +666,8 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     diagnostics.extend(per_object.into_iter().flatten());
     diagnostics.extend(cross_object.into_iter().flatten());
     // Selection and suppression comments apply to every finding alike.
-    let suppressing: Vec<&Object> = checked
-        .iter()
-        .filter(|o| !o.suppressed.is_empty())
-        .collect();
-    diagnostics.retain(|d| {
-        settings.selection.allows(d.rule)
-            && !suppressing.iter().any(|o| {
-                o.file == d.file
-                    && o.document == d.document
-                    && same_object(o, d)
-                    && o.is_suppressed(d.rule)
-            })
-    });
+    diagnostics.retain(|d| settings.selection.allows(d.rule));
+    suppress_findings(files, &checked, &mut diagnostics, &settings.selection);
     diagnostics.sort_by(|a, b| {
         (a.file, a.span.start, a.rule, &a.field).cmp(&(b.file, b.span.start, b.rule, &b.field))
     });
@@ -699,6 +689,101 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         diagnostics,
         summary,
         objects: checked,
+    }
+}
+
+/// Drops the findings that `# kubectl-dra: ignore...` comments suppress,
+/// and reports the comments' codes that name no rule (DRA-X002) or
+/// suppress nothing (DRA-X001) among the rules selected.
+fn suppress_findings(
+    sources: &[SourceFile],
+    objects: &[Object],
+    diagnostics: &mut Vec<Diagnostic>,
+    selection: &Selection,
+) {
+    let mut per_file: Vec<Option<(suppress::FileSuppressions, crate::tree::LineIndex)>> = sources
+        .iter()
+        .map(|s| {
+            if !s.text.contains("kubectl-dra:") {
+                return None;
+            }
+            let index = crate::tree::LineIndex::new(&s.text);
+            let found = suppress::parse(&s.text, &index);
+            (!found.is_empty()).then(|| (suppress::FileSuppressions::new(found), index))
+        })
+        .collect();
+    if per_file.iter().all(Option::is_none) {
+        return;
+    }
+    diagnostics.retain(|d| {
+        let Some(Some((sup, index))) = per_file.get_mut(d.file) else {
+            return true;
+        };
+        let line = index.line_col(d.span.start).0;
+        // The object the finding is about: the one of its document with the
+        // same reference (a List holds several per document).
+        let object = objects
+            .iter()
+            .filter(|o| o.file == d.file && o.document == d.document)
+            .find(|o| same_object(o, d))
+            .map(|o| o.lines);
+        !sup.suppresses(d, line, object)
+    });
+    for (file, entry) in per_file.into_iter().enumerate() {
+        let Some((sup, _)) = entry else { continue };
+        for (i, dir) in sup.directives.iter().enumerate() {
+            if let Some(word) = &dir.unknown {
+                if selection.allows(rules::x002_unknown_suppression::RULE.id) {
+                    diagnostics.push(input_diag(
+                        rules::x002_unknown_suppression::RULE.id,
+                        file,
+                        0,
+                        dir.span,
+                        format!(
+                            "unknown directive {word:?}: use ignore=, ignore-line= or ignore-file="
+                        ),
+                    ));
+                }
+                continue;
+            }
+            for (j, code) in dir.codes.iter().enumerate() {
+                let (id, message) = match &code.codes {
+                    None => (
+                        rules::x002_unknown_suppression::RULE.id,
+                        format!("{:?} names no rule (see `kubectl dra rules`)", code.text),
+                    ),
+                    Some(codes) if !sup.used[i][j] && selected(codes, selection) => (
+                        rules::x001_unused_suppression::RULE.id,
+                        format!(
+                            "unused suppression: no {} finding {}",
+                            code.text,
+                            scope_words(dir.scope)
+                        ),
+                    ),
+                    Some(_) => continue,
+                };
+                if selection.allows(id) {
+                    diagnostics.push(input_diag(id, file, 0, code.span, message));
+                }
+            }
+        }
+    }
+}
+
+/// Whether every rule a code stands for is selected (a code for a rule the
+/// run leaves out cannot be found unused).
+fn selected(codes: &suppress::Codes, selection: &Selection) -> bool {
+    match codes {
+        suppress::Codes::All => selection.select.is_none() && selection.ignore.is_empty(),
+        suppress::Codes::Ids(ids) => ids.iter().all(|id| selection.allows(id)),
+    }
+}
+
+fn scope_words(scope: suppress::Scope) -> String {
+    match scope {
+        suppress::Scope::File => "in this file".to_owned(),
+        suppress::Scope::Object => "in this object".to_owned(),
+        suppress::Scope::Line(l) => format!("on line {l}"),
     }
 }
 

@@ -184,6 +184,8 @@ pub static RULES: &[&Rule] = &[
     &rules::v210_duplicate_extended_resource::RULE,
     &rules::v212_constraint_attribute_unpublished::RULE,
     &rules::v213_capacity_request_unsatisfiable::RULE,
+    &rules::x001_unused_suppression::RULE,
+    &rules::x002_unknown_suppression::RULE,
 ];
 
 /// Looks a rule up by id (`DRA-V012`) or name (`too-many-devices`).

@@ -212,3 +212,5 @@ pub mod v209_unknown_device_class;
 pub mod v210_duplicate_extended_resource;
 pub mod v212_constraint_attribute_unpublished;
 pub mod v213_capacity_request_unsatisfiable;
+pub mod x001_unused_suppression;
+pub mod x002_unknown_suppression;
