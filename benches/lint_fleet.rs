@@ -25,6 +25,7 @@ fn settings() -> Settings {
     Settings {
         gates: FeatureGates::defaults(Version::LATEST),
         selection: Selection::default(),
+        per_file: Vec::new(),
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),

@@ -34,6 +34,8 @@ pub enum Command {
     Snapshot(SnapshotArgs),
     /// Move resource.k8s.io manifests to another API version (v1 by default) as minimal edits that keep comments and layout.
     Convert(ConvertArgs),
+    /// Show the settings lint uses for a path and where each comes from (.kubectl-dra.yaml or the default).
+    Config(ConfigArgs),
     /// Print the least-privilege ClusterRole of a DRA driver, controller, allocator or of kubectl-dra itself.
     Rbac(RbacArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -350,17 +352,26 @@ pub struct LintArgs {
     #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Text)]
     pub output: OutputFormat,
 
-    /// Only run these rules (ids or id prefixes, comma-separated).
+    /// Only run these rules (ids, id prefixes or rule names, comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "IDS")]
     pub select: Option<Vec<String>>,
 
-    /// Skip these rules (ids or id prefixes, comma-separated).
+    /// Skip these rules (ids, id prefixes or rule names, comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "IDS")]
     pub ignore: Vec<String>,
 
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub strict: bool,
+
+    /// The configuration file for every path [default: the nearest
+    /// .kubectl-dra.yaml from each file's directory up to the repository root].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file.
+    #[arg(long = "no-config", conflicts_with = "config")]
+    pub no_config: bool,
 
     /// Exit 0 even when there are findings (exit 2 for unreadable input
     /// stays): report without failing the job.
@@ -519,6 +530,31 @@ pub struct SnapshotArgs {
     pub all_namespaces: bool,
     #[command(flatten)]
     pub cluster: ClusterArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ConfigArgs {
+    /// A file or directory: the settings its files are linted with.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+
+    /// This configuration file instead of the nearest one.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// No configuration file: the defaults.
+    #[arg(long = "no-config", conflicts_with = "config")]
+    pub no_config: bool,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ConfigFormat::Text)]
+    pub output: ConfigFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConfigFormat {
+    Text,
+    Json,
 }
 
 #[derive(Args, Debug)]

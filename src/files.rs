@@ -62,7 +62,7 @@ pub struct Collected {
 
 /// Expands paths with the default walk; see `collect_with`.
 pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
-    let c = collect_with(paths, &Walk::default());
+    let c = collect_with(paths, &vec![Walk::default(); paths.len()]);
     (c.paths, c.missing)
 }
 
@@ -73,8 +73,9 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
 /// `*.json`), sorted. A Helm chart's `templates/` (a directory beside a
 /// `Chart.yaml`) holds Go templates, not manifests: skipped with a note.
 /// Every file is read once however often it is named (a file and its
-/// directory, `./a.yaml` and `a.yaml`).
-pub fn collect_with(paths: &[PathBuf], walk: &Walk) -> Collected {
+/// directory, `./a.yaml` and `a.yaml`). `walks[i]` walks `paths[i]` (each
+/// directory's configuration file may set its own excludes).
+pub fn collect_with(paths: &[PathBuf], walks: &[Walk]) -> Collected {
     let mut out = Collected::default();
     let mut seen = std::collections::HashSet::new();
     let mut push = |out: &mut Collected, p: PathBuf| {
@@ -83,15 +84,15 @@ pub fn collect_with(paths: &[PathBuf], walk: &Walk) -> Collected {
             out.paths.push(p);
         }
     };
-    let mut excludes: Vec<String> = walk
-        .exclude
-        .clone()
-        .unwrap_or_else(|| DEFAULT_EXCLUDE.iter().map(|s| (*s).to_owned()).collect());
-    excludes.extend(walk.extend_exclude.iter().cloned());
-    for p in paths {
+    for (i, p) in paths.iter().enumerate() {
         if p.as_os_str() == "-" {
             push(&mut out, p.clone());
         } else if p.is_dir() {
+            let walk = walks.get(i).cloned().unwrap_or_default();
+            let mut excludes: Vec<String> = walk
+                .exclude
+                .unwrap_or_else(|| DEFAULT_EXCLUDE.iter().map(|s| (*s).to_owned()).collect());
+            excludes.extend(walk.extend_exclude);
             let mut overrides = ignore::overrides::OverrideBuilder::new(p);
             for g in &excludes {
                 // An override glob is a whitelist; `!` makes it an exclude.

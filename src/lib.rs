@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod commands;
+pub mod config;
 pub mod files;
 pub mod render;
 pub mod writer;

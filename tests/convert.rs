@@ -71,6 +71,7 @@ fn errors(name: &str, text: &str, gates: &FeatureGates) -> Vec<(String, u32)> {
     let settings = Settings {
         gates: gates.clone(),
         selection: Selection::default(),
+        per_file: Vec::new(),
         limits: Default::default(),
         inventory: None,
         stored: Vec::new(),

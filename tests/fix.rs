@@ -14,6 +14,7 @@ fn settings(version: Version) -> Settings {
     Settings {
         gates: FeatureGates::defaults(version),
         selection: Selection::default(),
+        per_file: Vec::new(),
         limits: Default::default(),
         inventory: None,
         stored: Vec::new(),

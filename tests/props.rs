@@ -11,6 +11,7 @@ fn lint_text(text: String) {
     let settings = Settings {
         gates: FeatureGates::defaults(Version::LATEST),
         selection: Selection::default(),
+        per_file: Vec::new(),
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),

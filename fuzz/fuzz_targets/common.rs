@@ -9,6 +9,7 @@ pub fn lint_text(text: &str) {
     let settings = Settings {
         gates: FeatureGates::defaults(Version::V1_37),
         selection: Selection::default(),
+        per_file: Vec::new(),
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),

@@ -47,14 +47,38 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     if args.fix && !args.diff && given.iter().any(|p| p.as_os_str() == "-") {
         return Err("--fix cannot edit stdin: use --fix --diff, or give file paths".into());
     }
+    let lookup = crate::config::Lookup::new(args.config.as_deref(), args.no_config)?;
+    // Each path is walked with its configuration's excludes, unless the
+    // command line gives them.
+    let mut walks = Vec::new();
+    for p in &given {
+        let found = lookup.for_path(p)?;
+        let config = found.as_ref().map(|f| &f.config);
+        let mut extend_exclude = config
+            .and_then(|c| c.extend_exclude.as_ref())
+            .map(|s| s.value.clone())
+            .unwrap_or_default();
+        extend_exclude.extend(args.extend_exclude.iter().cloned());
+        walks.push(files::Walk {
+            exclude: args.exclude.clone().or_else(|| {
+                config
+                    .and_then(|c| c.exclude.as_ref())
+                    .map(|s| s.value.clone())
+            }),
+            extend_exclude,
+        });
+    }
     // A missing path is reported after the other files' findings (exit 2).
-    let collected = files::collect_with(
-        &given,
-        &files::Walk {
-            exclude: args.exclude.clone(),
-            extend_exclude: args.extend_exclude.clone(),
-        },
-    );
+    let mut collected = files::collect_with(&given, &walks);
+    // A file pre-commit names is left out when its configuration excludes it.
+    let mut kept = Vec::new();
+    for p in std::mem::take(&mut collected.paths) {
+        let excluded = p.as_os_str() != "-" && lookup.for_path(&p)?.is_some_and(|f| f.excludes(&p));
+        if !excluded {
+            kept.push(p);
+        }
+    }
+    collected.paths = kept;
     for n in &collected.notes {
         eprintln!("note: {}", crate::render::terminal::strict(n));
     }
@@ -116,6 +140,26 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             text,
         });
     }
+    // The configuration governing each source, and the run-wide settings
+    // they agree on, under the command line's.
+    let mut governing = Vec::with_capacity(sources.len());
+    for (s, p) in sources.iter().zip(&source_paths) {
+        let path = p.clone().unwrap_or_else(|| s.name.clone().into());
+        governing.push(lookup.for_path(&path)?);
+    }
+    let run_wide = crate::config::run_wide(&governing)?;
+    let mut target = args.target.clone();
+    if target.kubernetes_version.is_none() {
+        target.kubernetes_version = run_wide.kubernetes_version.clone();
+    }
+    target.feature_gates = run_wide
+        .feature_gates
+        .iter()
+        .chain(&args.target.feature_gates)
+        .cloned()
+        .collect();
+    let strict = args.strict || run_wide.strict;
+    let inventory_paths = args.inventory.clone().or(run_wide.inventory);
     // `--cluster`: the live cluster is the target, its classes and devices
     // the context, and the DRA objects it stores those the files update.
     let (own, _) = match cluster.cluster.is_some() {
@@ -127,7 +171,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         true => Some(super::source::load(
             &[],
             &cluster,
-            &args.target,
+            &target,
             None,
             |_| crate::cluster::Needs {
                 slices: true,
@@ -143,7 +187,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     };
     let gates = match &live {
         Some(inv) => inv.gates.clone(),
-        None => super::source::resolve_gates(&args.target, None)?,
+        None => super::source::resolve_gates(&target, None)?,
     };
     let list_types = dra_core::cel::list_values_converted(&gates);
     // Rule ids, id prefixes and rule names, in any case, as in suppression
@@ -156,6 +200,23 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     let selection = Selection {
         select: args.select.as_deref().map(resolve).transpose()?,
         ignore: resolve(&args.ignore)?,
+    };
+    // Per file when a configuration file governs any: its select, ignore
+    // and perFileIgnores, under the command line's.
+    let per_file: Vec<Selection> = match governing.iter().any(Option::is_some) {
+        false => Vec::new(),
+        true => governing
+            .iter()
+            .zip(&source_paths)
+            .map(|(found, path)| {
+                crate::config::selection(
+                    found.as_deref(),
+                    path.as_deref(),
+                    selection.select.as_deref(),
+                    &selection.ignore,
+                )
+            })
+            .collect(),
     };
     // The cluster's DeviceClasses join the run as a context file (findings in
     // it are dropped), except those the files define themselves.
@@ -182,7 +243,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             text: text.join("---\n"),
         });
     }
-    let inventory = match &args.inventory {
+    let inventory = match &inventory_paths {
         Some(paths) if !paths.is_empty() => {
             let sources = super::matching::read_sources(paths)?;
             let (objects, problems) = lint::load_objects(&sources, Limits::default());
@@ -226,6 +287,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     let settings = Settings {
         gates,
         selection,
+        per_file,
         limits: Limits::default(),
         inventory,
         stored,
@@ -297,7 +359,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         .any(|d| d.severity == Severity::Warning);
     let code = if unreadable {
         2
-    } else if (errors || (args.strict && warnings)) && !args.exit_zero {
+    } else if (errors || (strict && warnings)) && !args.exit_zero {
         1
     } else {
         0

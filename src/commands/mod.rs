@@ -1,5 +1,6 @@
 //! One module per subcommand: glue between flags, files and the engine.
 pub mod completion;
+pub mod config;
 pub mod convert;
 pub mod devices;
 pub mod explain;

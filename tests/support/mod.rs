@@ -355,3 +355,10 @@ impl Drop for ScratchDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// YAML text as kubectl-dra's loader reads it (YAML 1.1 scalars), as JSON.
+pub fn load_yaml_text(text: &str) -> serde_json::Value {
+    let loaded = dra_core::yaml::load(text, dra_core::yaml::Limits::default());
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    loaded.documents[0].root.to_json()
+}

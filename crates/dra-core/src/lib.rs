@@ -14,10 +14,11 @@
 //! - [`prefilter`]: the scheduler's checks of a pod's claims before it tries any node.
 //! - [`rbac`]: what service accounts may do to claims and slices (Roles, bindings, workloads).
 //! - [`gates`], [`format`], [`quantity`]: Kubernetes versions, name formats, quantities.
-//! - [`diag`]: findings as data.
+//! - [`diag`]: findings as data; [`config`]: the repository's `.kubectl-dra.yaml`.
 
 pub mod allocate;
 pub mod cel;
+pub mod config;
 pub mod convert;
 pub mod diag;
 pub mod dra;

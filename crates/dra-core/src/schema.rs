@@ -674,6 +674,7 @@ mod tests {
             let settings = Settings {
                 gates: FeatureGates::defaults(Version::LATEST),
                 selection: Selection::default(),
+                per_file: Vec::new(),
                 limits: crate::yaml::Limits::default(),
                 inventory: None,
                 stored: Vec::new(),

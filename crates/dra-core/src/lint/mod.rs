@@ -9,7 +9,7 @@ pub mod rules;
 pub mod suppress;
 pub mod walk;
 
-use crate::diag::{Diagnostic, ErrorType, Label, ObjectRef, Severity, Summary};
+use crate::diag::{Diagnostic, ErrorType, Label, Severity, Summary};
 use crate::gates::FeatureGates;
 use crate::model::{self, ApiVersion, DocumentProblem, Object, ObjectKind};
 use crate::schema::{self, ShapeFinding};
@@ -238,12 +238,22 @@ impl Selection {
 pub struct Settings {
     pub gates: FeatureGates,
     pub selection: Selection,
+    /// The selection of each file, by index, where files differ (each
+    /// file's nearest configuration file); files beyond it use `selection`.
+    pub per_file: Vec<Selection>,
     pub limits: Limits,
     /// Devices to check selectors against (`--inventory`).
     pub inventory: Option<Vec<crate::inventory::InventoryDevice>>,
     /// Objects the target cluster stores (`lint --cluster`): files are
     /// checked as updates of those with the same kind, namespace and name.
     pub stored: Vec<Object>,
+}
+
+impl Settings {
+    /// The rules and ids that apply to findings in `file`.
+    pub fn selection_for(&self, file: usize) -> &Selection {
+        self.per_file.get(file).unwrap_or(&self.selection)
+    }
 }
 
 /// The outcome of a lint run.
@@ -634,7 +644,9 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     let rules: Vec<&Rule> = registry::RULES
         .iter()
         .copied()
-        .filter(|r| settings.selection.allows(r.id))
+        .filter(|r| {
+            settings.selection.allows(r.id) || settings.per_file.iter().any(|s| s.allows(r.id))
+        })
         .collect();
     let per_object: Vec<Vec<Diagnostic>> = checked
         .par_iter()
@@ -666,8 +678,8 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     diagnostics.extend(per_object.into_iter().flatten());
     diagnostics.extend(cross_object.into_iter().flatten());
     // Selection and suppression comments apply to every finding alike.
-    diagnostics.retain(|d| settings.selection.allows(d.rule));
-    suppress_findings(files, &checked, &mut diagnostics, &settings.selection);
+    diagnostics.retain(|d| settings.selection_for(d.file).allows(d.rule));
+    suppress::apply(files, &checked, &mut diagnostics, settings);
     diagnostics.sort_by(|a, b| {
         (a.file, a.span.start, a.rule, &a.field).cmp(&(b.file, b.span.start, b.rule, &b.field))
     });
@@ -690,105 +702,4 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         summary,
         objects: checked,
     }
-}
-
-/// Drops the findings that `# kubectl-dra: ignore...` comments suppress,
-/// and reports the comments' codes that name no rule (DRA-X002) or
-/// suppress nothing (DRA-X001) among the rules selected.
-fn suppress_findings(
-    sources: &[SourceFile],
-    objects: &[Object],
-    diagnostics: &mut Vec<Diagnostic>,
-    selection: &Selection,
-) {
-    let mut per_file: Vec<Option<(suppress::FileSuppressions, crate::tree::LineIndex)>> = sources
-        .iter()
-        .map(|s| {
-            if !s.text.contains("kubectl-dra:") {
-                return None;
-            }
-            let index = crate::tree::LineIndex::new(&s.text);
-            let found = suppress::parse(&s.text, &index);
-            (!found.is_empty()).then(|| (suppress::FileSuppressions::new(found), index))
-        })
-        .collect();
-    if per_file.iter().all(Option::is_none) {
-        return;
-    }
-    diagnostics.retain(|d| {
-        let Some(Some((sup, index))) = per_file.get_mut(d.file) else {
-            return true;
-        };
-        let line = index.line_col(d.span.start).0;
-        // The object the finding is about: the one of its document with the
-        // same reference (a List holds several per document).
-        let object = objects
-            .iter()
-            .filter(|o| o.file == d.file && o.document == d.document)
-            .find(|o| same_object(o, d))
-            .map(|o| o.lines);
-        !sup.suppresses(d, line, object)
-    });
-    for (file, entry) in per_file.into_iter().enumerate() {
-        let Some((sup, _)) = entry else { continue };
-        for (i, dir) in sup.directives.iter().enumerate() {
-            if let Some(word) = &dir.unknown {
-                if selection.allows(rules::x002_unknown_suppression::RULE.id) {
-                    diagnostics.push(input_diag(
-                        rules::x002_unknown_suppression::RULE.id,
-                        file,
-                        0,
-                        dir.span,
-                        format!(
-                            "unknown directive {word:?}: use ignore=, ignore-line= or ignore-file="
-                        ),
-                    ));
-                }
-                continue;
-            }
-            for (j, code) in dir.codes.iter().enumerate() {
-                let (id, message) = match &code.codes {
-                    None => (
-                        rules::x002_unknown_suppression::RULE.id,
-                        format!("{:?} names no rule (see `kubectl dra rules`)", code.text),
-                    ),
-                    Some(codes) if !sup.used[i][j] && selected(codes, selection) => (
-                        rules::x001_unused_suppression::RULE.id,
-                        format!(
-                            "unused suppression: no {} finding {}",
-                            code.text,
-                            scope_words(dir.scope)
-                        ),
-                    ),
-                    Some(_) => continue,
-                };
-                if selection.allows(id) {
-                    diagnostics.push(input_diag(id, file, 0, code.span, message));
-                }
-            }
-        }
-    }
-}
-
-/// Whether every rule a code stands for is selected (a code for a rule the
-/// run leaves out cannot be found unused).
-fn selected(codes: &suppress::Codes, selection: &Selection) -> bool {
-    match codes {
-        suppress::Codes::All => selection.select.is_none() && selection.ignore.is_empty(),
-        suppress::Codes::Ids(ids) => ids.iter().all(|id| selection.allows(id)),
-    }
-}
-
-fn scope_words(scope: suppress::Scope) -> String {
-    match scope {
-        suppress::Scope::File => "in this file".to_owned(),
-        suppress::Scope::Object => "in this object".to_owned(),
-        suppress::Scope::Line(l) => format!("on line {l}"),
-    }
-}
-
-fn same_object(o: &Object, d: &Diagnostic) -> bool {
-    d.object
-        .as_ref()
-        .is_none_or(|r: &ObjectRef| *r == o.reference)
 }

@@ -14,7 +14,11 @@
 //! names (`unguarded-attribute-lookup`) or `all`, in any case, separated by
 //! commas or spaces; a further `#` starts a remark on why.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, ObjectRef};
+use crate::model::Object;
+use crate::sources::SourceFile;
+
+use super::{input_diag, rules, Selection, Settings};
 use crate::tree::{LineIndex, Span};
 
 use super::registry::RULES;
@@ -264,6 +268,108 @@ impl FileSuppressions {
         }
         hit
     }
+}
+
+/// Drops the findings that `# kubectl-dra: ignore...` comments suppress,
+/// and reports the comments' codes that name no rule (DRA-X002) or
+/// suppress nothing (DRA-X001) among the rules selected.
+pub(super) fn apply(
+    sources: &[SourceFile],
+    objects: &[Object],
+    diagnostics: &mut Vec<Diagnostic>,
+    settings: &Settings,
+) {
+    let mut per_file: Vec<Option<(FileSuppressions, crate::tree::LineIndex)>> = sources
+        .iter()
+        .map(|s| {
+            if !s.text.contains("kubectl-dra:") {
+                return None;
+            }
+            let index = crate::tree::LineIndex::new(&s.text);
+            let found = parse(&s.text, &index);
+            (!found.is_empty()).then(|| (FileSuppressions::new(found), index))
+        })
+        .collect();
+    if per_file.iter().all(Option::is_none) {
+        return;
+    }
+    diagnostics.retain(|d| {
+        let Some(Some((sup, index))) = per_file.get_mut(d.file) else {
+            return true;
+        };
+        let line = index.line_col(d.span.start).0;
+        // The object the finding is about: the one of its document with the
+        // same reference (a List holds several per document).
+        let object = objects
+            .iter()
+            .filter(|o| o.file == d.file && o.document == d.document)
+            .find(|o| same_object(o, d))
+            .map(|o| o.lines);
+        !sup.suppresses(d, line, object)
+    });
+    for (file, entry) in per_file.into_iter().enumerate() {
+        let Some((sup, _)) = entry else { continue };
+        let selection = settings.selection_for(file);
+        for (i, dir) in sup.directives.iter().enumerate() {
+            if let Some(word) = &dir.unknown {
+                if selection.allows(rules::x002_unknown_suppression::RULE.id) {
+                    diagnostics.push(input_diag(
+                        rules::x002_unknown_suppression::RULE.id,
+                        file,
+                        0,
+                        dir.span,
+                        format!(
+                            "unknown directive {word:?}: use ignore=, ignore-line= or ignore-file="
+                        ),
+                    ));
+                }
+                continue;
+            }
+            for (j, code) in dir.codes.iter().enumerate() {
+                let (id, message) = match &code.codes {
+                    None => (
+                        rules::x002_unknown_suppression::RULE.id,
+                        format!("{:?} names no rule (see `kubectl dra rules`)", code.text),
+                    ),
+                    Some(codes) if !sup.used[i][j] && selected(codes, selection) => (
+                        rules::x001_unused_suppression::RULE.id,
+                        format!(
+                            "unused suppression: no {} finding {}",
+                            code.text,
+                            scope_words(dir.scope)
+                        ),
+                    ),
+                    Some(_) => continue,
+                };
+                if selection.allows(id) {
+                    diagnostics.push(input_diag(id, file, 0, code.span, message));
+                }
+            }
+        }
+    }
+}
+
+/// Whether every rule a code stands for is selected (a code for a rule the
+/// run leaves out cannot be found unused).
+fn selected(codes: &Codes, selection: &Selection) -> bool {
+    match codes {
+        Codes::All => selection.select.is_none() && selection.ignore.is_empty(),
+        Codes::Ids(ids) => ids.iter().all(|id| selection.allows(id)),
+    }
+}
+
+fn scope_words(scope: Scope) -> String {
+    match scope {
+        Scope::File => "in this file".to_owned(),
+        Scope::Object => "in this object".to_owned(),
+        Scope::Line(l) => format!("on line {l}"),
+    }
+}
+
+fn same_object(o: &Object, d: &Diagnostic) -> bool {
+    d.object
+        .as_ref()
+        .is_none_or(|r: &ObjectRef| *r == o.reference)
 }
 
 #[cfg(test)]
