@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// `cargo bench` passes `--bench`; `cargo test --all-targets` runs this
+/// `cargo bench` passes `--bench`; `cargo test --benches` runs this
 /// binary without it, and then a 100-slice smoke run is enough.
 fn full() -> bool {
     std::env::args().any(|a| a == "--bench")

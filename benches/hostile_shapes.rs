@@ -36,7 +36,7 @@ fn run(args: &[&str]) -> (f64, i64) {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs this too (without --bench): a smaller
+    // `cargo test --benches` runs this too (without --bench): a smaller
     // workload there keeps CI fast; `cargo bench` measures the full shapes.
     let scale = if std::env::args().any(|a| a == "--bench") {
         1

@@ -5,7 +5,7 @@
 //! 10,000 nodes (under 6 s and 2 GiB). Prints wall time and the peak RSS of
 //! the CLI (wait4's ru_maxrss). Run: `cargo bench --bench snapshot_explain`
 //! (add `-- --nodes 5000` for one size). Without `--bench` (as
-//! `cargo test --all-targets` runs it) a 50-node smoke run.
+//! `cargo test --benches` runs it) a 50-node smoke run.
 
 use std::io::Write;
 use std::time::Instant;

@@ -117,6 +117,13 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
 
 /// Input quoted in painted output: every control character but newline and
 /// tab escaped, colour included.
+///
+/// ```
+/// use kubectl_dra::render::terminal::strict;
+/// // A name that would clear the screen is shown, not obeyed.
+/// assert!(!strict("gpu\x1b[2J").contains('\x1b'));
+/// assert_eq!(strict("gpu-0"), "gpu-0");
+/// ```
 pub fn strict(text: &str) -> Cow<'_, str> {
     safe(text, false)
 }

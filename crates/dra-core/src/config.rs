@@ -166,6 +166,13 @@ fn split_list(s: &str) -> Vec<String> {
 
 /// Reads a configuration file's text. An empty file is an empty
 /// configuration; every problem is returned, not only the first.
+///
+/// ```
+/// let c = dra_core::config::parse("kubernetesVersion: \"1.35\"\nstrict: true\n").unwrap();
+/// assert_eq!(c.kubernetes_version.unwrap().value, "1.35");
+/// let errors = dra_core::config::parse("strict: maybe\n").unwrap_err();
+/// assert_eq!((errors[0].line, errors[0].column), (1, 9));
+/// ```
 pub fn parse(text: &str) -> Result<Config, Vec<ConfigError>> {
     let loaded = crate::yaml::load(text, crate::yaml::Limits::default());
     let mut r = Reader {

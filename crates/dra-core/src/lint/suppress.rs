@@ -42,6 +42,13 @@ impl Codes {
 
 /// Reads one code: `all`, a rule id or id prefix, or a rule name, in any
 /// case. `None` when it names no rule.
+///
+/// ```
+/// use dra_core::lint::suppress::{resolve, Codes};
+/// assert_eq!(resolve("invalid-device-class-name"), Some(Codes::Ids(vec!["DRA-V140"])));
+/// assert_eq!(resolve("dra-v140"), resolve("DRA-V140"));
+/// assert_eq!(resolve("DRA-"), None);
+/// ```
 pub fn resolve(code: &str) -> Option<Codes> {
     let code = code.trim();
     if code.eq_ignore_ascii_case("all") {
