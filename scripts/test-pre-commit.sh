@@ -72,6 +72,11 @@ spec:
       {{- end }}
 EOF2
 cp "$root"/examples/*.yaml manifests/
+# Its .kubectl-dra.yaml leaves legacy/ out: pre-commit names the broken file
+# there, and the configuration's exclude still applies (docs/config.md).
+mkdir -p legacy
+cp "$root/testdata/fixtures/render/slices.yaml" legacy/broken.yaml
+printf 'kubernetesVersion: "1.37"\nextendExclude: [legacy]\n' > .kubectl-dra.yaml
 git add -A
 # Both the working tree's hooks (try-repo) and the committed ones (a real
 # commit through `pre-commit install`) pass this repository.
