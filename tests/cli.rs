@@ -557,3 +557,32 @@ fn suppressions_have_scopes_and_say_when_they_do_nothing() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["diagnostics"].as_array().unwrap().len(), 0, "{out}");
 }
+
+/// Every relative link of the README and docs/ names a file that exists.
+#[test]
+fn documentation_links_resolve() {
+    let root = support::root();
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = rest[..end].split('#').next().unwrap_or_default();
+            if target.is_empty() || target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            if !page.parent().unwrap().join(target).exists() {
+                broken.push(format!("{}: {target}", page.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+}
