@@ -1952,3 +1952,62 @@ fn gates_that_make_the_scheduler_ignore_taints_are_said_per_release() {
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("while DRADeviceTaintRules is off"), "{text}");
 }
+
+/// 1.34's DeviceTaintRule selectors by class and CEL, as the release-1.34
+/// tracker's applyPatches decides them (dra::TaintCel): the class must exist
+/// and every class and rule selector be true. In 1.35 the fields are gone
+/// and the rules are decided by driver (here: every GPU is tainted).
+#[test]
+fn taint_rules_select_by_class_and_cel_in_1_34_only() {
+    let file = "testdata/fixtures/explain-taint-rule-cel-1-34.yaml";
+    let json = |version: &str, gates: &str| {
+        let (text, _) = out(&[
+            "explain",
+            "claim",
+            "team-a/train",
+            "-f",
+            file,
+            "--kubernetes-version",
+            version,
+            "--feature-gates",
+            gates,
+            "-o",
+            "json",
+        ]);
+        serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|_| panic!("{text}"))
+    };
+    let v = json("1.34", "DRADeviceTaints=true");
+    let picks: Vec<&str> = v["nodes"][0]["claims"][0]["allocation"]["devices"]["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .map(|r| r["device"].as_str().unwrap())
+        .collect();
+    assert_eq!(picks, ["gpu-1", "gpu-2"], "{v}");
+    // The devices view agrees: gpu-0 alone carries the rule's taint.
+    let (rows, _) = out(&[
+        "devices",
+        "-f",
+        file,
+        "--kubernetes-version",
+        "1.34",
+        "--feature-gates",
+        "DRADeviceTaints=true",
+        "-o",
+        "json",
+    ]);
+    let rows: serde_json::Value = serde_json::from_str(&rows).unwrap();
+    let tainted: Vec<&str> = rows
+        .as_array()
+        .or_else(|| rows["devices"].as_array())
+        .unwrap_or_else(|| panic!("{rows}"))
+        .iter()
+        .filter(|d| d.to_string().contains("repair-gpu-0"))
+        .map(|d| d["device"].as_str().unwrap())
+        .collect();
+    assert_eq!(tainted, ["gpu-0"], "{rows}");
+    assert!(!rows.to_string().contains("no-such-class"), "{rows}");
+    // 1.35: both rules taint every GPU of the driver.
+    let v = json("1.35", "DRADeviceTaints=true,DRADeviceTaintRules=true");
+    assert_eq!(v["verdict"]["schedulable"], false, "{v}");
+}

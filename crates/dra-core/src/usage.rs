@@ -210,6 +210,13 @@ pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Ve
             }
         }
     }
+    // 1.34's class and CEL selectors of the rules, compiled once.
+    let cels: Vec<crate::dra::TaintCel> = inventory
+        .taint_rules
+        .iter()
+        .map(|r| crate::dra::TaintCel::new(r, objects))
+        .collect();
+    let list_types = crate::cel::list_values_converted(gates);
     let mut out = Vec::new();
     for sl in &inventory.slices {
         let (driver, pool) = (sl.driver, sl.pool.name);
@@ -222,8 +229,18 @@ pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Ve
             let mut taints: Vec<String> = d.taints.iter().map(Taint::display).collect();
             // As the scheduler applies them: only with DRADeviceTaintRules
             // on, and a rule without a selector on every device.
-            for r in inventory.taint_rules.iter().filter(|_| rules_apply) {
-                let applies = r.applies_to(driver, pool, d.name);
+            for (r, cel) in inventory
+                .taint_rules
+                .iter()
+                .zip(&cels)
+                .filter(|_| rules_apply)
+            {
+                let applies = r.applies_to(driver, pool, d.name)
+                    && cel.selects(gates, || {
+                        std::sync::Arc::new(crate::cel::Device::from_node(
+                            driver, d.node, list_types,
+                        ))
+                    });
                 if let (true, Some(t)) = (applies, &r.taint) {
                     taints.push(format!("{} (DeviceTaintRule {})", t.display(), r.name));
                 }

@@ -16,6 +16,7 @@ mod claim;
 mod class;
 mod pod;
 mod slice;
+mod taint_cel;
 mod taint_rule;
 #[cfg(test)]
 mod tests;
@@ -24,6 +25,7 @@ pub use claim::*;
 pub use class::*;
 pub use pod::*;
 pub use slice::*;
+pub use taint_cel::*;
 pub use taint_rule::*;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -17,11 +17,10 @@ pub struct DeviceTaintRule<'t> {
 }
 
 impl<'t> DeviceTaintRule<'t> {
-    /// Whether kube-scheduler puts this rule's taint on the device: a rule
+    /// Whether the rule's driver, pool and device select the device: a rule
     /// without a selector, or with an empty one, taints every device (the
-    /// tracker's applyPatches reads a nil selector as no restriction); a
-    /// 1.34 selector by class or CEL is not modelled, so not applied (as the
-    /// allocator skips it). Every view (explain, devices) asks this.
+    /// tracker's applyPatches reads a nil selector as no restriction). In
+    /// 1.34 a class or CEL selector must also select it ([`super::TaintCel`]).
     pub fn applies_to(&self, driver: &str, pool: &str, device: &str) -> bool {
         match &self.selector {
             None => true,
@@ -72,14 +71,12 @@ impl<'t> TaintSelector<'t> {
         }
     }
 
-    /// Whether the selector names this device by driver, pool and name
-    /// alone (a selector with a class or CEL selectors is not decided here).
+    /// Whether the selector's driver, pool and device name this device (a
+    /// class or CEL selector is [`super::TaintCel`]'s to decide).
     pub fn names(&self, driver: &str, pool: &str, device: &str) -> bool {
         self.driver.is_none_or(|x| x == driver)
             && self.pool.is_none_or(|x| x == pool)
             && self.device.is_none_or(|x| x == device)
-            && self.device_class_name.is_none()
-            && self.selectors.is_none()
     }
 }
 

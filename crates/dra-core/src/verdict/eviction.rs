@@ -41,6 +41,11 @@ pub fn evictions(
     } else {
         Vec::new()
     };
+    let cels: Vec<crate::dra::TaintCel> = rules
+        .iter()
+        .map(|r| crate::dra::TaintCel::new(r, objects))
+        .collect();
+    let list_types = crate::cel::list_values_converted(gates);
     // The slices of the allocated devices' pools, decoded once (a cluster
     // holds many more slices than one pod's claims use).
     let wanted: std::collections::HashSet<(&str, &str)> = claims
@@ -69,16 +74,28 @@ pub fn evictions(
         for r in &c.results {
             // The device's own taints, then the rules'.
             let mut taints: Vec<(&crate::tree::Node, Option<&str>)> = Vec::new();
+            let mut device_node = None;
             for s in slices
                 .iter()
                 .filter(|s| s.driver == r.driver.as_str() && s.pool.name == r.pool.as_str())
             {
                 for d in s.devices().iter().filter(|d| d.name == r.device.as_str()) {
                     taints.extend(d.taints.iter().map(|t| (t.node, None)));
+                    device_node = Some(d.node);
                 }
             }
-            for rule in &rules {
-                if rule.applies_to(&r.driver, &r.pool, &r.device) {
+            for (rule, cel) in rules.iter().zip(&cels) {
+                // A 1.34 class or CEL selector needs the device itself.
+                let selected = cel.selects(gates, || {
+                    let empty =
+                        crate::tree::Node::new(crate::tree::Value::Null, Default::default());
+                    std::sync::Arc::new(crate::cel::Device::from_node(
+                        &r.driver,
+                        device_node.unwrap_or(&empty),
+                        list_types,
+                    ))
+                });
+                if rule.applies_to(&r.driver, &r.pool, &r.device) && selected {
                     if let Some(t) = &rule.taint {
                         taints.push((t.node, Some(rule.name)));
                     }

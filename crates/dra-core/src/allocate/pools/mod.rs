@@ -387,24 +387,22 @@ struct TaintRule<'a> {
     driver: Option<&'a str>,
     pool: Option<&'a str>,
     device: Option<&'a str>,
+    /// 1.34's class and CEL selectors (dra::TaintCel).
+    cel: dra::TaintCel<'a>,
     taint: TaintOf<'a>,
 }
 
 impl<'a> TaintRule<'a> {
-    fn from_object(o: &'a Object) -> Option<TaintRule<'a>> {
+    fn from_object(o: &'a Object, objects: &'a [Object]) -> Option<TaintRule<'a>> {
         let rule = dra::DeviceTaintRule::decode(o);
         let sel = rule.selector.as_ref();
-        // Older (alpha) rules could also select by class or CEL; those are
-        // not modelled: such a rule is skipped rather than over-applied.
-        if sel.is_some_and(|s| s.device_class_name.is_some() || s.selectors.is_some()) {
-            return None;
-        }
         let t = rule.taint.as_ref()?;
         Some(TaintRule {
             name: rule.name,
             driver: sel.and_then(|s| s.driver),
             pool: sel.and_then(|s| s.pool),
             device: sel.and_then(|s| s.device),
+            cel: dra::TaintCel::new(&rule, objects),
             taint: (t.key, t.value, t.effect),
         })
     }
@@ -456,7 +454,7 @@ impl<'a> PoolIndex<'a> {
             taint_rules: objects
                 .iter()
                 .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
-                .filter_map(TaintRule::from_object)
+                .filter_map(|o| TaintRule::from_object(o, objects))
                 .collect(),
         }
     }
@@ -601,17 +599,20 @@ pub fn gather<'s, 'a: 's>(
         }
         if gates.taint_rules_applied() {
             for d in devices.iter_mut() {
-                for r in index
+                let matching: Vec<&TaintRule> = index
                     .taint_rules
                     .iter()
                     .filter(|r| r.applies(driver, name, d.name))
-                {
+                    .filter(|r| r.cel.selects(gates, || d.cel().clone()))
+                    .collect();
+                for r in matching {
                     d.taints.push(r.taint);
                     d.taint_rules.push(Some(TaintOrigin {
                         name: r.name,
                         selects_every_device: r.driver.is_none()
                             && r.pool.is_none()
-                            && r.device.is_none(),
+                            && r.device.is_none()
+                            && !r.cel.applies_in(gates),
                     }));
                 }
             }
