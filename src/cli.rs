@@ -93,6 +93,26 @@ pub enum ExplainWhat {
     Claim(ExplainClaimArgs),
     /// Allocate a pod's claims, with the claims its templates would generate.
     Pod(ExplainPodArgs),
+    /// Every pending pod that uses claims, each decided as `explain pod`, grouped by root cause.
+    Pods(ExplainPodsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainPodsArgs {
+    /// Pods of every namespace.
+    #[arg(short = 'A', long = "all-namespaces")]
+    pub all_namespaces: bool,
+
+    /// Only pods whose labels match this selector (`app=train,tier!=web`).
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
+    pub selector: Option<String>,
+
+    /// One line for every pod (by default the first 20).
+    #[arg(long)]
+    pub all: bool,
+
+    #[command(flatten)]
+    pub common: ExplainCommon,
 }
 
 #[derive(Args, Debug)]
@@ -104,7 +124,7 @@ pub struct ExplainPodArgs {
     pub common: ExplainCommon,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct ExplainCommon {
     /// Inventory files (ResourceSlices, DeviceClasses, Nodes, ResourceClaims, templates, Pods) or a `kubectl dra snapshot`; without -f, the live cluster.
     #[arg(short = 'f', long = "filename", value_name = "PATH")]

@@ -63,6 +63,7 @@ fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
         cli::Command::Explain(args) => match &args.what {
             cli::ExplainWhat::Claim(a) => commands::explain::run(a),
             cli::ExplainWhat::Pod(a) => commands::explain::run_pod(a),
+            cli::ExplainWhat::Pods(a) => commands::explain::run_pods(a),
         },
     }
 }

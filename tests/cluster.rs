@@ -629,6 +629,36 @@ fn explain_pod_reads_the_pod_and_its_template() {
     );
 }
 
+/// `explain pods` live: the pods of the namespace that use claims, read as
+/// `snapshot` reads them, each decided with its template (issue 32).
+#[test]
+fn explain_pods_reads_the_namespace_pods() {
+    let mut objects = small_cluster(1);
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "many-gpus", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu", "count": 64}}]}}}}));
+    for name in ["a", "b"] {
+        objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "ml"},
+            "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "many-gpus"}],
+                     "containers": [{"name": "c", "image": "x", "resources": {"claims": [{"name": "gpu"}]}}]}}));
+    }
+    // Bound: not pending.
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bound", "namespace": "ml"},
+        "spec": {"nodeName": "node-0", "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "many-gpus"}],
+                 "containers": [{"name": "c", "image": "x"}]}}));
+    let live = Live::start("pods", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pods", "-n", "ml", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(v["pending"], 2, "{v}");
+    assert_eq!(v["groups"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["groups"][0]["pods"], 2, "{v}");
+    assert_eq!(
+        v["pods"][1]["explain"]["nodes"][0]["claims"][0]["name"], "b-gpu",
+        "{v}"
+    );
+}
+
 /// The bundled examples (partitionable GPUs, compatibility groups,
 /// consumable bandwidth, extended resources, templates, firstAvailable) as a
 /// 1.37 cluster with every DRA feature.

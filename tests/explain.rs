@@ -2011,3 +2011,69 @@ fn taint_rules_select_by_class_and_cel_in_1_34_only() {
     let v = json("1.35", "DRADeviceTaints=true,DRADeviceTaintRules=true");
     assert_eq!(v["verdict"]["schedulable"], false, "{v}");
 }
+
+/// Issue 32, item 1: `explain pods` decides every pending pod as `explain
+/// pod` does and groups them by root cause (pods alike from one template
+/// share a group whatever their names; a pod whose claims fit is its own
+/// group with the scheduler's message; a missing class is PreFilter's).
+#[test]
+fn explain_pods_groups_pending_pods_by_root_cause() {
+    let file = "testdata/fixtures/explain-pods/cluster.yaml";
+    let json = |args: &[&str]| {
+        let mut all = vec!["explain", "pods", "-f", file, "-o", "json"];
+        all.extend_from_slice(args);
+        let (text, code) = out(&all);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+        (v, code)
+    };
+    let (v, code) = json(&["-n", "team-a"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(
+        v["pending"], 5,
+        "bound and other namespaces' pods are left out: {v}"
+    );
+    assert_eq!(v["blockedOnDevices"], 4, "{v}");
+    let groups = v["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 3, "{v:#}");
+    assert_eq!(groups[0]["pods"], 3);
+    assert_eq!(groups[0]["example"], "team-a/train-0");
+    let fits = groups.iter().find(|g| g["claimsFit"] == true).unwrap();
+    assert_eq!(fits["example"], "team-a/infer");
+    assert!(
+        fits["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Insufficient memory"),
+        "{fits}"
+    );
+    let class = groups
+        .iter()
+        .find(|g| g["example"] == "team-a/fpga-job")
+        .unwrap();
+    assert!(
+        class["kind"].as_str().unwrap().starts_with("preFilter"),
+        "{class}"
+    );
+    // Each pod's answer is `explain pod`'s, whole.
+    let (one, _) = out(&["explain", "pod", "team-a/train-1", "-f", file, "-o", "json"]);
+    let one: serde_json::Value = serde_json::from_str(&one).unwrap();
+    let listed = v["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "train-1")
+        .unwrap();
+    assert_eq!(listed["explain"], one);
+    assert_eq!(listed["group"], 0);
+    // -A: team-b's pod, alike but for its names, joins the same group.
+    let (v, _) = json(&["-A"]);
+    assert_eq!(v["pending"], 6);
+    assert_eq!(v["groups"][0]["pods"], 4, "{v:#}");
+    // -l selects by label.
+    let (v, _) = json(&["-n", "team-a", "-l", "app=train"]);
+    assert_eq!(v["pending"], 3);
+    let (text, _) = out(&["explain", "pods", "-f", file, "-n", "team-a"]);
+    insta::assert_snapshot!("explain_pods_text", text);
+    let (text, code) = out(&["explain", "pods", "-f", file, "-n", "nobody"]);
+    assert_eq!((text.as_str(), code), ("No pod in namespace nobody is pending on DRA (unbound pods that use resource claims).\n", 0));
+}

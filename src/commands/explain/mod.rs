@@ -2,8 +2,11 @@
 //! `explain pod`: the scheduler's verdict first (fits where, or why not, by
 //! cause, or the error that stops the whole attempt), then the detail.
 
+mod pods;
 mod summary;
 mod text;
+
+pub use pods::run_pods;
 
 use dra_core::allocate::{self, Outcome};
 use dra_core::dra::{self, NodeSelection};
@@ -169,6 +172,25 @@ fn one_line_names(objects: &mut [Object]) {
     }
 }
 
+/// The inventory with what `needs` asks of a cluster (`explain pods`).
+fn load_with(
+    common: &ExplainCommon,
+    needs: impl FnOnce(&str) -> Needs,
+) -> Result<Inventory, String> {
+    let mut inv = source::load(
+        &common.files,
+        &common.cluster,
+        &common.target,
+        common.namespace.as_deref(),
+        needs,
+        common.output == MatchOutput::Text,
+    )?;
+    if common.output == MatchOutput::Text {
+        one_line_names(&mut inv.objects);
+    }
+    Ok(inv)
+}
+
 fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory, String> {
     source::load(
         &common.files,
@@ -267,11 +289,18 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
 /// (`<pod>-<claim>`), unless it already exists in `status.resourceClaimStatuses`.
 pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     let inv = load(&args.common, Some(&args.pod))?;
-    let (gates, objects, place) = (&inv.gates, &inv.objects, place(&inv));
-    let (ns, name) = args
-        .pod
-        .split_once('/')
-        .unwrap_or((&inv.namespace, &args.pod));
+    let out = pod_report(&args.common, &inv, &args.pod);
+    // The process exits right after printing: freeing a tree of millions of
+    // nodes one by one would only cost time.
+    std::mem::forget(inv);
+    out
+}
+
+/// `explain pod` on an inventory already read (`explain pods` asks it for
+/// each pending pod).
+fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdOutcome, String> {
+    let (gates, objects, place) = (&inv.gates, &inv.objects, place(inv));
+    let (ns, name) = pod.split_once('/').unwrap_or((&inv.namespace, pod));
     let pod = objects
         .iter()
         .find(|o| {
@@ -397,28 +426,16 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     if let Some(stop) = stop {
         let names = format!("Pod {ns}/{name} ({})", text::claim_names(&claims));
         return Ok(pre_filter_report(
-            &args.common,
-            &names,
-            objects,
-            &claims,
-            stop,
-            true,
+            common, &names, objects, &claims, stop, true,
         ));
     }
     if claims.is_empty() {
-        let out = unbacked_report(
-            &args.common,
-            &format!("Pod {ns}/{name}"),
-            pod,
-            objects,
-            gates,
-        );
-        std::mem::forget(inv);
+        let out = unbacked_report(common, &format!("Pod {ns}/{name}"), pod, objects, gates);
         return out;
     }
     let extended = dra_core::extended::extended_requests(pod, objects, gates);
     let out = report(
-        &args.common,
+        common,
         gates,
         objects,
         &claims,
@@ -427,7 +444,6 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
         bypass,
     );
     drop((claims, extended));
-    std::mem::forget(inv);
     out
 }
 

@@ -1,0 +1,336 @@
+//! `kubectl dra explain pods [-n NS | -A] [-l SELECTOR]`: every pod that is
+//! not bound and uses resource claims (or extended resources a DeviceClass
+//! backs), each decided as `explain pod` decides it, grouped by root cause.
+//!
+//! Each pod is decided alone against the cluster as it is, as the
+//! scheduler's next attempt for that pod would be; pending pods compete for
+//! the same devices, which the text says.
+
+use serde_json::{json, Value};
+
+use super::{load_with, pod_report};
+use crate::cli::{ExplainPodsArgs, MatchOutput};
+use crate::cluster::Needs;
+use crate::Outcome as CmdOutcome;
+use dra_core::model::{Object, ObjectKind};
+
+/// Pods listed one per line in text unless `--all`.
+const LISTED_PODS: usize = 20;
+
+/// One pod's answer.
+struct Decided {
+    pod: String,
+    /// The whole `explain pod -o json` document, or why it could not be made.
+    explain: Result<Value, String>,
+    /// Index into the groups.
+    group: usize,
+}
+
+/// A root cause shared by pods: its kind and the words of its first pod.
+struct Group {
+    kind: String,
+    reason: String,
+    example: String,
+    closest: Option<String>,
+    pods: usize,
+    /// The claims fit: the pod pends for another reason.
+    fits: bool,
+}
+
+pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
+    if let Some(sel) = &args.selector {
+        dra_core::usage::check_label_selector(sel)?;
+    }
+    let all = args.all_namespaces;
+    let inv = load_with(&args.common, |ns| Needs {
+        slices: true,
+        classes: true,
+        claims: true,
+        claims_namespace: Some(ns.to_owned()),
+        templates: Some(if all { String::new() } else { ns.to_owned() }),
+        nodes: true,
+        taint_rules: true,
+        pod: None,
+        pods: Some(if all { String::new() } else { ns.to_owned() }),
+    })?;
+    let pending: Vec<&Object> = inv
+        .objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Workload && o.reference.kind == "Pod")
+        .filter(|o| all || o.namespace_or_default() == inv.namespace)
+        .filter(|o| is_pending_on_dra(o, &inv.objects, &inv.gates))
+        .filter(|o| match &args.selector {
+            Some(sel) => {
+                let labels = o.root.get("metadata").and_then(|m| m.get("labels"));
+                dra_core::usage::label_selector_matches(sel, labels) == Ok(true)
+            }
+            None => true,
+        })
+        .collect();
+    let mut json_common = args.common.clone();
+    json_common.output = MatchOutput::Json;
+    let mut groups: Vec<Group> = Vec::new();
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut decided = Vec::new();
+    for pod in &pending {
+        let name = format!(
+            "{}/{}",
+            pod.namespace_or_default(),
+            pod.name().unwrap_or_default()
+        );
+        let explain = pod_report(&json_common, &inv, &name)
+            .and_then(|out| serde_json::from_str::<Value>(&out.stdout).map_err(|e| e.to_string()));
+        let (kind, reason, closest, fits) = root_cause(&explain);
+        let key = (kind.clone(), mask(&reason, pod, &explain));
+        let group = match keys.iter().position(|k| *k == key) {
+            Some(g) => g,
+            None => {
+                keys.push(key);
+                groups.push(Group {
+                    kind,
+                    reason,
+                    example: name.clone(),
+                    closest,
+                    pods: 0,
+                    fits,
+                });
+                groups.len() - 1
+            }
+        };
+        groups[group].pods += 1;
+        decided.push(Decided {
+            pod: name,
+            explain,
+            group,
+        });
+    }
+    // Most pods first; the order of first appearance breaks ties.
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| std::cmp::Reverse(groups[g].pods));
+    let blocked = groups
+        .iter()
+        .filter(|g| !g.fits)
+        .map(|g| g.pods)
+        .sum::<usize>();
+    let scope = if all {
+        "in every namespace".to_owned()
+    } else {
+        format!("in namespace {}", inv.namespace)
+    };
+    let stdout = match args.common.output {
+        MatchOutput::Json => {
+            let rank = |g: usize| order.iter().position(|&o| o == g).unwrap_or(g);
+            let doc = json!({
+                "scope": if all { Value::Null } else { json!(inv.namespace) },
+                "pending": decided.len(),
+                "blockedOnDevices": blocked,
+                "decidedAlone": true,
+                "groups": order.iter().map(|&g| {
+                    let gr = &groups[g];
+                    json!({"kind": gr.kind, "reason": gr.reason, "pods": gr.pods,
+                           "example": gr.example, "closestNode": gr.closest, "claimsFit": gr.fits})
+                }).collect::<Vec<_>>(),
+                "pods": decided.iter().map(|d| {
+                    let (ns, name) = d.pod.split_once('/').unwrap_or(("", &d.pod));
+                    let mut v = json!({"namespace": ns, "name": name, "group": rank(d.group)});
+                    match &d.explain {
+                        Ok(e) => v["explain"] = e.clone(),
+                        Err(e) => v["error"] = json!(e),
+                    }
+                    v
+                }).collect::<Vec<_>>(),
+            });
+            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+        }
+        MatchOutput::Text => text(args, &scope, &groups, &order, &decided, blocked),
+    };
+    let code = u8::from(blocked > 0);
+    std::mem::forget(inv);
+    Ok(CmdOutcome { stdout, code })
+}
+
+/// Not bound to a node, not finished, and using claims or a DRA-backed
+/// extended resource.
+fn is_pending_on_dra(
+    pod: &Object,
+    objects: &[Object],
+    gates: &dra_core::gates::FeatureGates,
+) -> bool {
+    let Some(spec) = pod.pod_spec() else {
+        return false;
+    };
+    let bound = spec
+        .get("nodeName")
+        .and_then(dra_core::tree::Node::as_str)
+        .is_some_and(|n| !n.is_empty());
+    let phase = pod
+        .root
+        .get("status")
+        .and_then(|s| s.get("phase"))
+        .and_then(dra_core::tree::Node::as_str);
+    let finished = matches!(phase, Some("Succeeded" | "Failed"));
+    let claims = spec
+        .get("resourceClaims")
+        .and_then(dra_core::tree::Node::as_seq)
+        .is_some_and(|c| !c.is_empty());
+    !bound
+        && !finished
+        && (claims || !dra_core::extended::extended_requests(pod, objects, gates).is_empty())
+}
+
+/// The kind and words of a pod's first cause, its closest node, and whether
+/// its claims fit (then the pod pends for a reason DRA does not decide).
+fn root_cause(explain: &Result<Value, String>) -> (String, String, Option<String>, bool) {
+    let v = match explain {
+        Ok(v) => &v["verdict"],
+        Err(e) => return ("undecided".into(), e.clone(), None, false),
+    };
+    let closest = v["closest"]["node"].as_str().map(str::to_owned);
+    if v["schedulable"] == true {
+        let reason = match v["lastAttempt"]["message"].as_str() {
+            Some(m) => format!("its claims fit; the scheduler's last attempt said: {m}"),
+            None => "its claims fit: it pends for another reason (not DRA)".to_owned(),
+        };
+        let first = v["allocatedOn"][0].as_str().map(str::to_owned);
+        return ("claimsFit".into(), reason, first, true);
+    }
+    if v["preFilter"].is_object() {
+        let kind = v["preFilter"]["kind"]["check"].as_str().unwrap_or("other");
+        let message = v["preFilter"]["message"].as_str().unwrap_or_default();
+        return (format!("preFilter.{kind}"), message.to_owned(), None, false);
+    }
+    if v["fatalError"].is_object() {
+        let kind = v["fatalError"]["kind"].as_str().unwrap_or("error");
+        let error = v["fatalError"]["error"].as_str().unwrap_or_default();
+        return (format!("error.{kind}"), error.to_owned(), None, false);
+    }
+    match v["causes"].get(0) {
+        Some(c) => (
+            c["kind"].as_str().unwrap_or("other").to_owned(),
+            c["reason"].as_str().unwrap_or_default().to_owned(),
+            closest,
+            false,
+        ),
+        None => ("other".into(), "no node to try".into(), closest, false),
+    }
+}
+
+/// The words with this pod's own names (pod, namespace, claims) masked, so
+/// that pods alike share a group: the names come from the answer's fields.
+fn mask(reason: &str, pod: &Object, explain: &Result<Value, String>) -> String {
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(v) = explain {
+        for c in v["nodes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|n| n["claims"].as_array().into_iter().flatten())
+            .chain(v["claims"].as_array().into_iter().flatten())
+        {
+            if let Some(n) = c["name"].as_str() {
+                names.push(n.to_owned());
+            }
+        }
+    }
+    names.extend(pod.name().map(str::to_owned));
+    // Only the `namespace/name` forms, in which the answers name objects:
+    // a bare name could be any word of the text (a pod named `a`). A holder
+    // in the same namespace is a shared object and keeps its name.
+    let ns = pod.namespace_or_default();
+    let mut all: Vec<String> = names
+        .iter()
+        .filter(|n| !n.is_empty())
+        .map(|n| format!("{ns}/{n}"))
+        .collect();
+    all.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    all.dedup();
+    let mut out = reason.to_owned();
+    for n in &all {
+        out = out.replace(n.as_str(), "\u{0}");
+    }
+    out
+}
+
+fn text(
+    args: &ExplainPodsArgs,
+    scope: &str,
+    groups: &[Group],
+    order: &[usize],
+    decided: &[Decided],
+    blocked: usize,
+) -> String {
+    use crate::render::terminal::strict;
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            one.to_owned()
+        } else {
+            many.to_owned()
+        }
+    };
+    if decided.is_empty() {
+        return format!(
+            "No pod {scope} is pending on DRA (unbound pods that use resource claims).\n"
+        );
+    }
+    let mut s = format!(
+        "{} {} {scope} {} pending on DRA; {} {} the devices {} claims need.\n",
+        decided.len(),
+        plural(decided.len(), "pod", "pods"),
+        plural(decided.len(), "is", "are"),
+        blocked,
+        plural(blocked, "cannot get", "cannot get"),
+        plural(blocked, "its", "their"),
+    );
+    s.push_str("Each pod is decided alone, as the scheduler's next attempt for it would be; pending pods compete\nfor the same devices, so fewer may fit together.\n\n");
+    for &g in order {
+        let gr = &groups[g];
+        let closest = gr
+            .closest
+            .as_deref()
+            .map(|n| format!(", closest node {}", strict(n)))
+            .unwrap_or_default();
+        // Readable at 100 columns: the words wrap under themselves.
+        let head = format!("{:>5} {}  ", gr.pods, plural(gr.pods, "pod ", "pods"));
+        let body = format!("{}: {}", strict(&gr.kind), strict(&gr.reason));
+        let indent = " ".repeat(head.len());
+        let options = textwrap::Options::new(100)
+            .initial_indent(&head)
+            .subsequent_indent(&indent);
+        s.push_str(&textwrap::fill(&body, options));
+        s.push_str(&format!(
+            "\n{indent}e.g. {}{closest}\n",
+            strict(&gr.example)
+        ));
+    }
+    let shown = if args.all {
+        decided.len()
+    } else {
+        LISTED_PODS.min(decided.len())
+    };
+    let width = decided[..shown]
+        .iter()
+        .map(|d| d.pod.chars().count())
+        .max()
+        .unwrap_or(0);
+    s.push('\n');
+    for d in &decided[..shown] {
+        // A pod whose claims fit is still pending: say so, not "Schedulable".
+        let fate = match &d.explain {
+            Ok(_) if groups[d.group].fits => "Pending (its claims fit)".to_owned(),
+            Ok(v) => v["verdict"]["fate"].as_str().unwrap_or("?").to_owned(),
+            Err(_) => "Undecided".to_owned(),
+        };
+        let rank = order.iter().position(|&o| o == d.group).unwrap_or(0) + 1;
+        s.push_str(&format!(
+            "  {:<width$}  cause {rank}  {fate}\n",
+            strict(&d.pod)
+        ));
+    }
+    if shown < decided.len() {
+        s.push_str(&format!(
+            "  ({} more; --all lists every pod, -o json has each pod's whole answer)\n",
+            decided.len() - shown
+        ));
+    }
+    s
+}
