@@ -28,6 +28,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Dry-run the scheduler's allocator: which devices a claim gets, or why none.
     Explain(ExplainArgs),
+    /// Check the cluster's inventory and claims as stored for what makes pods pend or devices leak.
+    Doctor(DoctorArgs),
     /// The device inventory: one row per device with node, driver, pool, and who holds it.
     Devices(DevicesArgs),
     /// Write what `explain -f` needs from the live cluster to one multi-document YAML file.
@@ -548,6 +550,31 @@ pub struct SnapshotArgs {
     /// Include the Pods that use claims in every namespace.
     #[arg(short = 'A', long = "all-namespaces")]
     pub all_namespaces: bool,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct DoctorArgs {
+    /// A `kubectl dra snapshot` or files holding the cluster's objects; without -f, the live cluster.
+    #[arg(short = 'f', long = "filename", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
+
+    /// Output format (as lint's).
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+
+    /// Exit with 1 on warnings too.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// When to use colours in text output (NO_COLOR is honoured).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    #[command(flatten)]
+    pub target: Target,
+
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }

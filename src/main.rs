@@ -52,6 +52,7 @@ fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
         cli::Command::Lint(args) => commands::lint::run(&args),
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Config(args) => commands::config::run(&args),
+        cli::Command::Doctor(args) => commands::doctor::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
         cli::Command::Rbac(args) => commands::rbac::run(&args),
         cli::Command::Convert(args) => commands::convert::run(&args),

@@ -659,6 +659,39 @@ fn explain_pods_reads_the_namespace_pods() {
     );
 }
 
+/// `doctor` live: the cluster read once (nodes, slices, claims of every
+/// namespace, pods that use claims), its findings named after the server.
+#[test]
+fn doctor_reads_the_cluster_state() {
+    let mut objects = small_cluster(1);
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "leaked", "namespace": "ml"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+        "status": {"allocation": {"devices": {"results": [
+            {"request": "gpu", "driver": "gpu.example.com", "pool": "node-0", "device": "gone"}]}}}}));
+    let live = Live::start("doctor", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["doctor", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "warnings only: {}", stderr(&o));
+    let v = json_of(&o);
+    let rules: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"DRA-H002") && rules.contains(&"DRA-H003"),
+        "{v}"
+    );
+    assert!(
+        v["diagnostics"][0]["file"]
+            .as_str()
+            .unwrap()
+            .starts_with("<cluster https://127.0.0.1:"),
+        "{v}"
+    );
+}
+
 /// The bundled examples (partitionable GPUs, compatibility groups,
 /// consumable bandwidth, extended resources, templates, firstAvailable) as a
 /// 1.37 cluster with every DRA feature.

@@ -321,34 +321,18 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
     // The process exits right after rendering: freeing a tree of millions of
     // nodes one by one would only cost time.
     std::mem::forget(std::mem::take(&mut result.objects));
-    let mut fixes: Vec<Option<dra_core::lint::fixes::Offer>> = vec![None; result.diagnostics.len()];
-    for o in dra_core::lint::fixes::offers(&sources, &result.diagnostics, &settings.gates) {
-        let i = o.diagnostic;
-        fixes[i] = Some(o);
-    }
-    let texts: Vec<String> = sources.into_iter().map(|s| s.text).collect();
-    let lines: Vec<dra_core::tree::LineIndex> = texts
-        .iter()
-        .map(|t| dra_core::tree::LineIndex::new(t))
-        .collect();
-    let report = Report {
-        names: &names,
-        texts: &texts,
-        diagnostics: &result.diagnostics,
-        lines: &lines,
-        summary: result.summary,
-        gates: &settings.gates,
-        fixes: &fixes,
-    };
-    let stdout = match args.output {
-        OutputFormat::Text if args.statistics => statistics(&result.diagnostics),
-        OutputFormat::Text => render::text::render(&report, use_color(args.color), args.quiet),
-        OutputFormat::Json => render::json::render(&report) + "\n",
-        OutputFormat::Sarif => render::sarif::render(&report) + "\n",
-        OutputFormat::Github => render::github::render(&report),
-        OutputFormat::Gitlab => render::gitlab::render(&report),
-        OutputFormat::Junit => render::junit::render(&report),
-    };
+    let stdout = render_result(
+        &names,
+        sources,
+        &result,
+        &settings,
+        args.output,
+        &RenderOptions {
+            color: use_color(args.color),
+            quiet: args.quiet,
+            statistics: args.statistics,
+        },
+    );
     let errors = result
         .diagnostics
         .iter()
@@ -505,5 +489,51 @@ fn report_fixes(
                 a.description
             );
         }
+    }
+}
+
+/// How a lint result is shown (text options; other formats ignore them).
+pub(crate) struct RenderOptions {
+    pub color: bool,
+    pub quiet: bool,
+    pub statistics: bool,
+}
+
+/// A lint result in one of the output formats (`lint` and `doctor`).
+pub(crate) fn render_result(
+    names: &[String],
+    sources: Vec<SourceFile>,
+    result: &lint::LintResult,
+    settings: &Settings,
+    output: OutputFormat,
+    options: &RenderOptions,
+) -> String {
+    let mut fixes: Vec<Option<dra_core::lint::fixes::Offer>> = vec![None; result.diagnostics.len()];
+    for o in dra_core::lint::fixes::offers(&sources, &result.diagnostics, &settings.gates) {
+        let i = o.diagnostic;
+        fixes[i] = Some(o);
+    }
+    let texts: Vec<String> = sources.into_iter().map(|s| s.text).collect();
+    let lines: Vec<dra_core::tree::LineIndex> = texts
+        .iter()
+        .map(|t| dra_core::tree::LineIndex::new(t))
+        .collect();
+    let report = Report {
+        names,
+        texts: &texts,
+        diagnostics: &result.diagnostics,
+        lines: &lines,
+        summary: result.summary,
+        gates: &settings.gates,
+        fixes: &fixes,
+    };
+    match output {
+        OutputFormat::Text if options.statistics => statistics(&result.diagnostics),
+        OutputFormat::Text => render::text::render(&report, options.color, options.quiet),
+        OutputFormat::Json => render::json::render(&report) + "\n",
+        OutputFormat::Sarif => render::sarif::render(&report) + "\n",
+        OutputFormat::Github => render::github::render(&report),
+        OutputFormat::Gitlab => render::gitlab::render(&report),
+        OutputFormat::Junit => render::junit::render(&report),
     }
 }

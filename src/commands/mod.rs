@@ -3,6 +3,7 @@ pub mod completion;
 pub mod config;
 pub mod convert;
 pub mod devices;
+pub mod doctor;
 pub mod explain;
 pub mod lint;
 pub mod matching;

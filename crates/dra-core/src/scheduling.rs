@@ -159,7 +159,7 @@ impl<'a> PodConstraints<'a> {
 }
 
 /// core/v1 `Toleration.ToleratesTaint`.
-fn tolerates(t: &Node, key: &str, value: &str, effect: &str) -> bool {
+pub(crate) fn tolerates(t: &Node, key: &str, value: &str, effect: &str) -> bool {
     let te = str_of(t, "effect").unwrap_or("");
     if !te.is_empty() && te != effect {
         return false;

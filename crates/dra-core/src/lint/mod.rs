@@ -564,9 +564,10 @@ fn prepare(mut obj: Object, gates: &FeatureGates) -> (Option<Object>, Vec<Diagno
         ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
             crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
         }
-        ApiVersion::Other if obj.kind.is_dra() || obj.kind == ObjectKind::Node => {
-            return (None, found)
-        }
+        // Nodes are read, not validated: the stored-state rules (DRA-H)
+        // compare slices and pods with them.
+        ApiVersion::Other if obj.kind == ObjectKind::Node => return (Some(obj), found),
+        ApiVersion::Other if obj.kind.is_dra() => return (None, found),
         _ => {}
     }
     let findings = schema::decode_and_drop(obj.kind, &mut obj.root, gates);

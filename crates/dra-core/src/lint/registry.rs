@@ -184,6 +184,13 @@ pub static RULES: &[&Rule] = &[
     &rules::v210_duplicate_extended_resource::RULE,
     &rules::v212_constraint_attribute_unpublished::RULE,
     &rules::v213_capacity_request_unsatisfiable::RULE,
+    &rules::h001_slice_node_missing::RULE,
+    &rules::h002_allocated_device_missing::RULE,
+    &rules::h003_claim_reserved_for_nobody::RULE,
+    &rules::h004_evicting_taint_on_allocated_device::RULE,
+    &rules::h005_taint_rule_selects_every_device::RULE,
+    &rules::h006_taint_rule_selects_nothing::RULE,
+    &rules::h007_bound_pod_claim_unallocated::RULE,
     &rules::x001_unused_suppression::RULE,
     &rules::x002_unknown_suppression::RULE,
 ];

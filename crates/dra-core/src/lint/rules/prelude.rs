@@ -335,3 +335,39 @@ pub(crate) fn derived_attributes(v: Version, obj: &Object) -> Vec<(RequestBody<'
         })
         .collect()
 }
+
+// The stored-state rules (DRA-H, `kubectl dra doctor`) speak only when the
+// input holds what they compare against (Nodes, Pods, slices), so linting
+// manifests without them stays quiet.
+
+/// Whether the input holds objects of `kind` (a Pod is a Workload whose
+/// reference kind is `Pod`).
+pub(crate) fn has(cx: &Ctx<'_>, kind: ObjectKind, pods: bool) -> bool {
+    cx.objects
+        .iter()
+        .any(|o| o.kind == kind && (!pods || o.reference.kind == "Pod"))
+}
+
+/// Whether a Pod named `ns/name` is in the input.
+pub(crate) fn pod_exists(cx: &Ctx<'_>, ns: &str, name: &str) -> bool {
+    cx.objects.iter().any(|o| {
+        o.kind == Workload
+            && o.reference.kind == "Pod"
+            && o.namespace_or_default() == ns
+            && o.name() == Some(name)
+    })
+}
+
+/// Whether some slice of the input publishes the device.
+pub(crate) fn published(cx: &Ctx<'_>, driver: &str, pool: &str, device: &str) -> bool {
+    cx.dra().slices.iter().any(|s| {
+        s.driver == driver && s.pool.name == pool && s.devices().iter().any(|d| d.name == device)
+    })
+}
+
+/// Whether the input is a cluster's state rather than manifests: it holds
+/// Nodes (`kubectl dra doctor`, a snapshot). Statuses in manifests are
+/// discarded on create (DRA-V169), so they are not checked as state.
+pub(crate) fn cluster_state(cx: &Ctx<'_>) -> bool {
+    has(cx, Node, false)
+}

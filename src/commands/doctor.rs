@@ -1,0 +1,91 @@
+//! `kubectl dra doctor [-f PATH...]`: the inventory and claims as stored,
+//! checked for what makes pods pend or devices leak. The checks are lint
+//! rules (so each has a stable id that `kubectl dra rules` documents, and the
+//! lint output formats): the stored-state rules (DRA-H), the pool and
+//! cross-object rules (DRA-V20x, DRA-V21x), and selectors evaluated on every
+//! published device (DRA-C003).
+
+use dra_core::diag::Severity;
+use dra_core::lint::{self, Selection, Settings};
+use dra_core::sources::SourceFile;
+use dra_core::yaml::Limits;
+
+use crate::cli::DoctorArgs;
+use crate::cluster::Needs;
+use crate::commands::lint::{render_result, RenderOptions};
+use crate::commands::source;
+use crate::Outcome;
+
+/// The rules doctor runs (id prefixes).
+pub const DOCTOR_RULES: &[&str] = &["DRA-H", "DRA-V20", "DRA-V21", "DRA-C003"];
+
+pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
+    let inv = source::load(
+        &args.files,
+        &args.cluster,
+        &args.target,
+        None,
+        |_| Needs {
+            slices: true,
+            classes: true,
+            claims: true,
+            claims_namespace: None,
+            templates: Some(String::new()),
+            nodes: true,
+            taint_rules: true,
+            pod: None,
+            pods: Some(String::new()),
+        },
+        args.output == crate::cli::OutputFormat::Text,
+    )?;
+    // Files are linted as they are (findings at their lines); the live
+    // cluster's objects as one YAML stream named after the server.
+    let sources = if args.files.is_empty() {
+        let server = inv.live.as_ref().map_or("", |s| s.server.as_str());
+        let text: Vec<String> = inv.objects.iter().map(|o| o.root.to_yaml()).collect();
+        vec![SourceFile {
+            name: format!("<cluster {server}>"),
+            text: text.join("---\n"),
+        }]
+    } else {
+        source::read_sources(&args.files)?
+    };
+    let list_types = dra_core::cel::list_values_converted(&inv.gates);
+    let settings = Settings {
+        inventory: Some(dra_core::inventory::devices(&inv.objects, list_types)),
+        gates: inv.gates.clone(),
+        selection: Selection {
+            select: Some(DOCTOR_RULES.iter().map(|s| (*s).to_owned()).collect()),
+            ignore: Vec::new(),
+        },
+        per_file: Vec::new(),
+        limits: Limits::default(),
+        stored: Vec::new(),
+    };
+    std::mem::forget(inv);
+    let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
+    let mut result = lint::lint(&sources, Vec::new(), &settings);
+    std::mem::forget(std::mem::take(&mut result.objects));
+    let stdout = render_result(
+        &names,
+        sources,
+        &result,
+        &settings,
+        args.output,
+        &RenderOptions {
+            color: crate::render::terminal::use_color(args.color),
+            quiet: false,
+            statistics: false,
+        },
+    );
+    let errors = result
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    let warnings = result
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning);
+    let code = u8::from(errors || (args.strict && warnings));
+    Ok(Outcome { stdout, code })
+}
