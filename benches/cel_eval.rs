@@ -14,7 +14,7 @@ use dra_core::yaml::Limits;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const SELECTORS: [(&str, &str); 3] = [
+const SELECTORS: [(&str, &str); 4] = [
     (
         "driver-and-attribute",
         r#"device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "A100-SXM4-80GB""#,
@@ -22,6 +22,10 @@ const SELECTORS: [(&str, &str); 3] = [
     (
         "quantity",
         r#"device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0"#,
+    ),
+    (
+        "matches",
+        r#"device.attributes["gpu.example.com"].model.matches("^A100-SXM4-[0-9]+GB$")"#,
     ),
     (
         "semver",

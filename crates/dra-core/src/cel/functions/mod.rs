@@ -285,25 +285,29 @@ fn int_arg(v: &Value, name: &str) -> Result<i64, String> {
 
 thread_local! {
     /// Compiled patterns: selectors use a handful of literals, evaluated on
-    /// every device.
-    static REGEXES: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> =
+    /// every device. Shared, not cloned: a cloned `regex::Regex` starts with
+    /// an empty cache pool, and rebuilding it for every device took 45% of
+    /// `matches()` (issue 37).
+    static REGEXES: std::cell::RefCell<std::collections::HashMap<String, Arc<regex::Regex>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
-pub(crate) fn regex(pattern: &str) -> Result<regex::Regex, String> {
+pub(crate) fn regex(pattern: &str) -> Result<Arc<regex::Regex>, String> {
     if let Some(re) = REGEXES.with(|c| c.borrow().get(pattern).cloned()) {
         return Ok(re);
     }
-    let re = regex::Regex::new(pattern)
-        // Go's regexp text: "error parsing regexp: ..." (the reason is the Rust
-        // engine's wording).
-        .map_err(|e| format!("error parsing regexp: {e} in {pattern:?}"))?;
+    let re = Arc::new(
+        regex::Regex::new(pattern)
+            // Go's regexp text: "error parsing regexp: ..." (the reason is the
+            // Rust engine's wording).
+            .map_err(|e| format!("error parsing regexp: {e} in {pattern:?}"))?,
+    );
     REGEXES.with(|c| {
         let mut c = c.borrow_mut();
         if c.len() > 256 {
             c.clear();
         }
-        c.insert(pattern.to_owned(), re.clone());
+        c.insert(pattern.to_owned(), Arc::clone(&re));
     });
     Ok(re)
 }
