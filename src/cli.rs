@@ -473,6 +473,8 @@ pub enum DevicesOutput {
     Yaml,
     /// One `DRIVER/POOL/DEVICE` per line (the device's ID in an allocation result).
     Name,
+    /// Comma-separated values with a header line.
+    Csv,
 }
 
 /// A column `devices --sort-by` orders by.
@@ -533,6 +535,17 @@ pub struct DevicesArgs {
     /// Order the rows by node, driver, pool, device or state (kubectl's `.node` form too); stable.
     #[arg(long = "sort-by", value_name = "FIELD", value_parser = parse_device_sort)]
     pub sort_by: Option<DeviceSort>,
+
+    /// Instead of one row per device, counts per group: devices, allocated,
+    /// free, tainted, blocked by counters, with the shared counters and
+    /// capacity used of their totals.
+    #[arg(long)]
+    pub summary: bool,
+
+    /// With --summary: group by node, driver, pool, class or namespace (the
+    /// holders'); repeat (or comma-separate) for a tree [default: node].
+    #[arg(short = 'g', long = "group-by", value_name = "KEY", value_delimiter = ',', requires = "summary", value_parser = ["node", "driver", "pool", "class", "namespace", "ns"])]
+    pub group_by: Vec<String>,
     #[command(flatten)]
     pub target: Target,
     #[command(flatten)]

@@ -2077,3 +2077,70 @@ fn explain_pods_groups_pending_pods_by_root_cause() {
     let (text, code) = out(&["explain", "pods", "-f", file, "-n", "nobody"]);
     assert_eq!((text.as_str(), code), ("No pod in namespace nobody is pending on DRA (unbound pods that use resource claims).\n", 0));
 }
+
+/// Issue 32, item 3: `devices --summary` counts per group, as a tree with
+/// repeated -g, the same states `devices` lists (a DeviceTaintRule's taint
+/// included), and shared counters once per pool.
+#[test]
+fn devices_summary_counts_per_group() {
+    let file = "testdata/fixtures/explain-pods/cluster.yaml";
+    let (text, code) = out(&["devices", "-f", file, "--summary", "-o", "json"]);
+    assert_eq!(code, 0, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let node = |i: usize| {
+        let g = &v["groups"][i];
+        (
+            g["keys"][0].as_str().unwrap().to_owned(),
+            g["devices"].as_u64().unwrap(),
+            g["allocated"].as_u64().unwrap(),
+            g["free"].as_u64().unwrap(),
+            g["tainted"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(node(0), ("worker-1".into(), 2, 1, 1, 0), "{v}");
+    assert_eq!(node(1), ("worker-2".into(), 2, 0, 0, 2), "{v}");
+    assert_eq!(v["total"]["devices"], 4);
+    // A tree: node, then the holders' namespaces.
+    let (text, _) = out(&[
+        "devices",
+        "-f",
+        file,
+        "--summary",
+        "-g",
+        "node",
+        "-g",
+        "namespace",
+    ]);
+    insta::assert_snapshot!("devices_summary_tree", text);
+    // By class: the class's CEL selects every GPU.
+    let (text, _) = out(&[
+        "devices",
+        "-f",
+        file,
+        "--summary",
+        "-g",
+        "class",
+        "-o",
+        "csv",
+    ]);
+    assert_eq!(
+        text,
+        "class,devices,allocated,free,tainted,blocked,counters,capacity\ngpu.example.com,4,1,1,2,0,,\n"
+    );
+    // Counters of a partitionable pool, summed once per pool.
+    let (text, _) = out(&[
+        "devices",
+        "-f",
+        "examples/gpu-partitionable.yaml",
+        "--summary",
+        "-g",
+        "pool",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        !v["groups"][0]["counters"].as_array().unwrap().is_empty(),
+        "{v}"
+    );
+}

@@ -46,5 +46,6 @@ pub mod suggest;
 pub mod torn;
 pub mod tree;
 pub mod usage;
+pub mod usage_summary;
 pub mod verdict;
 pub mod yaml;

@@ -1,4 +1,7 @@
-//! `kubectl dra devices`: one row per device, with who holds it.
+//! `kubectl dra devices`: one row per device, with who holds it (or, with
+//! `--summary`, counts per group: [`summary`]).
+
+mod summary;
 
 use comfy_table::{presets, Table};
 use dra_core::cel::Env;
@@ -68,7 +71,7 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
         None,
         |ns| Needs {
             slices: true,
-            classes: args.class.is_some(),
+            classes: args.class.is_some() || args.group_by.iter().any(|g| g == "class"),
             claims: true,
             claims_namespace: Some(ns.to_owned()),
             nodes: args.selector.is_some(),
@@ -133,6 +136,9 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
     }
     // Listed once, with why: the scheduler uses none of their devices.
     let invalid = usage::invalid_pools(&inv.objects);
+    if args.summary {
+        return summary::render(args, &rows, &inv, &invalid);
+    }
     let stdout = match args.output {
         DevicesOutput::Name => rows
             .iter()
@@ -143,6 +149,16 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                     + "\n"
             })
             .collect(),
+        DevicesOutput::Csv => {
+            let mut s = String::from("node,driver,pool,device,state\n");
+            for r in &rows {
+                let cells = [&r.node, &r.driver, &r.pool, &r.device, &r.state.to_owned()]
+                    .map(|c| summary::csv_cell(c));
+                s.push_str(&cells.join(","));
+                s.push('\n');
+            }
+            s
+        }
         DevicesOutput::Json => {
             serde_json::to_string_pretty(
                 &serde_json::json!({"devices": rows, "invalidPools": invalid}),
