@@ -113,6 +113,12 @@ pub struct ExplainPodsArgs {
     #[arg(long)]
     pub all: bool,
 
+    /// Place the pods one after another in the scheduler's queue order
+    /// (priority, then creation time), each placement holding its devices
+    /// for the next, instead of deciding each pod alone.
+    #[arg(long = "in-order")]
+    pub in_order: bool,
+
     #[command(flatten)]
     pub common: ExplainCommon,
 }

@@ -2067,13 +2067,51 @@ fn explain_pods_groups_pending_pods_by_root_cause() {
     assert_eq!(listed["group"], 0);
     // -A: team-b's pod, alike but for its names, joins the same group.
     let (v, _) = json(&["-A"]);
-    assert_eq!(v["pending"], 6);
+    assert_eq!(v["pending"], 8);
     assert_eq!(v["groups"][0]["pods"], 4, "{v:#}");
     // -l selects by label.
     let (v, _) = json(&["-n", "team-a", "-l", "app=train"]);
     assert_eq!(v["pending"], 3);
     let (text, _) = out(&["explain", "pods", "-f", file, "-n", "team-a"]);
     insta::assert_snapshot!("explain_pods_text", text);
+    // --in-order: the high-priority pod first, placed on the free GPU; the
+    // pod after it finds that GPU held by the first (decided alone, both fit).
+    let (v, code) = json(&["-n", "team-c", "--in-order"]);
+    assert_eq!(code, 1, "{v}");
+    let placed: Vec<(&str, &serde_json::Value)> = v["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), &p["placedOn"]))
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            ("urgent", &serde_json::json!("worker-1")),
+            ("later", &serde_json::Value::Null)
+        ],
+        "{v}"
+    );
+    assert!(
+        v["groups"][1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("team-c/urgent-gpu"),
+        "{v}"
+    );
+    let (v, code) = json(&["-n", "team-c"]);
+    assert_eq!((v["blockedOnDevices"].as_u64(), code), (Some(0), 0), "{v}");
+    // A pod whose claims fit but that the scheduler found unschedulable for
+    // another reason is not placed: it holds nothing.
+    let (v, _) = json(&["-n", "team-a", "--in-order"]);
+    assert!(
+        v["pods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["placedOn"].is_null()),
+        "{v}"
+    );
     let (text, code) = out(&["explain", "pods", "-f", file, "-n", "nobody"]);
     assert_eq!((text.as_str(), code), ("No pod in namespace nobody is pending on DRA (unbound pods that use resource claims).\n", 0));
 }

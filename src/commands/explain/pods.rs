@@ -24,6 +24,8 @@ struct Decided {
     explain: Result<Value, String>,
     /// Index into the groups.
     group: usize,
+    /// With `--in-order`: the node the pod was placed on.
+    placed_on: Option<String>,
 }
 
 /// A root cause shared by pods: its kind and the words of its first pod.
@@ -53,7 +55,9 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         pod: None,
         pods: Some(if all { String::new() } else { ns.to_owned() }),
     })?;
-    let pending: Vec<&Object> = inv
+    let mut inv = inv;
+    // (namespace/name, priority, creationTimestamp) of each pending pod.
+    let mut pending: Vec<(String, i64, String)> = inv
         .objects
         .iter()
         .filter(|o| o.kind == ObjectKind::Workload && o.reference.kind == "Pod")
@@ -66,21 +70,57 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
             }
             None => true,
         })
+        .map(|o| {
+            let priority = o
+                .pod_spec()
+                .and_then(|s| s.get("priority"))
+                .and_then(dra_core::tree::Node::as_i64)
+                .unwrap_or(0);
+            let created = o
+                .root
+                .get("metadata")
+                .and_then(|m| m.get("creationTimestamp"))
+                .and_then(dra_core::tree::Node::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let name = format!(
+                "{}/{}",
+                o.namespace_or_default(),
+                o.name().unwrap_or_default()
+            );
+            (name, priority, created)
+        })
         .collect();
+    if args.in_order {
+        // The scheduler's queue: higher priority first, then older pods
+        // (RFC 3339 times in UTC order as text), then by name.
+        pending.sort_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then_with(|| a.2.cmp(&b.2))
+                .then_with(|| a.0.cmp(&b.0))
+        });
+    }
     let mut json_common = args.common.clone();
     json_common.output = MatchOutput::Json;
     let mut groups: Vec<Group> = Vec::new();
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut decided = Vec::new();
-    for pod in &pending {
-        let name = format!(
-            "{}/{}",
-            pod.namespace_or_default(),
-            pod.name().unwrap_or_default()
-        );
-        let explain = pod_report(&json_common, &inv, &name)
+    for (name, _, _) in &pending {
+        let explain = pod_report(&json_common, &inv, name)
             .and_then(|out| serde_json::from_str::<Value>(&out.stdout).map_err(|e| e.to_string()));
-        let (kind, reason, closest, fits) = root_cause(&explain);
+        let (mut kind, mut reason, closest, fits) = root_cause(&explain);
+        let placeable = args.in_order
+            && fits
+            && explain
+                .as_ref()
+                .is_ok_and(|v| v["verdict"]["lastAttempt"].is_null());
+        if placeable {
+            kind = "placed".into();
+            reason =
+                "its claims fit: placed in queue order, its devices held for the pods after it"
+                    .into();
+        }
+        let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
         let key = (kind.clone(), mask(&reason, pod, &explain));
         let group = match keys.iter().position(|k| *k == key) {
             Some(g) => g,
@@ -98,10 +138,19 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
             }
         };
         groups[group].pods += 1;
+        // In queue order, a pod that fits holds its devices for the next;
+        // one whose claims fit but that the scheduler found unschedulable
+        // for another reason (its PodScheduled condition) is not placed: that
+        // reason stands, and kubectl-dra does not model it.
+        let placed_on = match &explain {
+            Ok(v) if placeable => place(&mut inv.objects, name, v),
+            _ => None,
+        };
         decided.push(Decided {
-            pod: name,
+            pod: name.clone(),
             explain,
             group,
+            placed_on,
         });
     }
     // Most pods first; the order of first appearance breaks ties.
@@ -124,7 +173,8 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "scope": if all { Value::Null } else { json!(inv.namespace) },
                 "pending": decided.len(),
                 "blockedOnDevices": blocked,
-                "decidedAlone": true,
+                "decidedAlone": !args.in_order,
+                "inOrder": args.in_order,
                 "groups": order.iter().map(|&g| {
                     let gr = &groups[g];
                     json!({"kind": gr.kind, "reason": gr.reason, "pods": gr.pods,
@@ -133,6 +183,9 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "pods": decided.iter().map(|d| {
                     let (ns, name) = d.pod.split_once('/').unwrap_or(("", &d.pod));
                     let mut v = json!({"namespace": ns, "name": name, "group": rank(d.group)});
+                    if args.in_order {
+                        v["placedOn"] = json!(d.placed_on);
+                    }
                     match &d.explain {
                         Ok(e) => v["explain"] = e.clone(),
                         Err(e) => v["error"] = json!(e),
@@ -147,6 +200,76 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     let code = u8::from(blocked > 0);
     std::mem::forget(inv);
     Ok(CmdOutcome { stdout, code })
+}
+
+fn find_pod<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
+    let (ns, n) = name.split_once('/')?;
+    objects.iter().find(|o| {
+        o.kind == ObjectKind::Workload
+            && o.reference.kind == "Pod"
+            && o.namespace_or_default() == ns
+            && o.name() == Some(n)
+    })
+}
+
+/// Holds a placed pod's devices for the pods after it: its claims, as the
+/// answer allocated them on the first node that fits (kube-scheduler would
+/// score the nodes; kubectl-dra takes them in name order), stored with
+/// that allocation and reserved for the pod; a claim a template would
+/// generate is added.
+fn place(objects: &mut Vec<Object>, pod: &str, answer: &Value) -> Option<String> {
+    let node = answer["nodes"]
+        .as_array()?
+        .iter()
+        .find(|n| n["result"] == "allocated")?;
+    let (ns, pod_name) = pod.split_once('/')?;
+    let uid = find_pod(objects, pod)
+        .and_then(|p| {
+            p.root
+                .get("metadata")?
+                .get("uid")?
+                .as_str()
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    for claim in node["claims"].as_array()? {
+        let name = claim["name"].as_str()?;
+        let allocation = claim["allocation"].clone();
+        let reserved = json!([{"resource": "pods", "name": pod_name, "uid": uid}]);
+        let stored = objects.iter_mut().find(|o| {
+            o.kind == ObjectKind::ResourceClaim
+                && o.namespace_or_default() == ns
+                && o.name() == Some(name)
+        });
+        let status: dra_core::tree::Node =
+            serde_json::from_value(json!({"allocation": allocation, "reservedFor": reserved}))
+                .ok()?;
+        match stored {
+            Some(o) => {
+                o.root.remove("status");
+                o.root.insert_back("status", status);
+            }
+            None => {
+                // A claim generated from a template: its spec does not
+                // matter to the pods after it, only what it holds.
+                let mut root: dra_core::tree::Node = serde_json::from_value(json!({
+                    "metadata": {"name": name, "namespace": ns},
+                    "spec": {"devices": {"requests": []}},
+                }))
+                .ok()?;
+                root.insert_back("status", status);
+                let o = dra_core::model::object_from_node(
+                    usize::MAX,
+                    objects.len(),
+                    root,
+                    "resource.k8s.io/v1",
+                    "ResourceClaim",
+                )?;
+                objects.push(o);
+            }
+        }
+    }
+    node["node"].as_str().map(str::to_owned)
 }
 
 /// Not bound to a node, not finished, and using claims or a DRA-backed
@@ -281,7 +404,11 @@ fn text(
         plural(blocked, "cannot get", "cannot get"),
         plural(blocked, "its", "their"),
     );
-    s.push_str("Each pod is decided alone, as the scheduler's next attempt for it would be; pending pods compete\nfor the same devices, so fewer may fit together.\n\n");
+    if args.in_order {
+        s.push_str("Placed one after another in the scheduler's queue order (priority, then creation time), each on\nthe first node that fits in name order, each placement holding its devices for the next.\n\n");
+    } else {
+        s.push_str("Each pod is decided alone, as the scheduler's next attempt for it would be; pending pods compete\nfor the same devices, so fewer may fit together (--in-order places them one after another).\n\n");
+    }
     for &g in order {
         let gr = &groups[g];
         let closest = gr
@@ -316,6 +443,12 @@ fn text(
     for d in &decided[..shown] {
         // A pod whose claims fit is still pending: say so, not "Schedulable".
         let fate = match &d.explain {
+            _ if d.placed_on.is_some() => {
+                format!(
+                    "placed on {}",
+                    strict(d.placed_on.as_deref().unwrap_or_default())
+                )
+            }
             Ok(_) if groups[d.group].fits => "Pending (its claims fit)".to_owned(),
             Ok(v) => v["verdict"]["fate"].as_str().unwrap_or("?").to_owned(),
             Err(_) => "Undecided".to_owned(),
