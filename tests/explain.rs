@@ -2033,6 +2033,8 @@ fn explain_pods_groups_pending_pods_by_root_cause() {
         "bound and other namespaces' pods are left out: {v}"
     );
     assert_eq!(v["blockedOnDevices"], 4, "{v}");
+    // The three pods of one template share one evaluation.
+    assert_eq!(v["evaluations"], 3, "{v}");
     let groups = v["groups"].as_array().unwrap();
     assert_eq!(groups.len(), 3, "{v:#}");
     assert_eq!(groups[0]["pods"], 3);

@@ -3,6 +3,7 @@
 //! cause, or the error that stops the whole attempt), then the detail.
 
 mod pods;
+mod shapes;
 mod summary;
 mod text;
 

@@ -105,9 +105,14 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     let mut groups: Vec<Group> = Vec::new();
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut decided = Vec::new();
+    let mut shapes = super::shapes::Shapes::default();
     for (name, _, _) in &pending {
-        let explain = pod_report(&json_common, &inv, name)
-            .and_then(|out| serde_json::from_str::<Value>(&out.stdout).map_err(|e| e.to_string()));
+        let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
+        let explain = shapes.answer(pod, &inv.objects, || {
+            pod_report(&json_common, &inv, name).and_then(|out| {
+                serde_json::from_str::<Value>(&out.stdout).map_err(|e| e.to_string())
+            })
+        });
         let (mut kind, mut reason, closest, fits) = root_cause(&explain);
         let placeable = args.in_order
             && fits
@@ -143,7 +148,11 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         // for another reason (its PodScheduled condition) is not placed: that
         // reason stands, and kubectl-dra does not model it.
         let placed_on = match &explain {
-            Ok(v) if placeable => place(&mut inv.objects, name, v),
+            Ok(v) if placeable => {
+                // The inventory changes: no answer made before holds.
+                shapes.clear();
+                place(&mut inv.objects, name, v)
+            }
             _ => None,
         };
         decided.push(Decided {
@@ -175,6 +184,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "blockedOnDevices": blocked,
                 "decidedAlone": !args.in_order,
                 "inOrder": args.in_order,
+                "evaluations": shapes.evaluations,
                 "groups": order.iter().map(|&g| {
                     let gr = &groups[g];
                     json!({"kind": gr.kind, "reason": gr.reason, "pods": gr.pods,

@@ -1,0 +1,191 @@
+//! `explain pods`: pods alike share one evaluation. Two pending pods have
+//! the same shape when everything `explain pod` reads of them is equal but
+//! their names: the namespace, the node constraints (nodeSelector,
+//! affinity, tolerations), the containers' resources, and each pod claim's
+//! source with the stored claim's spec and status. The second pod's answer
+//! is the first's with the names exchanged (the pod's, and its claims'),
+//! and its own last scheduling attempt.
+
+use std::collections::HashMap;
+
+use dra_core::model::{Object, ObjectKind};
+use serde_json::{json, Value};
+
+/// A shape's answer: the pod it was made for, its claim names, the answer.
+pub struct Shared {
+    pod: String,
+    claims: Vec<String>,
+    answer: Result<Value, String>,
+}
+
+#[derive(Default)]
+pub struct Shapes {
+    answers: HashMap<String, Shared>,
+    /// How many answers were made (not shared).
+    pub evaluations: usize,
+}
+
+/// The claim each pod claim stands for, as `explain pod` names it.
+fn claim_names(pod: &Object) -> Vec<String> {
+    let name = pod.name().unwrap_or_default();
+    dra_core::dra::PodClaims::decode(pod)
+        .claims
+        .iter()
+        .map(|c| match (c.source, c.generated) {
+            (dra_core::dra::PodClaimSource::Claim(n), _) => n.to_owned(),
+            (dra_core::dra::PodClaimSource::Template(_), Some(n)) => n.to_owned(),
+            (dra_core::dra::PodClaimSource::Template(_), None) => format!("{name}-{}", c.name),
+            (dra_core::dra::PodClaimSource::Unset, _) => String::new(),
+        })
+        .collect()
+}
+
+/// What `explain pod` reads of the pod, without its names.
+fn key(pod: &Object, objects: &[Object]) -> Option<String> {
+    let spec = pod.pod_spec()?.to_json();
+    let ns = pod.namespace_or_default();
+    let resources = |list: &Value| -> Vec<Value> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c["resources"].clone())
+            .collect()
+    };
+    let claims: Vec<Value> = dra_core::dra::PodClaims::decode(pod)
+        .claims
+        .iter()
+        .zip(claim_names(pod))
+        .map(|(c, resolved)| {
+            let stored = objects
+                .iter()
+                .find(|o| {
+                    o.kind == ObjectKind::ResourceClaim
+                        && o.namespace_or_default() == ns
+                        && o.name() == Some(resolved.as_str())
+                })
+                .map(|o| json!({"spec": o.root.get("spec").map(|s| s.to_json()), "status": o.root.get("status").map(|s| s.to_json())}));
+            let source = match c.source {
+                // A claim by name may be shared by pods: its name counts.
+                dra_core::dra::PodClaimSource::Claim(n) => json!({"claim": n}),
+                dra_core::dra::PodClaimSource::Template(t) => {
+                    json!({"template": t, "generated": c.generated.is_some(), "recorded": c.recorded})
+                }
+                dra_core::dra::PodClaimSource::Unset => Value::Null,
+            };
+            json!({"name": c.name, "source": source, "stored": stored})
+        })
+        .collect();
+    let key = json!({
+        "namespace": ns,
+        "nodeSelector": spec["nodeSelector"],
+        "affinity": spec["affinity"],
+        "tolerations": spec["tolerations"],
+        "containers": resources(&spec["containers"]),
+        "initContainers": resources(&spec["initContainers"]),
+        "overhead": spec["overhead"],
+        "claims": claims,
+    });
+    Some(key.to_string())
+}
+
+/// Whether `c` may be part of an object name: a replaced name must not be
+/// the start or end of a longer one (`train-1` in `train-10`).
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '.'
+}
+
+/// `text` with every whole occurrence of `from` replaced by `to`.
+fn replace_name(text: &str, from: &str, to: &str) -> String {
+    if from.is_empty() || from == to {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        let before = match i {
+            0 => out.chars().last(),
+            _ => rest[..i].chars().last(),
+        };
+        let after = rest[i + from.len()..].chars().next();
+        out.push_str(&rest[..i]);
+        if before.is_some_and(name_char) || after.is_some_and(name_char) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Shapes {
+    /// Forgets every answer: the inventory changed (`--in-order` placed a pod).
+    pub fn clear(&mut self) {
+        self.answers.clear();
+    }
+
+    /// The answer for `pod` (`ns/name`): a pod alike's, renamed, or a new
+    /// one from `decide`.
+    pub fn answer(
+        &mut self,
+        pod: &Object,
+        objects: &[Object],
+        decide: impl FnOnce() -> Result<Value, String>,
+    ) -> Result<Value, String> {
+        let Some(key) = key(pod, objects) else {
+            self.evaluations += 1;
+            return decide();
+        };
+        let ns = pod.namespace_or_default();
+        let name = pod.name().unwrap_or_default();
+        let claims = claim_names(pod);
+        if let Some(shared) = self.answers.get(&key) {
+            let answer = match &shared.answer {
+                Ok(v) => v.to_string(),
+                Err(e) => return Err(e.clone()),
+            };
+            let mut text = answer;
+            for (from, to) in shared.claims.iter().zip(&claims) {
+                text = replace_name(&text, from, to);
+            }
+            let (_, first) = shared.pod.split_once('/').unwrap_or(("", &shared.pod));
+            text = replace_name(&text, first, name);
+            let mut v: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            // The pod's own last attempt, not the first pod's.
+            v["verdict"]["lastAttempt"] = match dra_core::scheduling::last_attempt(pod) {
+                Some((reason, message)) => json!({"reason": reason, "message": message}),
+                None => Value::Null,
+            };
+            return Ok(v);
+        }
+        let answer = decide();
+        self.evaluations += 1;
+        self.answers.insert(
+            key,
+            Shared {
+                pod: format!("{ns}/{name}"),
+                claims,
+                answer: answer.clone(),
+            },
+        );
+        answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_name;
+
+    #[test]
+    fn only_whole_names_are_replaced() {
+        assert_eq!(
+            replace_name(
+                "ns/train-1 ns/train-10 train-1-gpus \"train-1\"",
+                "train-1",
+                "infer-2"
+            ),
+            "ns/infer-2 ns/train-10 train-1-gpus \"infer-2\""
+        );
+    }
+}
