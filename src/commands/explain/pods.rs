@@ -14,6 +14,9 @@ use crate::cluster::Needs;
 use crate::Outcome as CmdOutcome;
 use dra_core::model::{Object, ObjectKind};
 
+/// Nodes of `verdict.allocatedOn` kept per pod.
+const ALLOCATED_ON_SHOWN: usize = 10;
+
 /// Pods listed one per line in text unless `--all`.
 const LISTED_PODS: usize = 20;
 
@@ -102,6 +105,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     }
     let mut json_common = args.common.clone();
     json_common.output = MatchOutput::Json;
+    json_common.slim = true;
     let mut groups: Vec<Group> = Vec::new();
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut decided = Vec::new();
@@ -110,7 +114,9 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
         let explain = shapes.answer(pod, &inv.objects, || {
             pod_report(&json_common, &inv, name).and_then(|out| {
-                serde_json::from_str::<Value>(&out.stdout).map_err(|e| e.to_string())
+                serde_json::from_str::<Value>(&out.stdout)
+                    .map(slim)
+                    .map_err(|e| e.to_string())
             })
         });
         let (mut kind, mut reason, closest, fits) = root_cause(&explain);
@@ -212,6 +218,36 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     Ok(CmdOutcome { stdout, code })
 }
 
+/// `explain pod`'s answer as `explain pods` keeps it (the report's slim
+/// JSON: verdict, extended resources, counts, placement); the whole answer
+/// (with `--node`, or a pre-filter stop) is cut to the same fields.
+fn slim(mut answer: Value) -> Value {
+    // Every node that fits, for every pod, would grow with the fleet: the
+    // first few, and the count (`verdict.allocated`).
+    if let Some(on) = answer["verdict"]["allocatedOn"].as_array_mut() {
+        on.truncate(ALLOCATED_ON_SHOWN);
+    }
+    if answer.get("placement").is_some() {
+        return answer;
+    }
+    let placement = answer["nodes"]
+        .as_array()
+        .and_then(|nodes| nodes.iter().find(|n| n["result"] == "allocated"))
+        .map(|n| json!({"node": n["node"], "claims": n["claims"]}))
+        .or_else(|| {
+            // `--node`: the answer is that node's.
+            (answer["result"] == "allocated")
+                .then(|| json!({"node": answer["node"], "claims": answer["claims"]}))
+        })
+        .unwrap_or(Value::Null);
+    json!({
+        "verdict": answer["verdict"].take(),
+        "extendedResources": answer["extendedResources"].take(),
+        "summary": answer["summary"].take(),
+        "placement": placement,
+    })
+}
+
 fn find_pod<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
     let (ns, n) = name.split_once('/')?;
     objects.iter().find(|o| {
@@ -228,10 +264,7 @@ fn find_pod<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
 /// that allocation and reserved for the pod; a claim a template would
 /// generate is added.
 fn place(objects: &mut Vec<Object>, pod: &str, answer: &Value) -> Option<String> {
-    let node = answer["nodes"]
-        .as_array()?
-        .iter()
-        .find(|n| n["result"] == "allocated")?;
+    let node = answer["placement"].as_object()?;
     let (ns, pod_name) = pod.split_once('/')?;
     let uid = find_pod(objects, pod)
         .and_then(|p| {
