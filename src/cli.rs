@@ -168,6 +168,9 @@ pub struct ExplainCommon {
     #[command(flatten)]
     pub cluster: ClusterArgs,
 
+    #[command(flatten)]
+    pub what_if: WhatIf,
+
     /// `explain pods`: JSON without the per-node detail (it grows with the
     /// fleet, times the pods): the verdict and where the pod would go.
     #[arg(skip)]
@@ -248,6 +251,33 @@ pub struct Target {
     /// Feature gates on top of the version's defaults, as kube-apiserver and kube-scheduler take them: Name=true,Other=false.
     #[arg(long = "feature-gates", value_name = "GATES")]
     pub feature_gates: Vec<String>,
+}
+
+/// What-if: the inventory as it would be after a change (nothing is ever
+/// written to the cluster).
+#[derive(Args, Debug, Clone, Default)]
+pub struct WhatIf {
+    /// What-if: objects added, or replacing those of the same kind and name (a DeviceTaintRule, slices, classes, claims).
+    #[arg(long = "apply", value_name = "FILE")]
+    pub apply: Vec<PathBuf>,
+    /// What-if: this object removed (KIND/NAME or KIND/NAMESPACE/NAME, e.g. devicetaintrule/maintenance).
+    #[arg(long = "delete", value_name = "KIND/NAME")]
+    pub delete: Vec<String>,
+    /// What-if: this node cordoned, as `kubectl drain` leaves it (no new pods; its devices stay held).
+    #[arg(long = "drain", value_name = "NODE")]
+    pub drain: Vec<String>,
+    /// What-if: this node gone, with the ResourceSlices bound to it.
+    #[arg(long = "remove-node", value_name = "NODE")]
+    pub remove_node: Vec<String>,
+}
+
+impl WhatIf {
+    pub fn is_empty(&self) -> bool {
+        self.apply.is_empty()
+            && self.delete.is_empty()
+            && self.drain.is_empty()
+            && self.remove_node.is_empty()
+    }
 }
 
 /// How to reach a live cluster, as kubectl takes it.
@@ -558,6 +588,9 @@ pub struct DevicesArgs {
     #[arg(short = 'g', long = "group-by", value_name = "KEY", value_delimiter = ',', requires = "summary", value_parser = ["node", "driver", "pool", "class", "namespace", "ns"])]
     pub group_by: Vec<String>,
     #[command(flatten)]
+    pub what_if: WhatIf,
+
+    #[command(flatten)]
     pub target: Target,
     #[command(flatten)]
     pub cluster: ClusterArgs,
@@ -595,6 +628,9 @@ pub struct DoctorArgs {
     /// When to use colours in text output (NO_COLOR is honoured).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+
+    #[command(flatten)]
+    pub what_if: WhatIf,
 
     #[command(flatten)]
     pub target: Target,

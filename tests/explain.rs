@@ -2185,3 +2185,113 @@ fn devices_summary_counts_per_group() {
         "{v}"
     );
 }
+
+/// Issue 33, item 2: what-if flags change the inventory read, never the
+/// cluster, and every view answers for it; `explain pods` says which
+/// pending pods gain or lose a fit. Each what-if agrees with the same
+/// command on the hand-edited inventory.
+#[test]
+fn what_if_changes_answer_as_the_edited_inventory_would() {
+    let file = "testdata/fixtures/explain-pods/cluster.yaml";
+    let json = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["-f", file, "-o", "json"]);
+        let (text, code) = out(&all);
+        (
+            serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|_| panic!("{text}")),
+            code,
+        )
+    };
+    // Deleting worker-2's maintenance rule: the template's three pods fit.
+    let (v, _) = json(&[
+        "explain",
+        "pods",
+        "-n",
+        "team-a",
+        "--delete",
+        "devicetaintrule/worker-2-maintenance",
+    ]);
+    assert_eq!(
+        v["whatIf"]["gainFit"],
+        serde_json::json!(["team-a/train-0", "team-a/train-1", "team-a/train-2"]),
+        "{v}"
+    );
+    assert_eq!(v["whatIf"]["loseFit"], serde_json::json!([]));
+    // The same as the inventory without the rule, edited by hand.
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let start = text
+        .find("---\napiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule")
+        .unwrap();
+    let end = start + 4 + text[start + 4..].find("---").unwrap();
+    let edited = format!("{}{}", &text[..start], &text[end..]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("edited.yaml");
+    std::fs::write(&path, edited).unwrap();
+    let (by_hand, _) = out(&[
+        "explain",
+        "pods",
+        "-n",
+        "team-a",
+        "-f",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let by_hand: serde_json::Value = serde_json::from_str(&by_hand).unwrap();
+    // The same groups (their words differ only in saying a change was made).
+    let shape = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| serde_json::json!([g["kind"], g["pods"], g["example"], g["closestNode"]]))
+            .collect()
+    };
+    assert_eq!(shape(&v), shape(&by_hand));
+    // A NoExecute rule over worker-1: infer no longer fits, and devices
+    // and doctor see the taint (doctor: the held GPU's pod is evicted).
+    let (v, _) = json(&[
+        "explain",
+        "pods",
+        "-n",
+        "team-a",
+        "--apply",
+        "testdata/fixtures/whatif/maintenance-rule.yaml",
+    ]);
+    assert_eq!(
+        v["whatIf"]["loseFit"],
+        serde_json::json!(["team-a/infer"]),
+        "{v}"
+    );
+    let (v, _) = json(&[
+        "devices",
+        "--apply",
+        "testdata/fixtures/whatif/maintenance-rule.yaml",
+        "--summary",
+    ]);
+    assert_eq!(v["total"]["tainted"], 3, "{v}");
+    let (v, _) = json(&[
+        "doctor",
+        "--apply",
+        "testdata/fixtures/whatif/maintenance-rule.yaml",
+    ]);
+    assert!(v.to_string().contains("DRA-H004"), "{v}");
+    // Draining worker-1: its pod keeps its GPU; no new pod goes there.
+    let (v, _) = json(&["explain", "pod", "team-a/infer", "--drain", "worker-1"]);
+    assert_eq!(v["verdict"]["schedulable"], false, "{v}");
+    let (v, _) = json(&["devices", "--drain", "worker-1"]);
+    assert!(
+        v["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["state"] == "reserved"),
+        "{v}"
+    );
+    // Removing worker-2 removes its slices.
+    let (v, _) = json(&["devices", "--remove-node", "worker-2", "--summary"]);
+    assert_eq!(v["total"]["devices"], 2, "{v}");
+    // A typo is an error, never an answer for the cluster as it is.
+    let (_, code) = out(&["devices", "-f", file, "--drain", "worker-9"]);
+    assert_eq!(code, 2);
+}

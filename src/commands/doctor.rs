@@ -38,10 +38,15 @@ pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
         },
         args.output == crate::cli::OutputFormat::Text,
     )?;
+    let mut inv = inv;
+    let changed = !source::what_if(&mut inv.objects, &args.what_if)?.is_empty();
     // Files are linted as they are (findings at their lines); the live
-    // cluster's objects as one YAML stream named after the server.
-    let sources = if args.files.is_empty() {
-        let server = inv.live.as_ref().map_or("", |s| s.server.as_str());
+    // cluster's objects (or objects a what-if changed) as one YAML stream.
+    let sources = if args.files.is_empty() || changed {
+        let server = match &inv.live {
+            Some(s) => s.server.clone(),
+            None => "files, changed by --apply/--delete/--drain/--remove-node".into(),
+        };
         let text: Vec<String> = inv.objects.iter().map(|o| o.root.to_yaml()).collect();
         vec![SourceFile {
             name: format!("<cluster {server}>"),

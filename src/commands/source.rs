@@ -48,6 +48,39 @@ pub fn resolve_gates(
     Ok(gates)
 }
 
+/// Makes the what-if changes to the inventory read (`--apply`, `--delete`,
+/// `--drain`, `--remove-node`), saying each on stderr; nothing is written
+/// to the cluster. The changes, in words.
+pub fn what_if(
+    objects: &mut Vec<dra_core::model::Object>,
+    w: &crate::cli::WhatIf,
+) -> Result<Vec<String>, String> {
+    use dra_core::whatif::{self, Change};
+    let mut done = Vec::new();
+    if !w.apply.is_empty() {
+        let sources = read_sources(&w.apply)?;
+        let (new, problems) = load_objects(&sources, Limits::default());
+        if let Some(p) = problems.first() {
+            let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
+            return Err(format!("--apply {name}: {}", p.message()));
+        }
+        done.extend(whatif::apply(objects, new));
+    }
+    let changes = w
+        .delete
+        .iter()
+        .map(|d| Change::Delete(d.clone()))
+        .chain(w.drain.iter().map(|n| Change::Drain(n.clone())))
+        .chain(w.remove_node.iter().map(|n| Change::RemoveNode(n.clone())));
+    for c in changes {
+        done.push(whatif::change(objects, &c)?);
+    }
+    for d in &done {
+        eprintln!("what-if: {}", crate::render::terminal::strict(d));
+    }
+    Ok(done)
+}
+
 /// Reads the files of `-f`; unreadable ones are an error (exit 2).
 pub fn read_sources(paths: &[PathBuf]) -> Result<Vec<SourceFile>, String> {
     let (paths, missing) = crate::files::collect(paths);

@@ -48,4 +48,5 @@ pub mod tree;
 pub mod usage;
 pub mod usage_summary;
 pub mod verdict;
+pub mod whatif;
 pub mod yaml;

@@ -61,7 +61,7 @@ pub enum ApiVersion {
     Other,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Object {
     pub file: usize,
     pub document: usize,

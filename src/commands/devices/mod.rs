@@ -80,6 +80,8 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
         },
         !machine,
     )?;
+    let mut inv = inv;
+    source::what_if(&mut inv.objects, &args.what_if)?;
     let mut rows = usage::device_rows(&inv.objects, &inv.gates);
     if let Some(n) = &args.node {
         rows.retain(|r| &r.node == n);

@@ -124,6 +124,7 @@ fn node_json(
 /// The inventory, from `-f` or the cluster; `pod` is read too when set.
 fn load(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory, String> {
     let mut inv = load_inventory(common, pod)?;
+    source::what_if(&mut inv.objects, &common.what_if)?;
     if common.output == MatchOutput::Text {
         one_line_names(&mut inv.objects);
     }

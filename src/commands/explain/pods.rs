@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use super::{load_with, pod_report};
 use crate::cli::{ExplainPodsArgs, MatchOutput};
 use crate::cluster::Needs;
+use crate::commands::source::Inventory;
 use crate::Outcome as CmdOutcome;
 use dra_core::model::{Object, ObjectKind};
 
@@ -103,71 +104,49 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 .then_with(|| a.0.cmp(&b.0))
         });
     }
-    let mut json_common = args.common.clone();
-    json_common.output = MatchOutput::Json;
-    json_common.slim = true;
-    let mut groups: Vec<Group> = Vec::new();
-    let mut keys: Vec<(String, String)> = Vec::new();
-    let mut decided = Vec::new();
-    let mut shapes = super::shapes::Shapes::default();
-    for (name, _, _) in &pending {
-        let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
-        let explain = shapes.answer(pod, &inv.objects, || {
-            pod_report(&json_common, &inv, name).and_then(|out| {
-                serde_json::from_str::<Value>(&out.stdout)
-                    .map(slim)
-                    .map_err(|e| e.to_string())
-            })
-        });
-        let (mut kind, mut reason, closest, fits) = root_cause(&explain);
-        let placeable = args.in_order
-            && fits
-            && explain
-                .as_ref()
-                .is_ok_and(|v| v["verdict"]["lastAttempt"].is_null());
-        if placeable {
-            kind = "placed".into();
-            reason =
-                "its claims fit: placed in queue order, its devices held for the pods after it"
-                    .into();
-        }
-        let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
-        let key = (kind.clone(), mask(&reason, pod, &explain));
-        let group = match keys.iter().position(|k| *k == key) {
-            Some(g) => g,
-            None => {
-                keys.push(key);
-                groups.push(Group {
-                    kind,
-                    reason,
-                    example: name.clone(),
-                    closest,
-                    pods: 0,
-                    fits,
-                });
-                groups.len() - 1
-            }
+    // What-if: each pod decided on the cluster as it is, then as changed.
+    let before: Option<std::collections::HashMap<String, bool>> = if args.common.what_if.is_empty()
+    {
+        None
+    } else {
+        let mut as_is = Inventory {
+            gates: inv.gates.clone(),
+            objects: inv.objects.clone(),
+            namespace: inv.namespace.clone(),
+            live: None,
         };
-        groups[group].pods += 1;
-        // In queue order, a pod that fits holds its devices for the next;
-        // one whose claims fit but that the scheduler found unschedulable
-        // for another reason (its PodScheduled condition) is not placed: that
-        // reason stands, and kubectl-dra does not model it.
-        let placed_on = match &explain {
-            Ok(v) if placeable => {
-                // The inventory changes: no answer made before holds.
-                shapes.clear();
-                place(&mut inv.objects, name, v)
-            }
-            _ => None,
-        };
-        decided.push(Decided {
-            pod: name.clone(),
-            explain,
-            group,
-            placed_on,
-        });
+        let (groups, decided, _) = evaluate(args, &mut as_is, &pending, false)?;
+        let fits = decided
+            .into_iter()
+            .map(|d| (d.pod, groups[d.group].fits))
+            .collect();
+        std::mem::forget(as_is);
+        Some(fits)
+    };
+    let mut changes = Vec::new();
+    if before.is_some() {
+        changes = crate::commands::source::what_if(&mut inv.objects, &args.common.what_if)?;
+        // A pod the change deletes is no longer pending.
+        pending.retain(|(name, _, _)| find_pod(&inv.objects, name).is_some());
     }
+    let (groups, decided, evaluations) = evaluate(args, &mut inv, &pending, before.is_some())?;
+    // Pods whose claims fit after the change and not before, and the reverse.
+    let (mut gain, mut lose) = (Vec::new(), Vec::new());
+    if let Some(before) = &before {
+        for d in &decided {
+            let now = groups[d.group].fits;
+            match before.get(&d.pod) {
+                Some(false) if now => gain.push(d.pod.clone()),
+                Some(true) if !now => lose.push(d.pod.clone()),
+                _ => {}
+            }
+        }
+    }
+    let what_if = before.as_ref().map(|_| WhatIfDelta {
+        changes: changes.clone(),
+        gain: gain.clone(),
+        lose: lose.clone(),
+    });
     // Most pods first; the order of first appearance breaks ties.
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by_key(|&g| std::cmp::Reverse(groups[g].pods));
@@ -190,7 +169,10 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "blockedOnDevices": blocked,
                 "decidedAlone": !args.in_order,
                 "inOrder": args.in_order,
-                "evaluations": shapes.evaluations,
+                "evaluations": evaluations,
+                "whatIf": what_if.as_ref().map(|w| json!({
+                    "changes": w.changes, "gainFit": w.gain, "loseFit": w.lose,
+                })),
                 "groups": order.iter().map(|&g| {
                     let gr = &groups[g];
                     json!({"kind": gr.kind, "reason": gr.reason, "pods": gr.pods,
@@ -211,7 +193,14 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
             });
             serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
         }
-        MatchOutput::Text => text(args, &scope, &groups, &order, &decided, blocked),
+        MatchOutput::Text => {
+            let mut out = String::new();
+            if let Some(w) = &what_if {
+                out.push_str(&what_if_text(w));
+            }
+            out.push_str(&text(args, &scope, &groups, &order, &decided, blocked));
+            out
+        }
     };
     let code = u8::from(blocked > 0);
     std::mem::forget(inv);
@@ -315,6 +304,126 @@ fn place(objects: &mut Vec<Object>, pod: &str, answer: &Value) -> Option<String>
     node["node"].as_str().map(str::to_owned)
 }
 
+/// What a what-if changed for the pending pods.
+struct WhatIfDelta {
+    changes: Vec<String>,
+    gain: Vec<String>,
+    lose: Vec<String>,
+}
+
+fn what_if_text(w: &WhatIfDelta) -> String {
+    use crate::render::terminal::strict;
+    let list = |pods: &[String]| {
+        let shown: Vec<String> = pods
+            .iter()
+            .take(5)
+            .map(|p| strict(p).into_owned())
+            .collect();
+        let more = if pods.len() > 5 {
+            format!(", +{}", pods.len() - 5)
+        } else {
+            String::new()
+        };
+        format!("{}{more}", shown.join(", "))
+    };
+    let mut s = format!(
+        "What-if ({}): {} pending {} gain a fit, {} lose {}.\n",
+        strict(&w.changes.join("; ")),
+        w.gain.len(),
+        if w.gain.len() == 1 {
+            "pod would"
+        } else {
+            "pods would"
+        },
+        w.lose.len(),
+        if w.lose.len() == 1 { "its" } else { "theirs" },
+    );
+    if !w.gain.is_empty() {
+        s.push_str(&format!("  gain: {}\n", list(&w.gain)));
+    }
+    if !w.lose.is_empty() {
+        s.push_str(&format!("  lose: {}\n", list(&w.lose)));
+    }
+    s.push_str("Below, the pods as they would be after the change (nothing is written to the cluster).\n\n");
+    s
+}
+
+/// Decides each pending pod (shared per shape; placed in order with
+/// `--in-order`), grouped by root cause.
+fn evaluate(
+    args: &ExplainPodsArgs,
+    inv: &mut Inventory,
+    pending: &[(String, i64, String)],
+    changed: bool,
+) -> Result<(Vec<Group>, Vec<Decided>, usize), String> {
+    let mut json_common = args.common.clone();
+    json_common.output = MatchOutput::Json;
+    json_common.slim = true;
+    let mut groups: Vec<Group> = Vec::new();
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut decided = Vec::new();
+    let mut shapes = super::shapes::Shapes::default();
+    for (name, _, _) in pending {
+        let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
+        let explain = shapes.answer(pod, &inv.objects, || {
+            pod_report(&json_common, inv, name).and_then(|out| {
+                serde_json::from_str::<Value>(&out.stdout)
+                    .map(slim)
+                    .map_err(|e| e.to_string())
+            })
+        });
+        let (mut kind, mut reason, closest, fits) = root_cause(&explain, changed);
+        let placeable = args.in_order
+            && fits
+            && explain
+                .as_ref()
+                .is_ok_and(|v| v["verdict"]["lastAttempt"].is_null());
+        if placeable {
+            kind = "placed".into();
+            reason =
+                "its claims fit: placed in queue order, its devices held for the pods after it"
+                    .into();
+        }
+        let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
+        let key = (kind.clone(), mask(&reason, pod, &explain));
+        let group = match keys.iter().position(|k| *k == key) {
+            Some(g) => g,
+            None => {
+                keys.push(key);
+                groups.push(Group {
+                    kind,
+                    reason,
+                    example: name.clone(),
+                    closest,
+                    pods: 0,
+                    fits,
+                });
+                groups.len() - 1
+            }
+        };
+        groups[group].pods += 1;
+        // In queue order, a pod that fits holds its devices for the next;
+        // one whose claims fit but that the scheduler found unschedulable
+        // for another reason (its PodScheduled condition) is not placed: that
+        // reason stands, and kubectl-dra does not model it.
+        let placed_on = match &explain {
+            Ok(v) if placeable => {
+                // The inventory changes: no answer made before holds.
+                shapes.clear();
+                place(&mut inv.objects, name, v)
+            }
+            _ => None,
+        };
+        decided.push(Decided {
+            pod: name.clone(),
+            explain,
+            group,
+            placed_on,
+        });
+    }
+    Ok((groups, decided, shapes.evaluations))
+}
+
 /// Not bound to a node, not finished, and using claims or a DRA-backed
 /// extended resource.
 fn is_pending_on_dra(
@@ -346,7 +455,10 @@ fn is_pending_on_dra(
 
 /// The kind and words of a pod's first cause, its closest node, and whether
 /// its claims fit (then the pod pends for a reason DRA does not decide).
-fn root_cause(explain: &Result<Value, String>) -> (String, String, Option<String>, bool) {
+fn root_cause(
+    explain: &Result<Value, String>,
+    changed: bool,
+) -> (String, String, Option<String>, bool) {
     let v = match explain {
         Ok(v) => &v["verdict"],
         Err(e) => return ("undecided".into(), e.clone(), None, false),
@@ -355,6 +467,7 @@ fn root_cause(explain: &Result<Value, String>) -> (String, String, Option<String
     if v["schedulable"] == true {
         let reason = match v["lastAttempt"]["message"].as_str() {
             Some(m) => format!("its claims fit; the scheduler's last attempt said: {m}"),
+            None if changed => "its claims fit once the change is made".to_owned(),
             None => "its claims fit: it pends for another reason (not DRA)".to_owned(),
         };
         let first = v["allocatedOn"][0].as_str().map(str::to_owned);
