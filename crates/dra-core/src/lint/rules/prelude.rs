@@ -358,13 +358,6 @@ pub(crate) fn pod_exists(cx: &Ctx<'_>, ns: &str, name: &str) -> bool {
     })
 }
 
-/// Whether some slice of the input publishes the device.
-pub(crate) fn published(cx: &Ctx<'_>, driver: &str, pool: &str, device: &str) -> bool {
-    cx.dra().slices.iter().any(|s| {
-        s.driver == driver && s.pool.name == pool && s.devices().iter().any(|d| d.name == device)
-    })
-}
-
 /// Whether the input is a cluster's state rather than manifests: it holds
 /// Nodes (`kubectl dra doctor`, a snapshot). Statuses in manifests are
 /// discarded on create (DRA-V169), so they are not checked as state.
