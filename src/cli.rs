@@ -587,6 +587,11 @@ pub struct DevicesArgs {
     /// holders'); repeat (or comma-separate) for a tree [default: node].
     #[arg(short = 'g', long = "group-by", value_name = "KEY", value_delimiter = ',', requires = "summary", value_parser = ["node", "driver", "pool", "class", "namespace", "ns"])]
     pub group_by: Vec<String>,
+
+    /// With --summary: order the groups (each level under its parent) by
+    /// name (the default), or by devices, allocated or free, most first.
+    #[arg(long, value_name = "KEY", requires = "summary", value_parser = ["name", "devices", "allocated", "free"])]
+    pub sort: Option<String>,
     #[command(flatten)]
     pub what_if: WhatIf,
 

@@ -2153,6 +2153,23 @@ fn devices_summary_counts_per_group() {
         "namespace",
     ]);
     insta::assert_snapshot!("devices_summary_tree", text);
+    // --sort: siblings by a count, most first, each under its parent.
+    let (text, _) = out(&[
+        "devices",
+        "-f",
+        file,
+        "--summary",
+        "-g",
+        "node,namespace",
+        "--sort",
+        "allocated",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(
+        text,
+        "worker-1\nworker-1/team-a\nworker-1/(not held)\nworker-2\nworker-2/(not held)\n"
+    );
     // By class: the class's CEL selects every GPU.
     let (text, _) = out(&[
         "devices",

@@ -51,6 +51,32 @@ fn classes_of(inv: &Inventory) -> Result<ClassesOf, String> {
     Ok(out)
 }
 
+/// The groups in tree order (each group before its children), siblings by
+/// `key`: a count, most first, then name; by name when unset.
+fn sorted(mut groups: Vec<Group>, key: Option<&str>) -> Vec<Group> {
+    let metric = |g: &Group| match key {
+        Some("devices") => g.devices,
+        Some("allocated") => g.allocated,
+        Some("free") => g.free,
+        _ => 0,
+    };
+    // Each group sorts by its ancestors' (count, name) pairs, then its own:
+    // siblings by count, every subtree kept under its parent.
+    let by_path: HashMap<Vec<String>, usize> =
+        groups.iter().map(|g| (g.keys.clone(), metric(g))).collect();
+    let sort_key = |g: &Group| -> Vec<(std::cmp::Reverse<usize>, String)> {
+        (1..=g.keys.len())
+            .map(|n| {
+                let path = &g.keys[..n];
+                let m = by_path.get(path).copied().unwrap_or(0);
+                (std::cmp::Reverse(m), path[n - 1].clone())
+            })
+            .collect()
+    };
+    groups.sort_by_cached_key(sort_key);
+    groups
+}
+
 fn percent(part: usize, whole: usize) -> String {
     match (part * 100).checked_div(whole) {
         Some(p) => format!("{p}%"),
@@ -84,7 +110,10 @@ pub fn render(
     } else {
         HashMap::new()
     };
-    let groups = usage_summary::summarize(rows, &levels, &classes);
+    let groups = sorted(
+        usage_summary::summarize(rows, &levels, &classes),
+        args.sort.as_deref(),
+    );
     let total = usage_summary::summarize(rows, &[], &classes);
     let stdout = match args.output {
         DevicesOutput::Json | DevicesOutput::Yaml => {
