@@ -12,6 +12,7 @@ pub mod commands;
 pub mod config;
 pub mod files;
 pub mod render;
+pub mod rendered;
 pub mod writer;
 
 /// What a command printed and how it ended.

@@ -586,3 +586,48 @@ fn documentation_links_resolve() {
     }
     assert!(broken.is_empty(), "{broken:#?}");
 }
+
+/// Issue 35, item 2: `helm template` output names each document's template
+/// in `# Source:`; findings point at the template and the line within the
+/// rendered document, in every format, and say they are in rendered output.
+#[test]
+fn rendered_charts_are_attributed_to_their_templates() {
+    let text = std::fs::read(
+        support::root().join("testdata/rbac-corpus/dra-driver-nvidia-gpu__helm-rendered.yaml"),
+    )
+    .unwrap();
+    let run = |format: &str| {
+        let o = support::run_with_stdin(&["lint", "-o", format, "-"], Some(&text));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let template = "dra-driver-nvidia-gpu/templates/rbac-kubeletplugin.yaml";
+    let v: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(
+        (d["file"].as_str(), d["line"].as_u64()),
+        (Some(template), Some(14)),
+        "{d}"
+    );
+    assert!(
+        d["notes"]
+            .to_string()
+            .contains("rendered by helm template: line 14 of the document from"),
+        "{d}"
+    );
+    assert!(d["notes"].to_string().contains("<stdin>:15"), "{d}");
+    assert_eq!(v["summary"]["files"], 1);
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).unwrap();
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], template, "{location}");
+    assert_eq!(location["region"]["startLine"], 14);
+    assert!(run("github").contains(&format!("file={template},line=14,")));
+    assert!(run("text").contains(&format!("{template}:14:15")));
+    // --fix would have to edit the templates: a saved rendering is left as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("rendered.yaml");
+    std::fs::write(&saved, &text).unwrap();
+    let o = support::run(&["lint", "--fix", saved.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot edit rendered Helm output"));
+    assert_eq!(std::fs::read(&saved).unwrap(), text);
+}

@@ -117,6 +117,10 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             text: String::new(),
         });
     }
+    // For each source split from a rendered stream: (the stream, the line
+    // its document starts at).
+    let mut rendered: Vec<Option<(String, u32)>> = Vec::new();
+    let mut extra_parts = 0;
     for p in &paths {
         source_paths.push(Some(p.clone()));
         let input = files::read_limited(p, args.max_file_size);
@@ -135,6 +139,26 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
                 String::new()
             }
         };
+        // `helm template` output: one part per document, named after its
+        // template (src/rendered.rs).
+        if let Some(parts) = crate::rendered::split(&input.name, &text) {
+            names.pop();
+            source_paths.pop();
+            // The summary counts the stream once.
+            extra_parts += parts.len().saturating_sub(1);
+            for part in parts {
+                rendered.resize(sources.len(), None);
+                rendered.push(part.rendered_at.map(|at| (input.name.clone(), at)));
+                names.push(part.name.clone());
+                // Never written back: the templates are the sources.
+                source_paths.push(None);
+                sources.push(SourceFile {
+                    name: part.name,
+                    text: part.text,
+                });
+            }
+            continue;
+        }
         sources.push(SourceFile {
             name: input.name,
             text,
@@ -301,7 +325,12 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             unreadable = true;
         }
     }
+    if args.fix && !args.diff && rendered.iter().any(Option::is_some) {
+        return Err("--fix cannot edit rendered Helm output: fix the chart's templates (--fix --diff shows what to change)".into());
+    }
     let mut result = lint::lint(&sources, pre, &settings);
+    rendered_notes(&sources, &rendered, &mut result.diagnostics);
+    result.summary.files = result.summary.files.saturating_sub(extra_parts);
     if let Some(ctx) = context_file {
         let context_objects = result.objects.iter().filter(|o| o.file == ctx).count();
         result.diagnostics.retain(|d| d.file != ctx);
@@ -535,5 +564,37 @@ pub(crate) fn render_result(
         OutputFormat::Github => render::github::render(&report),
         OutputFormat::Gitlab => render::gitlab::render(&report),
         OutputFormat::Junit => render::junit::render(&report),
+    }
+}
+
+/// Says of each finding in a rendered template that it is, and where in the
+/// stream it is (the text, JSON, SARIF and GitHub outputs name the template).
+fn rendered_notes(
+    sources: &[SourceFile],
+    rendered: &[Option<(String, u32)>],
+    diagnostics: &mut [dra_core::diag::Diagnostic],
+) {
+    if rendered.iter().all(Option::is_none) {
+        return;
+    }
+    let mut lines: std::collections::HashMap<usize, dra_core::tree::LineIndex> =
+        std::collections::HashMap::new();
+    for d in diagnostics.iter_mut() {
+        let Some(Some((stream, at))) = rendered.get(d.file) else {
+            continue;
+        };
+        let Some(source) = sources.get(d.file) else {
+            continue;
+        };
+        let index = lines
+            .entry(d.file)
+            .or_insert_with(|| dra_core::tree::LineIndex::new(&source.text));
+        let line = index.line_col(d.span.start).0;
+        d.notes.push(format!(
+            "rendered by helm template: line {line} of the document from {}, {}:{}",
+            source.name,
+            stream,
+            at + line - 1
+        ));
     }
 }
