@@ -8,6 +8,8 @@ e = subprocess.run(['./target/debug/kubectl-dra','explain','pod','team-a/trainer
 t = t.replace('@@EXPLAIN@@', e)
 ep = subprocess.run(['./target/debug/kubectl-dra','explain','pods','-f','testdata/fixtures/explain-pods/cluster.yaml','-n','team-a'],capture_output=True,text=True,env={'NO_COLOR':'1'}).stdout.rstrip()
 t = t.replace('@@PODS@@', ep)
+cp = subprocess.run(['./target/debug/kubectl-dra','capacity','template','team-a/one-gpu','-f','testdata/fixtures/explain-pods/cluster.yaml'],capture_output=True,text=True,env={'NO_COLOR':'1'}).stdout.rstrip()
+t = t.replace('@@CAPACITY@@', cp)
 wi = subprocess.run(['./target/debug/kubectl-dra','explain','pods','-n','team-a','-f','testdata/fixtures/explain-pods/cluster.yaml','--delete','devicetaintrule/worker-2-maintenance'],capture_output=True,text=True,env={'NO_COLOR':'1'}).stdout.rstrip()
 sm = subprocess.run(['./target/debug/kubectl-dra','devices','-f','testdata/fixtures/explain-pods/cluster.yaml','--summary','-g','node','-g','namespace'],capture_output=True,text=True,env={'NO_COLOR':'1'}).stdout.rstrip()
 dr = subprocess.run(['./target/debug/kubectl-dra','doctor','-f','testdata/fixtures/doctor/cluster.yaml'],capture_output=True,text=True,env={'NO_COLOR':'1'}).stdout.rstrip()
@@ -48,7 +50,7 @@ for f in sorted(glob.glob('testdata/releases/*.yaml')):
     g = ' (gates: `%s`)' % gates if gates else ''
     rows.append('| **%s**: %s%s | %s | %s |' % (name, about, g, ' | '.join(cells), source))
 releases = '\n'.join(rows)
-subs = {'@@MATCH@@': m, '@@EXPLAIN@@': e, '@@PODS@@': ep, '@@WHATIF@@': wi, '@@SUMMARY@@': sm, '@@DOCTOR@@': dr, '@@RBAC@@': rb, '@@READER@@': rd, '@@CONVERT@@': cv,
+subs = {'@@MATCH@@': m, '@@EXPLAIN@@': e, '@@PODS@@': ep, '@@CAPACITY@@': cp, '@@WHATIF@@': wi, '@@SUMMARY@@': sm, '@@DOCTOR@@': dr, '@@RBAC@@': rb, '@@READER@@': rd, '@@CONVERT@@': cv,
         '@@FIXDIFF@@': fd, '@@EXAMPLE@@': ex, '@@RULES@@': rules, '@@RELEASES@@': releases}
 for tmpl in sorted(glob.glob('scripts/docs/*.md.tmpl')):
     d = open(tmpl).read()

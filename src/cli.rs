@@ -30,6 +30,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Check the cluster's inventory and claims as stored for what makes pods pend or devices leak.
     Doctor(DoctorArgs),
+    /// How many more copies of a claim or template fit, per node, and what stops the next.
+    Capacity(CapacityArgs),
     /// The device inventory: one row per device with node, driver, pool, and who holds it.
     Devices(DevicesArgs),
     /// Write what `explain -f` needs from the live cluster to one multi-document YAML file.
@@ -614,6 +616,24 @@ pub struct SnapshotArgs {
     pub all_namespaces: bool,
     #[command(flatten)]
     pub cluster: ClusterArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CapacityArgs {
+    /// What to copy: a ResourceClaim or a ResourceClaimTemplate.
+    #[arg(value_name = "KIND", value_parser = ["claim", "template"])]
+    pub kind: String,
+
+    /// NAME or NAMESPACE/NAME.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// Most copies counted per node.
+    #[arg(long = "max-per-node", value_name = "N", default_value_t = 64)]
+    pub max_per_node: usize,
+
+    #[command(flatten)]
+    pub common: ExplainCommon,
 }
 
 #[derive(Args, Debug)]

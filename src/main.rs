@@ -53,6 +53,7 @@ fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
         cli::Command::Rules(args) => commands::rules::run(&args),
         cli::Command::Config(args) => commands::config::run(&args),
         cli::Command::Doctor(args) => commands::doctor::run(&args),
+        cli::Command::Capacity(args) => commands::capacity::run(&args),
         cli::Command::Match(args) => commands::matching::run(&args),
         cli::Command::Rbac(args) => commands::rbac::run(&args),
         cli::Command::Convert(args) => commands::convert::run(&args),

@@ -2312,3 +2312,51 @@ fn what_if_changes_answer_as_the_edited_inventory_would() {
     let (_, code) = out(&["devices", "-f", file, "--drain", "worker-9"]);
     assert_eq!(code, 2);
 }
+
+/// Issue 33, item 1: `capacity` allocates copies one after another per
+/// node, each holding its devices, and says what stops the next.
+#[test]
+fn capacity_counts_copies_per_node_and_what_stops_the_next() {
+    let file = "testdata/fixtures/explain-pods/cluster.yaml";
+    let json = |args: &[&str]| {
+        let mut all = vec!["capacity"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-f", file, "-o", "json"]);
+        let (text, code) = out(&all);
+        assert_eq!(code, 0, "{text}");
+        serde_json::from_str::<serde_json::Value>(&text).unwrap_or_else(|_| panic!("{text}"))
+    };
+    let v = json(&["template", "team-a/one-gpu"]);
+    assert_eq!(v["total"], 1, "{v}");
+    assert_eq!(v["nodes"][0]["node"], "worker-1");
+    assert_eq!(v["nodes"][0]["stop"]["kind"], "inUse");
+    assert_eq!(v["nodes"][1]["stop"]["kind"], "tainted");
+    // Without the maintenance rule, worker-2's two GPUs take two more.
+    let v = json(&[
+        "template",
+        "team-a/one-gpu",
+        "--delete",
+        "devicetaintrule/worker-2-maintenance",
+    ]);
+    assert_eq!(v["total"], 3, "{v}");
+    assert_eq!(
+        (
+            v["nodes"][0]["node"].as_str(),
+            v["nodes"][0]["copies"].as_u64()
+        ),
+        (Some("worker-2"), Some(2))
+    );
+    // The bound is said, not passed off as the answer.
+    let v = json(&[
+        "template",
+        "team-a/one-gpu",
+        "--delete",
+        "devicetaintrule/worker-2-maintenance",
+        "--max-per-node",
+        "1",
+    ]);
+    assert_eq!(v["nodes"][0]["stop"]["type"], "bound", "{v}");
+    let (text, _) = out(&["capacity", "template", "team-a/one-gpu", "-f", file]);
+    insta::assert_snapshot!("capacity_text", text);
+    assert_eq!(out(&["capacity", "claim", "team-a/nope", "-f", file]).1, 2);
+}

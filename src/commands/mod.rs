@@ -1,4 +1,5 @@
 //! One module per subcommand: glue between flags, files and the engine.
+pub mod capacity;
 pub mod completion;
 pub mod config;
 pub mod convert;

@@ -17,6 +17,7 @@
 //! - [`diag`]: findings as data; [`config`]: the repository's `.kubectl-dra.yaml`.
 
 pub mod allocate;
+pub mod capacity;
 pub mod cel;
 pub mod config;
 pub mod convert;

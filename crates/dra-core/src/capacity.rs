@@ -1,0 +1,214 @@
+//! How many more copies of a claim fit, per node: copies are allocated one
+//! after another on the node, as the scheduler would place them, each
+//! holding its devices, counters and capacity for the next, until one does
+//! not fit; what stops it is said in `explain`'s words.
+//!
+//! Each node is counted on its own inventory: its node-local slices, the
+//! slices of pools shared between nodes, the classes and taint rules, and
+//! the claims allocated from those pools. A pool shared between nodes is
+//! therefore counted for each node as if the others took none of it (the
+//! answer names such pools). The count is the greedy one (the scheduler's
+//! first-fit order), bounded by `max` per node.
+
+use serde::Serialize;
+
+use crate::allocate::{Allocator, Limits, Outcome, DEFAULT_BUDGET};
+use crate::gates::FeatureGates;
+use crate::model::{object_from_node, Object, ObjectKind};
+use crate::tree::Node;
+use crate::verdict::CauseKind;
+
+/// What stops the next copy on a node.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum Stop {
+    /// The next copy does not fit: the cause, as `explain` words it.
+    Unsatisfiable { kind: CauseKind, reason: String },
+    /// The allocator stops the attempt (a selector error, the budget).
+    Error { error: String },
+    /// `max` copies fit; more may.
+    Bound,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeCapacity {
+    pub node: String,
+    pub copies: usize,
+    pub stop: Stop,
+    /// Pools shared with other nodes whose devices the copies used.
+    #[serde(rename = "sharedPools", skip_serializing_if = "Vec::is_empty")]
+    pub shared_pools: Vec<String>,
+}
+
+/// Whether a slice is bound to one node by `nodeName` (else its pool may
+/// serve several nodes).
+fn node_of(o: &Object) -> Option<&str> {
+    o.spec()
+        .and_then(|s| s.get("nodeName"))
+        .and_then(Node::as_str)
+        .filter(|n| !n.is_empty())
+}
+
+/// The objects one node's count reads.
+fn node_inventory(objects: &[Object], node: &str) -> Vec<Object> {
+    let pools: std::collections::HashSet<(&str, &str)> = objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice)
+        .filter(|o| node_of(o).is_none_or(|n| n == node))
+        .filter_map(|o| {
+            let spec = o.spec()?;
+            Some((
+                spec.get("driver")?.as_str()?,
+                spec.get("pool")?.get("name")?.as_str()?,
+            ))
+        })
+        .collect();
+    objects
+        .iter()
+        .filter(|o| match o.kind {
+            ObjectKind::ResourceSlice => node_of(o).is_none_or(|n| n == node),
+            ObjectKind::Node => o.name() == Some(node),
+            ObjectKind::DeviceClass | ObjectKind::DeviceTaintRule => true,
+            // Claims holding devices of these pools.
+            ObjectKind::ResourceClaim => crate::dra::Claim::decode(o).allocation.is_some_and(|a| {
+                a.results.iter().any(
+                    |r| matches!((r.driver, r.pool), (Some(d), Some(p)) if pools.contains(&(d, p))),
+                )
+            }),
+            _ => false,
+        })
+        .cloned()
+        .collect()
+}
+
+/// A copy of the claim (`spec` is a claim's spec), named `name`.
+fn copy(spec: &Node, namespace: &str, name: &str, status: Option<Node>) -> Option<Object> {
+    let mut root: Node = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": name, "namespace": namespace},
+    }))
+    .ok()?;
+    root.insert_back("spec", spec.clone());
+    if let Some(status) = status {
+        root.insert_back("status", status);
+    }
+    object_from_node(usize::MAX, 0, root, "resource.k8s.io/v1", "ResourceClaim")
+}
+
+/// How many more copies of the claim `spec` (in `namespace`) fit on each
+/// of `nodes`, at most `max` each.
+pub fn capacity(
+    objects: &[Object],
+    gates: &FeatureGates,
+    spec: &Node,
+    namespace: &str,
+    nodes: &[String],
+    max: usize,
+) -> Vec<NodeCapacity> {
+    use rayon::prelude::*;
+    nodes
+        .par_iter()
+        .map(|node| node_capacity(objects, gates, spec, namespace, node, max))
+        .collect()
+}
+
+fn node_capacity(
+    objects: &[Object],
+    gates: &FeatureGates,
+    spec: &Node,
+    namespace: &str,
+    node: &str,
+    max: usize,
+) -> NodeCapacity {
+    let mut inventory = node_inventory(objects, node);
+    let shared: std::collections::HashSet<String> = inventory
+        .iter()
+        .filter(|o| o.kind == ObjectKind::ResourceSlice && node_of(o).is_none())
+        .filter_map(|o| {
+            let s = o.spec()?;
+            Some(format!(
+                "{}/{}",
+                s.get("driver")?.as_str()?,
+                s.get("pool")?.get("name")?.as_str()?
+            ))
+        })
+        .collect();
+    let mut used_shared = std::collections::BTreeSet::new();
+    let mut copies = 0;
+    let stop = loop {
+        if copies == max {
+            break Stop::Bound;
+        }
+        let name = format!("capacity-copy-{copies}");
+        let Some(candidate) = copy(spec, namespace, &name, None) else {
+            break Stop::Error {
+                error: "the claim's spec cannot be copied".into(),
+            };
+        };
+        let outcome = Allocator::new(&inventory, gates, &[&candidate])
+            .with_limits(Limits {
+                steps: DEFAULT_BUDGET,
+                timeout: None,
+            })
+            .on_nodes(&[node])
+            .pop();
+        match outcome {
+            Some(Outcome::Allocated { claims }) => {
+                let Some(c) = claims.into_iter().find(|c| c.name == name) else {
+                    break Stop::Error {
+                        error: "the copy was not allocated".into(),
+                    };
+                };
+                for r in &c.results {
+                    let pool = format!("{}/{}", r.driver, r.pool);
+                    if shared.contains(&pool) {
+                        used_shared.insert(pool);
+                    }
+                }
+                let mut allocation = serde_json::json!({
+                    "devices": {"results": c.results},
+                });
+                if let Some(sel) = &c.node_selector {
+                    allocation["nodeSelector"] = sel.to_json();
+                }
+                let status = serde_json::from_value(serde_json::json!({
+                    "allocation": allocation,
+                    "reservedFor": [{"resource": "pods", "name": name, "uid": name}],
+                }))
+                .ok();
+                match copy(spec, namespace, &name, status) {
+                    Some(held) => inventory.push(held),
+                    None => {
+                        break Stop::Error {
+                            error: "the allocation cannot be recorded".into(),
+                        }
+                    }
+                }
+                copies += 1;
+            }
+            Some(Outcome::Unsatisfiable {
+                reasons,
+                funnels,
+                constraints,
+            }) => {
+                let b = crate::verdict::blocking(&reasons, &funnels, &constraints);
+                break Stop::Unsatisfiable {
+                    kind: b.kind,
+                    reason: b.text,
+                };
+            }
+            Some(Outcome::Error { error, .. }) => break Stop::Error { error },
+            Some(Outcome::Undecided { reason }) => break Stop::Error { error: reason },
+            None => {
+                break Stop::Error {
+                    error: "no outcome".into(),
+                }
+            }
+        }
+    };
+    NodeCapacity {
+        node: node.to_owned(),
+        copies,
+        stop,
+        shared_pools: used_shared.into_iter().collect(),
+    }
+}
