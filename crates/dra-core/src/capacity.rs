@@ -49,36 +49,92 @@ fn node_of(o: &Object) -> Option<&str> {
         .filter(|n| !n.is_empty())
 }
 
-/// The objects one node's count reads.
-fn node_inventory(objects: &[Object], node: &str) -> Vec<Object> {
-    let pools: std::collections::HashSet<(&str, &str)> = objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::ResourceSlice)
-        .filter(|o| node_of(o).is_none_or(|n| n == node))
-        .filter_map(|o| {
-            let spec = o.spec()?;
-            Some((
-                spec.get("driver")?.as_str()?,
-                spec.get("pool")?.get("name")?.as_str()?,
-            ))
-        })
-        .collect();
-    objects
-        .iter()
-        .filter(|o| match o.kind {
-            ObjectKind::ResourceSlice => node_of(o).is_none_or(|n| n == node),
-            ObjectKind::Node => o.name() == Some(node),
-            ObjectKind::DeviceClass | ObjectKind::DeviceTaintRule => true,
-            // Claims holding devices of these pools.
-            ObjectKind::ResourceClaim => crate::dra::Claim::decode(o).allocation.is_some_and(|a| {
-                a.results.iter().any(
-                    |r| matches!((r.driver, r.pool), (Some(d), Some(p)) if pools.contains(&(d, p))),
-                )
-            }),
-            _ => false,
-        })
-        .cloned()
-        .collect()
+/// The objects each node's count reads, indexed once (a fleet has
+/// thousands of nodes; a scan of every object per node was quadratic).
+struct Index<'a> {
+    /// Classes and taint rules: every node reads them.
+    common: Vec<&'a Object>,
+    /// Slices not bound to one node (their pools may serve several).
+    shared: Vec<&'a Object>,
+    by_node: std::collections::HashMap<&'a str, Vec<&'a Object>>,
+    nodes: std::collections::HashMap<&'a str, &'a Object>,
+    /// Allocated claims, by the pools they hold devices of.
+    claims_by_pool: std::collections::HashMap<(&'a str, &'a str), Vec<&'a Object>>,
+}
+
+fn pool_of(o: &Object) -> Option<(&str, &str)> {
+    let spec = o.spec()?;
+    Some((
+        spec.get("driver")?.as_str()?,
+        spec.get("pool")?.get("name")?.as_str()?,
+    ))
+}
+
+impl<'a> Index<'a> {
+    fn new(objects: &'a [Object]) -> Self {
+        let mut index = Index {
+            common: Vec::new(),
+            shared: Vec::new(),
+            by_node: Default::default(),
+            nodes: Default::default(),
+            claims_by_pool: Default::default(),
+        };
+        for o in objects {
+            match o.kind {
+                ObjectKind::DeviceClass | ObjectKind::DeviceTaintRule => index.common.push(o),
+                ObjectKind::ResourceSlice => match node_of(o) {
+                    Some(n) => index.by_node.entry(n).or_default().push(o),
+                    None => index.shared.push(o),
+                },
+                ObjectKind::Node => {
+                    if let Some(n) = o.name() {
+                        index.nodes.insert(n, o);
+                    }
+                }
+                ObjectKind::ResourceClaim => {
+                    let claim = crate::dra::Claim::decode(o);
+                    let pools: std::collections::BTreeSet<(&'a str, &'a str)> = claim
+                        .allocation
+                        .iter()
+                        .flat_map(|a| a.results.iter())
+                        .filter_map(|r| Some((r.driver?, r.pool?)))
+                        .collect();
+                    for p in pools {
+                        index.claims_by_pool.entry(p).or_default().push(o);
+                    }
+                }
+                _ => {}
+            }
+        }
+        index
+    }
+
+    /// The objects one node's count reads, copied (its copies are added).
+    fn node_inventory(&self, node: &str) -> Vec<Object> {
+        let slices: Vec<&Object> = self
+            .by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .chain(&self.shared)
+            .copied()
+            .collect();
+        let mut claims: Vec<&Object> = slices
+            .iter()
+            .filter_map(|o| pool_of(o))
+            .flat_map(|p| self.claims_by_pool.get(&p).into_iter().flatten().copied())
+            .collect();
+        claims.sort_by_key(|o| *o as *const Object);
+        claims.dedup_by_key(|o| *o as *const Object);
+        self.common
+            .iter()
+            .copied()
+            .chain(self.nodes.get(node).copied())
+            .chain(slices)
+            .chain(claims)
+            .cloned()
+            .collect()
+    }
 }
 
 /// A copy of the claim (`spec` is a claim's spec), named `name`.
@@ -105,21 +161,30 @@ pub fn capacity(
     max: usize,
 ) -> Vec<NodeCapacity> {
     use rayon::prelude::*;
+    let index = Index::new(objects);
     nodes
         .par_iter()
-        .map(|node| node_capacity(objects, gates, spec, namespace, node, max))
+        .map(|node| {
+            node_capacity(
+                index.node_inventory(node),
+                gates,
+                spec,
+                namespace,
+                node,
+                max,
+            )
+        })
         .collect()
 }
 
 fn node_capacity(
-    objects: &[Object],
+    mut inventory: Vec<Object>,
     gates: &FeatureGates,
     spec: &Node,
     namespace: &str,
     node: &str,
     max: usize,
 ) -> NodeCapacity {
-    let mut inventory = node_inventory(objects, node);
     let shared: std::collections::HashSet<String> = inventory
         .iter()
         .filter(|o| o.kind == ObjectKind::ResourceSlice && node_of(o).is_none())

@@ -32,6 +32,7 @@ pub mod inventory;
 pub mod lint;
 pub mod migrate;
 pub mod model;
+pub mod names;
 pub mod prefilter;
 pub mod quantity;
 pub mod rbac;

@@ -88,36 +88,7 @@ fn key(pod: &Object, objects: &[Object]) -> Option<String> {
     Some(key.to_string())
 }
 
-/// Whether `c` may be part of an object name: a replaced name must not be
-/// the start or end of a longer one (`train-1` in `train-10`).
-fn name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '-' || c == '.'
-}
-
-/// `text` with every whole occurrence of `from` replaced by `to`.
-fn replace_name(text: &str, from: &str, to: &str) -> String {
-    if from.is_empty() || from == to {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find(from) {
-        let before = match i {
-            0 => out.chars().last(),
-            _ => rest[..i].chars().last(),
-        };
-        let after = rest[i + from.len()..].chars().next();
-        out.push_str(&rest[..i]);
-        if before.is_some_and(name_char) || after.is_some_and(name_char) {
-            out.push_str(from);
-        } else {
-            out.push_str(to);
-        }
-        rest = &rest[i + from.len()..];
-    }
-    out.push_str(rest);
-    out
-}
+use dra_core::names::replace_whole as replace_name;
 
 impl Shapes {
     /// Forgets every answer: the inventory changed (`--in-order` placed a pod).
@@ -170,22 +141,5 @@ impl Shapes {
             },
         );
         answer
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::replace_name;
-
-    #[test]
-    fn only_whole_names_are_replaced() {
-        assert_eq!(
-            replace_name(
-                "ns/train-1 ns/train-10 train-1-gpus \"train-1\"",
-                "train-1",
-                "infer-2"
-            ),
-            "ns/infer-2 ns/train-10 train-1-gpus \"infer-2\""
-        );
     }
 }
