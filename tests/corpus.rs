@@ -28,10 +28,17 @@ fn findings(corpus: &str) -> Vec<String> {
         );
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         for d in v["diagnostics"].as_array().unwrap() {
+            // A rendered chart's finding is at its template (`# Source:`),
+            // the line within the rendered document.
+            let file = rel.trim_start_matches(corpus).trim_start_matches('/');
+            let at = match d["file"].as_str() {
+                Some(f) if !rel.ends_with(f) => format!("{file} > {f}"),
+                _ => file.to_owned(),
+            };
             out.push(format!(
                 "{}\t{}:{}:{}\t{}",
                 d["rule"].as_str().unwrap(),
-                rel.trim_start_matches(corpus).trim_start_matches('/'),
+                at,
                 d["line"],
                 d["column"],
                 d["field"].as_str().unwrap()
