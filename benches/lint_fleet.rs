@@ -26,6 +26,7 @@ fn settings() -> Settings {
         gates: FeatureGates::defaults(Version::LATEST),
         selection: Selection::default(),
         per_file: Vec::new(),
+        inventory_from_input: false,
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),

@@ -72,6 +72,7 @@ fn errors(name: &str, text: &str, gates: &FeatureGates) -> Vec<(String, u32)> {
         gates: gates.clone(),
         selection: Selection::default(),
         per_file: Vec::new(),
+        inventory_from_input: false,
         limits: Default::default(),
         inventory: None,
         stored: Vec::new(),

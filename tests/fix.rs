@@ -15,6 +15,7 @@ fn settings(version: Version) -> Settings {
         gates: FeatureGates::defaults(version),
         selection: Selection::default(),
         per_file: Vec::new(),
+        inventory_from_input: false,
         limits: Default::default(),
         inventory: None,
         stored: Vec::new(),

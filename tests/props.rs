@@ -12,6 +12,7 @@ fn lint_text(text: String) {
         gates: FeatureGates::defaults(Version::LATEST),
         selection: Selection::default(),
         per_file: Vec::new(),
+        inventory_from_input: false,
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),

@@ -10,6 +10,7 @@ pub fn lint_text(text: &str) {
         gates: FeatureGates::defaults(Version::V1_37),
         selection: Selection::default(),
         per_file: Vec::new(),
+        inventory_from_input: false,
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),

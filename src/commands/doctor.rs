@@ -20,6 +20,14 @@ use crate::Outcome;
 pub const DOCTOR_RULES: &[&str] = &["DRA-H", "DRA-V20", "DRA-V21", "DRA-C003"];
 
 pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
+    // Files as they are: read once, by lint (the devices its selectors are
+    // checked against are the input's own), the target from the header.
+    if !args.files.is_empty() && args.what_if.is_empty() {
+        let sources = source::read_sources(&args.files)?;
+        let gates = source::gates_from_headers(&sources, &args.target)?;
+        let settings = settings(gates, None);
+        return finish(args, sources, &settings);
+    }
     let inv = source::load(
         &args.files,
         &args.cluster,
@@ -56,9 +64,22 @@ pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
         source::read_sources(&args.files)?
     };
     let list_types = dra_core::cel::list_values_converted(&inv.gates);
-    let settings = Settings {
-        inventory: Some(dra_core::inventory::devices(&inv.objects, list_types)),
-        gates: inv.gates.clone(),
+    let devices = dra_core::inventory::devices(&inv.objects, list_types);
+    let settings = settings(inv.gates.clone(), Some(devices));
+    std::mem::forget(inv);
+    finish(args, sources, &settings)
+}
+
+/// Lint's settings for doctor: its rules, and the devices selectors are
+/// checked against (`None`: the input's own).
+fn settings(
+    gates: dra_core::gates::FeatureGates,
+    inventory: Option<Vec<dra_core::inventory::InventoryDevice>>,
+) -> Settings {
+    Settings {
+        inventory_from_input: inventory.is_none(),
+        inventory,
+        gates,
         selection: Selection {
             select: Some(DOCTOR_RULES.iter().map(|s| (*s).to_owned()).collect()),
             ignore: Vec::new(),
@@ -66,16 +87,22 @@ pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
         per_file: Vec::new(),
         limits: Limits::default(),
         stored: Vec::new(),
-    };
-    std::mem::forget(inv);
+    }
+}
+
+fn finish(
+    args: &DoctorArgs,
+    sources: Vec<SourceFile>,
+    settings: &Settings,
+) -> Result<Outcome, String> {
     let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
-    let mut result = lint::lint(&sources, Vec::new(), &settings);
+    let mut result = lint::lint(&sources, Vec::new(), settings);
     std::mem::forget(std::mem::take(&mut result.objects));
     let stdout = render_result(
         &names,
         sources,
         &result,
-        &settings,
+        settings,
         args.output,
         &RenderOptions {
             color: crate::render::terminal::use_color(args.color),

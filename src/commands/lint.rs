@@ -312,6 +312,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         gates,
         selection,
         per_file,
+        inventory_from_input: false,
         limits: Limits::default(),
         inventory,
         stored,

@@ -81,6 +81,31 @@ pub fn what_if(
     Ok(done)
 }
 
+/// The target of files read as they are (`doctor -f`): the snapshot
+/// header's version and gates (the first document of a snapshot), under
+/// `--kubernetes-version` and `--feature-gates`, without loading the rest.
+pub fn gates_from_headers(sources: &[SourceFile], target: &Target) -> Result<FeatureGates, String> {
+    let heads: Vec<SourceFile> = sources
+        .iter()
+        .map(|s| {
+            let text = s.text.trim_start_matches("---\n");
+            let end = text.find("\n---").map_or(text.len(), |i| i + 1);
+            SourceFile {
+                name: s.name.clone(),
+                text: text[..end].to_owned(),
+            }
+        })
+        .collect();
+    let (objects, _) = load_objects(&heads, Limits::default());
+    let facts = snapshot_facts(&objects)?;
+    resolve_gates(
+        target,
+        facts
+            .as_ref()
+            .map(|f| (f.version, Some(f.gates.as_slice()))),
+    )
+}
+
 /// Reads the files of `-f`; unreadable ones are an error (exit 2).
 pub fn read_sources(paths: &[PathBuf]) -> Result<Vec<SourceFile>, String> {
     let (paths, missing) = crate::files::collect(paths);

@@ -143,6 +143,7 @@ mod tests {
             gates: FeatureGates::defaults(Version::LATEST),
             selection: Selection::default(),
             per_file: Vec::new(),
+            inventory_from_input: false,
             limits: crate::yaml::Limits::default(),
             inventory: None,
             stored: Vec::new(),

@@ -244,6 +244,9 @@ pub struct Settings {
     pub limits: Limits,
     /// Devices to check selectors against (`--inventory`).
     pub inventory: Option<Vec<crate::inventory::InventoryDevice>>,
+    /// Without `inventory`: check selectors against the devices of the
+    /// input's own slices (`doctor`: the input is the cluster's state).
+    pub inventory_from_input: bool,
     /// Objects the target cluster stores (`lint --cluster`): files are
     /// checked as updates of those with the same kind, namespace and name.
     pub stored: Vec<Object>,
@@ -632,6 +635,10 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         checked.extend(obj);
     }
     let stored = crate::stored::Stored::new(&settings.stored);
+    let own_inventory =
+        (settings.inventory.is_none() && settings.inventory_from_input).then(|| {
+            crate::inventory::devices(&checked, crate::cel::list_values_converted(&settings.gates))
+        });
     let cx = Ctx {
         stored: &stored,
         gates: &settings.gates,
@@ -639,7 +646,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         sources: files,
         cel: std::sync::Mutex::new(crate::cel::Cache::default()),
         cel_env: crate::cel::Env::new(&settings.gates),
-        inventory: settings.inventory.as_deref(),
+        inventory: settings.inventory.as_deref().or(own_inventory.as_deref()),
         typed: std::sync::OnceLock::new(),
     };
     let rules: Vec<&Rule> = registry::RULES
