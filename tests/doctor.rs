@@ -54,6 +54,14 @@ fn doctor_finds_leaks_dangling_objects_and_stuck_pods() {
         .map(|(r, n)| (r.to_string(), n.to_string()))
         .collect();
     assert_eq!(found, want);
+    // An incomplete pool says since when it waits for its missing slices.
+    assert!(
+        v["diagnostics"][1]["notes"].to_string().contains(
+            "its newest slice was created at 2026-11-02T08:00:00Z: the other 1 never arrived since"
+        ),
+        "{}",
+        v["diagnostics"][1]
+    );
     // DeviceTaintRules do not count on 1.36 defaults (DRADeviceTaintRules
     // off): no eviction is predicted.
     let (out, _) = stdout(&[

@@ -5,7 +5,7 @@ use super::v200_unknown_counter_set::pools;
 declare_rule! {
     id: "DRA-V205", name: "pool-slice-count-mismatch", severity: Warning, origin: Linter,
     summary: "The number of slices of a pool differs from resourceSliceCount, or its slices disagree on it",
-    docs: "The scheduler treats a pool with fewer slices than resourceSliceCount as incomplete: it may not allocate from it (for `allocationMode: All` it refuses). kubectl-dra counts the slices of the pool's newest generation in the input.",
+    docs: "The scheduler treats a pool with fewer slices than resourceSliceCount as incomplete: it may not allocate from it (for `allocationMode: All` it refuses). kubectl-dra counts the slices of the pool's newest generation in the input; on stored slices (with `creationTimestamp`, as `doctor` and snapshots read them) it also says since when the missing ones have been awaited.",
     example: "# two slices of pool node-1, each with resourceSliceCount: 3\n",
     check: Check::Run(check),
 }
@@ -38,9 +38,41 @@ fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
                     ),
                 );
             } else if *c != seen && *c > 0 {
-                out.report(s, Warning, "spec.pool.resourceSliceCount", n.span, format!("resourceSliceCount is {c}, but the input has {seen} slice{} of pool {}/{}", if seen == 1 { "" } else { "s" }, pool.driver, pool.name))
-                    .note("the scheduler treats an incomplete pool as unusable for some requests (allocationMode: All)");
+                let d = out.report(
+                    s,
+                    Warning,
+                    "spec.pool.resourceSliceCount",
+                    n.span,
+                    format!(
+                        "resourceSliceCount is {c}, but the input has {seen} slice{} of pool {}/{}",
+                        if seen == 1 { "" } else { "s" },
+                        pool.driver,
+                        pool.name
+                    ),
+                );
+                d.note("the scheduler treats an incomplete pool as unusable for some requests (allocationMode: All)");
+                // On a cluster's state: since when the pool has waited for
+                // its missing slices (a driver that stopped publishing).
+                if let Some(since) = newest_created(&pool.slices).filter(|_| *c > seen) {
+                    d.note(format!(
+                        "its newest slice was created at {since}: the other {} never arrived since",
+                        c - seen
+                    ));
+                }
             }
         }
     }
+}
+
+/// The latest `metadata.creationTimestamp` of the slices (RFC 3339 in UTC
+/// orders as text), when they carry one (stored objects do).
+fn newest_created<'a>(slices: &[&'a Object]) -> Option<&'a str> {
+    slices
+        .iter()
+        .filter_map(|s| {
+            get(&s.root, "metadata")
+                .and_then(|m| get(m, "creationTimestamp"))
+                .and_then(Node::as_str)
+        })
+        .max()
 }
