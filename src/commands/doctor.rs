@@ -5,14 +5,13 @@
 //! cross-object rules (DRA-V20x, DRA-V21x), and selectors evaluated on every
 //! published device (DRA-C003).
 
-use dra_core::diag::Severity;
 use dra_core::lint::{self, Selection, Settings};
 use dra_core::sources::SourceFile;
 use dra_core::yaml::Limits;
 
 use crate::cli::DoctorArgs;
 use crate::cluster::Needs;
-use crate::commands::lint::{render_result, RenderOptions};
+use crate::commands::lint::{fails, render_result, RenderOptions};
 use crate::commands::source;
 use crate::Outcome;
 
@@ -110,14 +109,6 @@ fn finish(
             statistics: false,
         },
     );
-    let errors = result
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Error);
-    let warnings = result
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Warning);
-    let code = u8::from(errors || (args.strict && warnings));
+    let code = u8::from(fails(&result.diagnostics, args.strict));
     Ok(Outcome { stdout, code })
 }

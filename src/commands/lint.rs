@@ -363,17 +363,9 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             statistics: args.statistics,
         },
     );
-    let errors = result
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Error);
-    let warnings = result
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Warning);
     let code = if unreadable {
         2
-    } else if (errors || (strict && warnings)) && !args.exit_zero {
+    } else if fails(&result.diagnostics, strict) && !args.exit_zero {
         1
     } else {
         0
@@ -520,6 +512,14 @@ fn report_fixes(
             );
         }
     }
+}
+
+/// Whether findings fail the run (exit 1): an error, or with `strict` a
+/// warning (`lint` and `doctor`).
+pub(crate) fn fails(diagnostics: &[dra_core::diag::Diagnostic], strict: bool) -> bool {
+    diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error || (strict && d.severity == Severity::Warning))
 }
 
 /// How a lint result is shown (text options; other formats ignore them).

@@ -98,9 +98,42 @@ pub struct Ctx<'a> {
     /// The typed model of `objects`, decoded when a cross-object rule first
     /// needs it.
     pub typed: std::sync::OnceLock<crate::dra::Inventory<'a>>,
+    /// Which kinds, nodes and pods the input holds (the stored-state rules
+    /// ask per object; built once).
+    pub present: std::sync::OnceLock<Present<'a>>,
+}
+
+/// What the input holds, for the stored-state rules (DRA-H).
+#[derive(Default)]
+pub struct Present<'a> {
+    pub kinds: std::collections::HashSet<ObjectKind>,
+    pub has_pods: bool,
+    pub nodes: std::collections::HashSet<&'a str>,
+    /// `namespace/name` of the Pods.
+    pub pods: std::collections::HashSet<(&'a str, &'a str)>,
 }
 
 impl<'a> Ctx<'a> {
+    /// Which kinds, nodes and pods the input holds (built once per run).
+    pub fn present(&self) -> &Present<'a> {
+        self.present.get_or_init(|| {
+            let mut p = Present::default();
+            for o in self.objects {
+                p.kinds.insert(o.kind);
+                if o.kind == ObjectKind::Node {
+                    p.nodes.extend(o.name());
+                }
+                if o.kind == ObjectKind::Workload && o.reference.kind == "Pod" {
+                    p.has_pods = true;
+                    if let Some(n) = o.name() {
+                        p.pods.insert((o.namespace_or_default(), n));
+                    }
+                }
+            }
+            p
+        })
+    }
+
     /// The input's DRA objects as typed values (decoded once per run).
     pub fn dra(&self) -> &crate::dra::Inventory<'a> {
         self.typed
@@ -648,6 +681,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         cel_env: crate::cel::Env::new(&settings.gates),
         inventory: settings.inventory.as_deref().or(own_inventory.as_deref()),
         typed: std::sync::OnceLock::new(),
+        present: std::sync::OnceLock::new(),
     };
     let rules: Vec<&Rule> = registry::RULES
         .iter()

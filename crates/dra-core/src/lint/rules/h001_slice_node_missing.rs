@@ -19,10 +19,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(name) = n.as_str().filter(|n| !n.is_empty()) else {
         return;
     };
-    let known = cx
-        .objects
-        .iter()
-        .any(|o| o.kind == Node && o.name() == Some(name));
+    let known = cx.present().nodes.contains(name);
     if !known {
         out.report(
             obj,

@@ -6,48 +6,62 @@ declare_rule! {
     summary: "An allocated device has a NoExecute taint its claim does not tolerate: its pods are evicted",
     docs: "A NoExecute taint on a device (published by the driver, or put on by a DeviceTaintRule) makes the eviction controller delete the pods that use it unless the request tolerates it. Expected during maintenance; otherwise narrow or delete the DeviceTaintRule, or have the driver clear the taint. Checked on a cluster's state (an input with Nodes). Taints count as the scheduler's release applies them: device taints with DRADeviceTaints, rules with DRADeviceTaintRules (with DRADeviceTaints in 1.34).",
     example: "spec:\n  deviceSelector: {driver: gpu.example.com}\n  taint: {key: maintenance, effect: NoExecute}\n",
-    check: Check::Object(&[ResourceClaim], check),
+    check: Check::Run(check),
 }
 
-fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, out: &mut Sink<'_>) {
     if !cluster_state(cx) {
         return;
     }
-    let claim = crate::dra::Claim::decode(obj);
-    let Some(allocation) = &claim.allocation else {
-        return;
-    };
     let inv = cx.dra();
     let device_taints = cx.gates.enabled(Gate::DRADeviceTaints);
     let rules_apply = cx.gates.taint_rules_applied();
     let list_types = crate::cel::list_values_converted(cx.gates);
-    for (i, r) in allocation.results.iter().enumerate() {
-        let (Some(driver), Some(pool), Some(device)) = (r.driver, r.pool, r.device) else {
+    // Built once: a cluster has many claims (a scan of every slice per
+    // allocation result, and the rules' CEL compiled per result, were
+    // quadratic).
+    let devices: std::collections::HashMap<(&str, &str, &str), &crate::dra::Device> = inv
+        .slices
+        .iter()
+        .flat_map(|s| {
+            s.devices()
+                .iter()
+                .map(move |d| ((s.driver, s.pool.name, d.name), d))
+        })
+        .collect();
+    let rules: Vec<(&crate::dra::DeviceTaintRule, crate::dra::TaintCel)> = if rules_apply {
+        inv.taint_rules
+            .iter()
+            .filter(|r| r.taint.is_some())
+            .map(|r| (r, crate::dra::TaintCel::new(r, cx.objects)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for claim in &inv.claims {
+        let Some(allocation) = &claim.allocation else {
             continue;
         };
-        let tolerations = items(r.node, "tolerations");
-        let dev = inv
-            .slices
-            .iter()
-            .filter(|s| s.driver == driver && s.pool.name == pool)
-            .flat_map(|s| s.devices().iter())
-            .find(|d| d.name == device);
-        // (key, value, effect, where from)
-        let mut taints: Vec<(&str, &str, &str, String)> = Vec::new();
-        if let (true, Some(d)) = (device_taints, dev) {
-            for t in &d.taints {
-                taints.push((
-                    t.key,
-                    t.value,
-                    t.effect,
-                    "published by the driver".to_owned(),
-                ));
+        for (i, r) in allocation.results.iter().enumerate() {
+            let (Some(driver), Some(pool), Some(device)) = (r.driver, r.pool, r.device) else {
+                continue;
+            };
+            let tolerations = items(r.node, "tolerations");
+            let dev = devices.get(&(driver, pool, device)).copied();
+            // (key, value, effect, where from)
+            let mut taints: Vec<(&str, &str, &str, String)> = Vec::new();
+            if let (true, Some(d)) = (device_taints, dev) {
+                for t in &d.taints {
+                    taints.push((
+                        t.key,
+                        t.value,
+                        t.effect,
+                        "published by the driver".to_owned(),
+                    ));
+                }
             }
-        }
-        if rules_apply {
-            for rule in &inv.taint_rules {
+            for (rule, cel) in &rules {
                 let Some(t) = &rule.taint else { continue };
-                let cel = crate::dra::TaintCel::new(rule, cx.objects);
                 let selected = rule.applies_to(driver, pool, device)
                     && cel.selects(cx.gates, || {
                         let empty = Node::new(crate::tree::Value::Null, Default::default());
@@ -66,30 +80,28 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     ));
                 }
             }
-        }
-        for (key, value, effect, from) in taints {
-            if effect != "NoExecute" {
-                continue;
+            for (key, value, effect, from) in taints {
+                if effect != "NoExecute"
+                    || tolerations
+                        .iter()
+                        .any(|t| crate::scheduling::tolerates(t, key, value, effect))
+                {
+                    continue;
+                }
+                let shown = if value.is_empty() {
+                    format!("{key}:{effect}")
+                } else {
+                    format!("{key}={value}:{effect}")
+                };
+                let at = get(r.node, "device").map_or(r.node.span, |n| n.span);
+                out.report(
+                    claim.object,
+                    Warning,
+                    format!("status.allocation.devices.results[{i}].device"),
+                    at,
+                    format!("device {driver}/{pool}/{device} has the taint {shown} ({from}), which the claim does not tolerate: the pods using it are evicted"),
+                );
             }
-            if tolerations
-                .iter()
-                .any(|t| crate::scheduling::tolerates(t, key, value, effect))
-            {
-                continue;
-            }
-            let shown = if value.is_empty() {
-                format!("{key}:{effect}")
-            } else {
-                format!("{key}={value}:{effect}")
-            };
-            let at = get(r.node, "device").map_or(r.node.span, |n| n.span);
-            out.report(
-                obj,
-                Warning,
-                format!("status.allocation.devices.results[{i}].device"),
-                at,
-                format!("device {driver}/{pool}/{device} has the taint {shown} ({from}), which the claim does not tolerate: the pods using it are evicted"),
-            );
         }
     }
 }

@@ -343,19 +343,16 @@ pub(crate) fn derived_attributes(v: Version, obj: &Object) -> Vec<(RequestBody<'
 /// Whether the input holds objects of `kind` (a Pod is a Workload whose
 /// reference kind is `Pod`).
 pub(crate) fn has(cx: &Ctx<'_>, kind: ObjectKind, pods: bool) -> bool {
-    cx.objects
-        .iter()
-        .any(|o| o.kind == kind && (!pods || o.reference.kind == "Pod"))
+    let p = cx.present();
+    match pods {
+        true => p.has_pods,
+        false => p.kinds.contains(&kind),
+    }
 }
 
 /// Whether a Pod named `ns/name` is in the input.
 pub(crate) fn pod_exists(cx: &Ctx<'_>, ns: &str, name: &str) -> bool {
-    cx.objects.iter().any(|o| {
-        o.kind == Workload
-            && o.reference.kind == "Pod"
-            && o.namespace_or_default() == ns
-            && o.name() == Some(name)
-    })
+    cx.present().pods.contains(&(ns, name))
 }
 
 /// Whether the input is a cluster's state rather than manifests: it holds
