@@ -35,6 +35,9 @@ pub enum Needs {
     Gate(Gate),
     /// Kept only when every gate is on.
     AllOf(&'static [Gate]),
+    /// Gated, but dropped only from the given minor version on (an earlier
+    /// release's strategy meant to drop it and did not).
+    GateFrom(Gate, u8),
 }
 
 #[derive(Debug)]
@@ -333,12 +336,22 @@ const DEVICE_REQUEST: &[Field] = &[
         Gate::DRAPrioritizedList,
     ),
 ];
-// distinctAttribute is gated, but the strategy clears a copy of each
-// constraint, so in practice it survives (spec/feature-gates.md).
+// distinctAttribute is gated by DRAConsumableCapacity. 1.34's strategy
+// cleared a copy of each constraint (`for _, constaint := range ...`), so
+// the field survived; kubernetes/kubernetes#134962 ("Fix setting
+// distinctAttribute=nil when DRAConsumableCapacity is disabled", in the
+// v1.35.0-alpha.3 CHANGELOG) made resourceclaimspec.DropDisabledFields
+// index the slice: dropped from 1.35 on.
 const CONSTRAINT: &[Field] = &[
     f("requests", STRINGS),
     f("matchAttribute", Str),
-    f("distinctAttribute", Str),
+    Field {
+        name: "distinctAttribute",
+        ty: Str,
+        needs: Needs::GateFrom(Gate::DRAConsumableCapacity, 35),
+        since: 34,
+        until: NOW,
+    },
 ];
 const CLAIM_CONFIG: &[Field] = &[f("requests", STRINGS), f("opaque", Obj(OPAQUE))];
 const DEVICE_CLAIM: &[Field] = &[
@@ -499,6 +512,7 @@ fn needed_gate_off(needs: Needs, gates: &FeatureGates) -> Option<Gate> {
         Needs::Always => None,
         Needs::Gate(g) => (!gates.enabled(g)).then_some(g),
         Needs::AllOf(gs) => gs.iter().copied().find(|g| !gates.enabled(*g)),
+        Needs::GateFrom(g, from) => (gates.version.0 >= from && !gates.enabled(g)).then_some(g),
     }
 }
 
