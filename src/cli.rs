@@ -40,6 +40,8 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Show the settings lint uses for a path and where each comes from (.kubectl-dra.yaml or the default).
     Config(ConfigArgs),
+    /// Run the language server (LSP over stdio): lint's findings, fixes and rule docs in the editor.
+    Server,
     /// Print the least-privilege ClusterRole of a DRA driver, controller, allocator or of kubectl-dra itself.
     Rbac(RbacArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).

@@ -61,6 +61,7 @@ fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
         cli::Command::Snapshot(args) => commands::snapshot::run(&args),
         cli::Command::Completion(args) => commands::completion::completion(args.shell),
         cli::Command::Man => commands::completion::man(),
+        cli::Command::Server => commands::server::run(),
         cli::Command::Complete { words } => commands::completion::complete(&words),
         cli::Command::Explain(args) => match &args.what {
             cli::ExplainWhat::Claim(a) => commands::explain::run(a),

@@ -10,5 +10,6 @@ pub mod lint;
 pub mod matching;
 pub mod rbac;
 pub mod rules;
+pub mod server;
 pub mod snapshot;
 pub mod source;
