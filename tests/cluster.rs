@@ -1432,3 +1432,63 @@ fn objects_repeated_between_pages_are_used_once() {
         .map_or_else(|| v["devices"].as_array().map_or(0, Vec::len), Vec::len);
     assert_eq!(devices, 1200, "{v}");
 }
+
+/// The real-driver fleet (tests/fleet_drivers.rs) served by the stand-in:
+/// `explain pods -A`, `doctor` and `devices --summary` answer live as they
+/// do from the file, and from a snapshot of the live cluster (issue 32).
+#[test]
+fn the_real_driver_fleet_answers_alike_live_from_a_file_and_from_a_snapshot() {
+    let path = support::root().join("testdata/fixtures/fleet-drivers/cluster.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let loaded = dra_core::yaml::load(&text, dra_core::yaml::Limits::default());
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    let objects: Vec<Value> = loaded.documents.iter().map(|d| d.root.to_json()).collect();
+    let live = Live::start("fleet-drivers", Fixture::new("1.37", &objects, &[]));
+    let file = |args: &[&str]| {
+        let mut a = args.to_vec();
+        a.extend(["-f", path.to_str().unwrap(), "-o", "json"]);
+        json_of(&support::run(&a))
+    };
+    // explain pods: the same groups (kind, example, closest node, count).
+    let argv = ["explain", "pods", "-A"];
+    let mut live_args = argv.to_vec();
+    live_args.extend(["-o", "json"]);
+    let o = live.run(&live_args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(json_of(&o)["groups"], file(&argv)["groups"]);
+    live.replay_from_snapshot("explain pods", &["-A"], &live_args, &o);
+    // devices --summary: the same counts per node.
+    let argv = ["devices", "--summary", "-g", "node"];
+    let mut live_args = argv.to_vec();
+    live_args.extend(["-o", "json"]);
+    let o = live.run(&live_args);
+    assert_eq!(
+        json_of(&o)["groups"],
+        file(&argv)["groups"],
+        "{}",
+        stderr(&o)
+    );
+    // doctor: the same findings on the same objects.
+    let findings = |v: &Value| {
+        let mut f: Vec<(String, String)> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["rule"].as_str().unwrap().to_owned(),
+                    d["object"]["name"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        f.sort();
+        f
+    };
+    let o = live.run(&["doctor", "-o", "json"]);
+    assert_eq!(
+        findings(&json_of(&o)),
+        findings(&file(&["doctor"])),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -16,6 +16,17 @@ use crate::commands::source;
 use crate::Outcome;
 
 fn state_text(r: &DeviceRow) -> String {
+    let held = held_text(r);
+    // A held device's taints still matter: NoExecute evicts its pods
+    // unless their claims tolerate it (doctor's DRA-H004 says which).
+    if r.holders.is_empty() || r.taints.is_empty() {
+        held
+    } else {
+        format!("{held}, tainted ({})", r.taints.join(", "))
+    }
+}
+
+fn held_text(r: &DeviceRow) -> String {
     let claims: Vec<String> = r
         .holders
         .iter()

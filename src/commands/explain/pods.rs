@@ -453,7 +453,8 @@ fn is_pending_on_dra(
         && (claims || !dra_core::extended::extended_requests(pod, objects, gates).is_empty())
 }
 
-/// The kind and words of a pod's first cause, its closest node, and whether
+/// The kind and words of what blocks a pod on its closest node (else its
+/// first cause), that node, and whether
 /// its claims fit (then the pod pends for a reason DRA does not decide).
 fn root_cause(
     explain: &Result<Value, String>,
@@ -482,6 +483,13 @@ fn root_cause(
         let kind = v["fatalError"]["kind"].as_str().unwrap_or("error");
         let error = v["fatalError"]["error"].as_str().unwrap_or_default();
         return (format!("error.{kind}"), error.to_owned(), None, false);
+    }
+    // The cause on the closest node: where the pod could run but for it.
+    if let (Some(kind), Some(reason)) = (
+        v["closest"]["kind"].as_str(),
+        v["closest"]["reason"].as_str(),
+    ) {
+        return (kind.to_owned(), reason.to_owned(), closest, false);
     }
     match v["causes"].get(0) {
         Some(c) => (

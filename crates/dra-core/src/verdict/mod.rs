@@ -100,6 +100,9 @@ pub struct Fatal {
 pub struct Closest {
     pub node: String,
     pub missing_devices: usize,
+    /// What blocks it there: the defect to name for the pod (the most
+    /// common cause is often only that other nodes lack the driver).
+    pub kind: CauseKind,
     pub reason: String,
 }
 
@@ -281,6 +284,17 @@ pub fn shortfall(funnels: &[Funnel]) -> usize {
         .sum()
 }
 
+/// How far a node's devices get through the funnels: per request, the
+/// steps passed with enough devices. Of two nodes equally short, the one
+/// whose devices get further (blocked by counters, not by the class) is the
+/// closer.
+fn progress(funnels: &[Funnel]) -> usize {
+    funnels
+        .iter()
+        .map(|f| f.steps().iter().take_while(|s| s.count >= f.needed).count())
+        .sum()
+}
+
 impl Verdict {
     /// `timeout_fatal`: whether the release's scheduler treats a filter
     /// timeout as an error for the attempt (from 1.36 Filter returns
@@ -299,7 +313,17 @@ impl Verdict {
         let mut add = |b: Blocking, node: &str, facts: Option<Value>| {
             let key = (b.kind, b.subject.clone());
             match index.get(&key) {
-                Some(&i) => causes[i].nodes.push(node.to_owned()),
+                Some(&i) => {
+                    let c = &mut causes[i];
+                    c.nodes.push(node.to_owned());
+                    // The node's own device count does not speak for a group
+                    // of nodes with other counts: their common words stay.
+                    if c.kind == CauseKind::NoClassDevices && c.reason != b.text {
+                        if let Some(at) = c.reason.find(" (none of the node") {
+                            c.reason.truncate(at);
+                        }
+                    }
+                }
                 None => {
                     index.insert(key, causes.len());
                     causes.push(Cause {
@@ -316,6 +340,7 @@ impl Verdict {
         let mut undecided = 0;
         let mut fatal = None;
         let mut closest: Option<Closest> = None;
+        let mut closest_progress = 0;
         for (node, o) in per_node {
             match o {
                 Outcome::Allocated { .. } => allocated.push(node.clone()),
@@ -378,10 +403,17 @@ impl Verdict {
                     // A node ruled out before any device was sought (a claim
                     // allocated for another node) is not close.
                     let tried = !funnels.is_empty() || !constraints.is_empty();
-                    if tried && closest.as_ref().is_none_or(|c| short < c.missing_devices) {
+                    let progress = progress(funnels);
+                    let closer = closest.as_ref().is_none_or(|c| {
+                        short < c.missing_devices
+                            || (short == c.missing_devices && progress > closest_progress)
+                    });
+                    if tried && closer {
+                        closest_progress = progress;
                         closest = Some(Closest {
                             node: node.clone(),
                             missing_devices: short,
+                            kind: why.kind,
                             reason: why.text.clone(),
                         });
                     }
@@ -458,7 +490,8 @@ impl Verdict {
                 v
             }).collect::<Vec<_>>(),
             "closest": self.closest.as_ref().map(|c| json!({
-                "node": c.node, "missingDevices": c.missing_devices, "reason": c.reason,
+                "node": c.node, "missingDevices": c.missing_devices, "kind": c.kind,
+                "reason": c.reason,
             })),
             "allocatedClaims": self.allocated_claims.iter().map(|(claim, nodes)| json!({
                 "claim": claim, "admits": nodes,
