@@ -1484,11 +1484,61 @@ fn the_real_driver_fleet_answers_alike_live_from_a_file_and_from_a_snapshot() {
         f.sort();
         f
     };
+    live.server.clear_log();
     let o = live.run(&["doctor", "-o", "json"]);
+    let live_findings = findings(&json_of(&o));
     assert_eq!(
-        findings(&json_of(&o)),
+        live_findings,
         findings(&file(&["doctor"])),
         "{}",
         stderr(&o)
     );
+    // The kubelet's events, asked for by reason (a field selector the
+    // stand-in checks as kube-apiserver does), name the pod that cannot start.
+    assert!(
+        live_findings.contains(&("DRA-H008".into(), "infer-small".into())),
+        "{live_findings:?}"
+    );
+    assert!(
+        live.server.log().iter().any(|l| l.path == "/api/v1/events"
+            && l.query
+                .contains("fieldSelector=reason%3DFailedPrepareDynamicResources")),
+        "{:?}",
+        live.server
+            .log()
+            .iter()
+            .map(|l| l.path.clone())
+            .collect::<Vec<_>>()
+    );
+    // explain pod reads the events of the pod's namespace only.
+    live.server.clear_log();
+    let o = live.run(&["explain", "pod", "ml/infer-small", "-o", "json"]);
+    assert_eq!(
+        json_of(&o)["verdict"]["fate"],
+        "WillNotStart",
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        live.server
+            .log()
+            .iter()
+            .any(|l| l.path == "/api/v1/namespaces/ml/events"),
+        "{:?}",
+        live.server
+            .log()
+            .iter()
+            .map(|l| l.path.clone())
+            .collect::<Vec<_>>()
+    );
+    // Where events are forbidden, doctor says so and goes on.
+    live.server
+        .set_fixture(|f| f.deny.push(("/api/v1/events".into(), 403)));
+    let o = live.run(&["doctor", "-o", "json"]);
+    assert!(
+        stderr(&o).contains("could not list Events"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!findings(&json_of(&o)).contains(&("DRA-H008".into(), "infer-small".into())));
 }

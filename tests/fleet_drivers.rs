@@ -3,7 +3,8 @@
 //! real A100 (EKS) and GB300 RDMA NIC (AKS) slices, an H100 partitioned by
 //! MIG counters as dra-driver-nvidia-gpu publishes it, TPU v5e hosts and
 //! dra-driver-cpu's devices, with a leak, an evicting taint rule, a slice of
-//! a gone node and four pending pods. The live and snapshot paths run the
+//! a gone node, four pending pods and one the kubelet cannot start (its
+//! driver's kubelet plugin is not running: the kubelet's event). The live and snapshot paths run the
 //! same fleet in tests/cluster.rs.
 
 mod support;
@@ -77,9 +78,10 @@ fn explain_pods_names_the_defect_on_the_closest_node() {
 }
 
 #[test]
-fn doctor_finds_the_leak_the_evicting_rule_the_gone_node_and_the_missing_class() {
+fn doctor_finds_the_leak_the_evicting_rule_the_gone_node_the_missing_class_and_the_plugin_not_running(
+) {
     let (text, code) = run(&["doctor", "-f", FLEET]);
-    assert_eq!(code, 0, "warnings only: {text}");
+    assert_eq!(code, 1, "a pod that cannot start: {text}");
     insta::assert_snapshot!("fleet_drivers_doctor", text);
     let v = json(&["doctor"]);
     let mut found: Vec<(String, String)> = v["diagnostics"]
@@ -100,6 +102,7 @@ fn doctor_finds_the_leak_the_evicting_rule_the_gone_node_and_the_missing_class()
             ("DRA-H001", "tpu-v5e-2-tpu.google.com"),
             ("DRA-H003", "a100-orphan"),
             ("DRA-H004", "a100-train"),
+            ("DRA-H008", "infer-small"),
             ("DRA-V209", "serve-0-tpu"),
             ("DRA-V209", "tpu-2x2"),
         ]
@@ -128,8 +131,9 @@ fn devices_count_mig_counters_and_show_taints_on_held_devices() {
         .iter()
         .find(|g| g["keys"][0] == "gpu-h100-1")
         .unwrap_or_else(|| panic!("{v}"));
-    // The 3g.40gb holds memory slices 0-3: the whole GPU, the 7g.80gb and
-    // four 1g.10gb are blocked; the other 3g.40gb and three 1g.10gb are free.
+    // The 3g.40gb holds memory slices 0-3 and a 1g.10gb slice 4: the whole
+    // GPU, the 7g.80gb, four 1g.10gb and the other 3g.40gb are blocked; two
+    // 1g.10gb are free.
     assert_eq!(
         (
             &h100["devices"],
@@ -137,7 +141,7 @@ fn devices_count_mig_counters_and_show_taints_on_held_devices() {
             &h100["blocked"],
             &h100["free"]
         ),
-        (&11.into(), &1.into(), &6.into(), &4.into()),
+        (&11.into(), &2.into(), &7.into(), &2.into()),
         "{h100}"
     );
     // The held A100 under a NoExecute rule says so (doctor's DRA-H004).
@@ -154,4 +158,20 @@ fn devices_count_mig_counters_and_show_taints_on_held_devices() {
             && gpu1.contains("gpu.nvidia.com/xid=79:NoExecute"),
         "{gpu1}"
     );
+}
+
+#[test]
+fn a_scheduled_pod_whose_driver_plugin_is_not_running_will_not_start() {
+    let (text, code) = run(&["explain", "pod", "ml/infer-small", "-f", FLEET]);
+    assert_eq!(code, 1, "{text}");
+    insta::assert_snapshot!("fleet_drivers_explain_not_prepared", text);
+    let v = json(&["explain", "pod", "ml/infer-small"]);
+    assert_eq!(v["verdict"]["fate"], "WillNotStart", "{v}");
+    let np = &v["verdict"]["notPrepared"];
+    assert_eq!(np["driverNotRegistered"], "gpu.nvidia.com", "{np}");
+    assert_eq!(np["node"], "gpu-h100-1", "{np}");
+    assert_eq!(np["count"], 37, "{np}");
+    // A pending pod is not judged by the kubelet's events.
+    let v = json(&["explain", "pod", "ml/infer-big"]);
+    assert!(v["verdict"]["notPrepared"].is_null(), "{v}");
 }

@@ -104,6 +104,12 @@ pub const PODS: Resource = Resource {
     plural: "pods",
     kind: "Pod",
 };
+pub const EVENTS: Resource = Resource {
+    group: "",
+    version: "v1",
+    plural: "events",
+    kind: "Event",
+};
 
 /// Percent-encodes a path segment or query value.
 fn encode(s: &str) -> String {
@@ -485,6 +491,17 @@ impl Connection {
         namespace: Option<&str>,
         metadata_only: bool,
     ) -> Result<Vec<Object>, ReadError> {
+        self.list_where(res, namespace, metadata_only, None).await
+    }
+
+    /// Every object of a list that a field selector picks, page by page.
+    pub async fn list_where(
+        &self,
+        res: Resource,
+        namespace: Option<&str>,
+        metadata_only: bool,
+        field_selector: Option<&str>,
+    ) -> Result<Vec<Object>, ReadError> {
         let req = Request {
             verb: "list",
             what: res.qualified(),
@@ -510,6 +527,10 @@ impl Connection {
                     ));
                 }
                 let mut path = format!("{}?limit={PAGE}", res.path(namespace, None));
+                if let Some(f) = field_selector {
+                    path.push_str("&fieldSelector=");
+                    path.push_str(&encode(f));
+                }
                 if let Some(t) = &token {
                     path.push_str("&continue=");
                     path.push_str(&encode(t));
@@ -610,6 +631,11 @@ pub struct Needs {
     pub pod: Option<(String, String)>,
     /// Pods of this namespace (`Some("")`: every namespace) that use claims.
     pub pods: Option<String>,
+    /// The kubelet's `FailedPrepareDynamicResources` events of this
+    /// namespace (`Some("")`: every namespace): a driver whose kubelet
+    /// plugin is not running (DRA-H008, `explain pod`); skipped with a
+    /// warning when events are forbidden.
+    pub prepare_events: Option<String>,
 }
 
 /// What was read, and what could not be.
@@ -701,7 +727,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
     fn scope(v: &Option<String>) -> Option<&str> {
         v.as_deref().filter(|ns| !ns.is_empty())
     }
-    let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods) = tokio::join!(
+    let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods, events) = tokio::join!(
         conn.get(&metrics_req, "/metrics", "text/plain"),
         conn.list_if(needs.slices, SLICES, None, false),
         conn.list_if(needs.classes, CLASSES, None, false),
@@ -728,6 +754,16 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
             }
         },
         conn.list_if(needs.pods.is_some(), PODS, scope(&needs.pods), false),
+        async {
+            match &needs.prepare_events {
+                Some(ns) => {
+                    let reason = format!("reason={}", dra_core::prepare::REASON);
+                    conn.list_where(EVENTS, scope(&Some(ns.clone())), false, Some(&reason))
+                        .await
+                }
+                None => Ok(Vec::new()),
+            }
+        },
     );
     let mut warnings = Vec::new();
     let reported_gates = match metrics {
@@ -796,6 +832,13 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
                 )))
             }
         }
+    }
+    match status_ok(events) {
+        Ok(Some(e)) => objects.extend(e),
+        Ok(None) => warnings.push(
+            "could not list Events: a pod whose driver's kubelet plugin is not running on its node (DRA-H008) is not found".into(),
+        ),
+        Err(e) => return Err(e.into()),
     }
     objects.extend(pods?.into_iter().filter(|p| {
         p.pod_spec()

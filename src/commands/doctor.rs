@@ -42,6 +42,7 @@ pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
             taint_rules: true,
             pod: None,
             pods: Some(String::new()),
+            prepare_events: Some(String::new()),
         },
         args.output == crate::cli::OutputFormat::Text,
     )?;

@@ -31,6 +31,8 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
             taint_rules: true,
             pod: None,
             pods: Some(scope(ns)),
+            // A pod whose driver's kubelet plugin is not running (DRA-H008).
+            prepare_events: Some(scope(ns)),
         },
         args.output_file.is_some(),
     )?;

@@ -58,6 +58,7 @@ pub fn plural_of(kind: &str) -> Option<&'static str> {
         "DeviceTaintRule" => "devicetaintrules",
         "Node" => "nodes",
         "Pod" => "pods",
+        "Event" => "events",
         _ => return None,
     })
 }
@@ -597,8 +598,13 @@ impl Selectors {
                         }
                     },
                 };
+                // Events: the fields of pkg/apis/core/v1's event field label
+                // conversion.
                 let supported = matches!(k, "metadata.name" | "metadata.namespace")
-                    || (plural == "pods" && matches!(k, "spec.nodeName" | "status.phase"));
+                    || (plural == "pods" && matches!(k, "spec.nodeName" | "status.phase"))
+                    || (plural == "events"
+                        && (k.starts_with("involvedObject.")
+                            || matches!(k, "reason" | "source" | "type" | "reportingComponent")));
                 if !supported {
                     return Err(format!("field label not supported: {k}"));
                 }

@@ -34,6 +34,7 @@ pub mod migrate;
 pub mod model;
 pub mod names;
 pub mod prefilter;
+pub mod prepare;
 pub mod quantity;
 pub mod rbac;
 pub mod reduce;

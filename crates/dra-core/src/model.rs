@@ -18,6 +18,9 @@ pub enum ObjectKind {
     Namespace,
     /// A core v1 Node (labels for node selectors).
     Node,
+    /// A core v1 Event: the kubelet's `FailedPrepareDynamicResources` on a
+    /// pod is the one trace of a driver whose kubelet plugin is not running.
+    Event,
     /// RBAC objects, read for the status-authorization rules.
     Role,
     ClusterRole,
@@ -191,6 +194,7 @@ fn classify(
         }
         ("kubectl-dra.dev", "ClusterSnapshot") => other(ObjectKind::ClusterSnapshot),
         ("", "Node") if api_version == "v1" => Some((ObjectKind::Node, ApiVersion::Other, &[])),
+        ("", "Event") if api_version == "v1" => Some((ObjectKind::Event, ApiVersion::Other, &[])),
         ("", "Namespace") if api_version == "v1" => {
             Some((ObjectKind::Namespace, ApiVersion::Other, &[]))
         }

@@ -207,6 +207,8 @@ fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory
                 None => (ns.to_owned(), p.to_owned()),
             });
             let ns = pod.as_ref().map_or(ns, |(pns, _)| pns.as_str());
+            // A bound pod the kubelet cannot start (its driver's plugin).
+            let prepare_events = pod.as_ref().map(|(pns, _)| pns.clone());
             Needs {
                 slices: true,
                 classes: true,
@@ -217,6 +219,7 @@ fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory
                 taint_rules: true,
                 pod,
                 pods: None,
+                prepare_events,
             }
         },
         common.output == MatchOutput::Text,
@@ -827,6 +830,33 @@ fn report(
         }
     }
     summary.bypass = bypass;
+    // Bound and not running: the kubelet's own word on why it does not start.
+    summary.not_prepared = pod
+        .filter(|p| {
+            let bound = p
+                .pod_spec()
+                .and_then(|s| s.get("nodeName"))
+                .and_then(dra_core::tree::Node::as_str)
+                .is_some_and(|n| !n.is_empty());
+            let phase = p
+                .root
+                .get("status")
+                .and_then(|s| s.get("phase"))
+                .and_then(dra_core::tree::Node::as_str);
+            bound && !matches!(phase, Some("Running" | "Succeeded" | "Failed"))
+        })
+        .and_then(|p| {
+            let uid = p
+                .root
+                .get("metadata")
+                .and_then(|m| m.get("uid"))
+                .and_then(dra_core::tree::Node::as_str);
+            dra_core::prepare::failures(objects).into_iter().find(|f| {
+                Some(f.pod.as_str()) == p.name()
+                    && f.namespace == p.namespace_or_default()
+                    && (f.pod_uid.is_none() || uid.is_none() || f.pod_uid.as_deref() == uid)
+            })
+        });
     summary.last_attempt = pod
         .and_then(dra_core::scheduling::last_attempt)
         .map(|(reason, message)| (reason.to_owned(), message.to_owned()));

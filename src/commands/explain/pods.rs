@@ -58,6 +58,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         taint_rules: true,
         pod: None,
         pods: Some(if all { String::new() } else { ns.to_owned() }),
+        prepare_events: None,
     })?;
     let mut inv = inv;
     // (namespace/name, priority, creationTimestamp) of each pending pod.

@@ -81,6 +81,32 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
         }
         return out;
     }
+    if let Some(f) = &s.not_prepared {
+        let node = one_line(f.node.as_deref().unwrap_or("its node")).into_owned();
+        let when = match (&f.last_seen, f.count) {
+            (Some(t), n) if n > 1 => format!(" (last at {}, {n} times)", one_line(t)),
+            (Some(t), _) => format!(" (at {})", one_line(t)),
+            (None, _) => String::new(),
+        };
+        let (why, check) = match &f.failure {
+            dra_core::prepare::Failure::DriverNotRegistered { driver } => {
+                let driver = one_line(driver);
+                (
+                    format!("DRA driver {driver} is not registered there{when}: its kubelet plugin is not running on {node} (or has not registered)"),
+                    format!("Check the {driver} kubelet-plugin pod on {node} and its logs: kubectl get pods -A -o wide --field-selector spec.nodeName={node}"),
+                )
+            }
+            dra_core::prepare::Failure::Other => (
+                format!("the kubelet said{when}: {}", one_line(&f.message)),
+                "The message is the kubelet's or the driver's kubelet plugin's: its logs on that node say more.".to_owned(),
+            ),
+        };
+        let verdict = format!(
+            "{names} is scheduled on {node} but will not start: the kubelet cannot prepare its devices: {why}."
+        );
+        out.push_str(&format!("{}\n  {check}\n", paint(&verdict, RED, color)));
+        return out;
+    }
     if let Some(b) = &s.bypass {
         let claims = one_line(&b.unallocated.join(", ")).into_owned();
         let verdict = format!(

@@ -191,6 +191,7 @@ pub static RULES: &[&Rule] = &[
     &rules::h005_taint_rule_selects_every_device::RULE,
     &rules::h006_taint_rule_selects_nothing::RULE,
     &rules::h007_bound_pod_claim_unallocated::RULE,
+    &rules::h008_devices_not_prepared::RULE,
     &rules::x001_unused_suppression::RULE,
     &rules::x002_unknown_suppression::RULE,
 ];

@@ -143,6 +143,9 @@ pub struct Verdict {
     /// Set when the pod was created with spec.nodeName and claims nothing
     /// will allocate.
     pub bypass: Option<crate::prefilter::Bypass>,
+    /// Set when the pod is bound and the kubelet reports that it cannot
+    /// prepare its devices (its latest `FailedPrepareDynamicResources`).
+    pub not_prepared: Option<crate::prepare::PrepareFailure>,
     /// The scheduler's own last word on the pod (PodScheduled False): (reason, message).
     pub last_attempt: Option<(String, String)>,
     /// Objects of the inventory the release's scheduler ignores (a gate
@@ -448,7 +451,7 @@ impl Verdict {
 
     /// What happens to the pod.
     pub fn fate(&self) -> Fate {
-        if self.bypass.is_some() {
+        if self.bypass.is_some() || self.not_prepared.is_some() {
             Fate::WillNotStart
         } else if self.fits() && self.evictions.iter().any(|e| e.at_once) {
             Fate::WillBeEvicted
@@ -504,6 +507,14 @@ impl Verdict {
             "undecidedNodes": self.undecided,
             "bypassed": self.bypass.as_ref().map(|b| json!({
                 "nodeName": b.node, "unallocated": b.unallocated,
+            })),
+            "notPrepared": self.not_prepared.as_ref().map(|f| json!({
+                "node": f.node,
+                "driverNotRegistered": match &f.failure {
+                    crate::prepare::Failure::DriverNotRegistered { driver } => Some(driver),
+                    crate::prepare::Failure::Other => None,
+                },
+                "message": f.message, "count": f.count, "lastSeen": f.last_seen,
             })),
             "lastAttempt": self.last_attempt.as_ref().map(|(reason, message)| json!({
                 "reason": reason, "message": message,

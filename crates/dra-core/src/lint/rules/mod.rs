@@ -53,6 +53,7 @@ pub mod h004_evicting_taint_on_allocated_device;
 pub mod h005_taint_rule_selects_every_device;
 pub mod h006_taint_rule_selects_nothing;
 pub mod h007_bound_pod_claim_unallocated;
+pub mod h008_devices_not_prepared;
 pub mod r001_status_write_forbidden;
 pub mod r002_driver_grant_grants_nothing;
 pub mod r003_arbitrary_node_for_node_local;
