@@ -103,7 +103,7 @@ pub enum ExplainWhat {
     Pods(ExplainPodsArgs),
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct ExplainPodsArgs {
     /// Pods of every namespace.
     #[arg(short = 'A', long = "all-namespaces")]
@@ -273,6 +273,35 @@ pub struct WhatIf {
     /// What-if: this node gone, with the ResourceSlices bound to it.
     #[arg(long = "remove-node", value_name = "NODE")]
     pub remove_node: Vec<String>,
+    /// What-if: N more nodes like --like NODE (its labels, taints and node-local slices in fresh pools, nothing allocated); `auto` (explain pods): the fewest that make the pending pods fit.
+    #[arg(long = "add-nodes", value_name = "N|auto", value_parser = parse_add_nodes, requires = "like")]
+    pub add_nodes: Option<AddNodes>,
+    /// The node --add-nodes copies.
+    #[arg(long = "like", value_name = "NODE", requires = "add_nodes")]
+    pub like: Option<String>,
+}
+
+/// How many nodes `--add-nodes` adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddNodes {
+    Count(usize),
+    /// The fewest that make the pending pods fit (`explain pods`).
+    Auto,
+}
+
+/// Copies beyond this would be a typo, not a plan (and a long run).
+pub const MAX_ADD_NODES: usize = 10_000;
+
+fn parse_add_nodes(s: &str) -> Result<AddNodes, String> {
+    if s == "auto" {
+        return Ok(AddNodes::Auto);
+    }
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_ADD_NODES).contains(&n) => Ok(AddNodes::Count(n)),
+        _ => Err(format!(
+            "expected a number of nodes from 1 to {MAX_ADD_NODES}, or auto"
+        )),
+    }
 }
 
 impl WhatIf {
@@ -281,6 +310,7 @@ impl WhatIf {
             && self.delete.is_empty()
             && self.drain.is_empty()
             && self.remove_node.is_empty()
+            && self.add_nodes.is_none()
     }
 }
 

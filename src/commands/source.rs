@@ -55,6 +55,18 @@ pub fn what_if(
     objects: &mut Vec<dra_core::model::Object>,
     w: &crate::cli::WhatIf,
 ) -> Result<Vec<String>, String> {
+    let done = what_if_quiet(objects, w)?;
+    for d in &done {
+        eprintln!("what-if: {}", crate::render::terminal::strict(d));
+    }
+    Ok(done)
+}
+
+/// [`what_if`] without a word on stderr (a search that tries many).
+pub fn what_if_quiet(
+    objects: &mut Vec<dra_core::model::Object>,
+    w: &crate::cli::WhatIf,
+) -> Result<Vec<String>, String> {
     use dra_core::whatif::{self, Change};
     let mut done = Vec::new();
     if !w.apply.is_empty() {
@@ -72,11 +84,19 @@ pub fn what_if(
         .map(|d| Change::Delete(d.clone()))
         .chain(w.drain.iter().map(|n| Change::Drain(n.clone())))
         .chain(w.remove_node.iter().map(|n| Change::RemoveNode(n.clone())));
+    let add = match (w.add_nodes, &w.like) {
+        (Some(crate::cli::AddNodes::Count(count)), Some(like)) => Some(Change::AddNodes {
+            like: like.clone(),
+            count,
+        }),
+        (Some(crate::cli::AddNodes::Auto), _) => {
+            return Err("--add-nodes auto finds the fewest nodes for pending pods: use it with `explain pods` (or give a number)".into())
+        }
+        _ => None,
+    };
+    let changes = changes.chain(add);
     for c in changes {
         done.push(whatif::change(objects, &c)?);
-    }
-    for d in &done {
-        eprintln!("what-if: {}", crate::render::terminal::strict(d));
     }
     Ok(done)
 }

@@ -2,6 +2,7 @@
 //! `explain pod`: the scheduler's verdict first (fits where, or why not, by
 //! cause, or the error that stops the whole attempt), then the detail.
 
+mod add_nodes;
 mod pods;
 mod shapes;
 mod summary;

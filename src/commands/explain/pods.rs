@@ -22,25 +22,25 @@ const ALLOCATED_ON_SHOWN: usize = 10;
 const LISTED_PODS: usize = 20;
 
 /// One pod's answer.
-struct Decided {
-    pod: String,
+pub(super) struct Decided {
+    pub(super) pod: String,
     /// The whole `explain pod -o json` document, or why it could not be made.
     explain: Result<Value, String>,
     /// Index into the groups.
-    group: usize,
+    pub(super) group: usize,
     /// With `--in-order`: the node the pod was placed on.
     placed_on: Option<String>,
 }
 
 /// A root cause shared by pods: its kind and the words of its first pod.
-struct Group {
+pub(super) struct Group {
     kind: String,
     reason: String,
     example: String,
     closest: Option<String>,
     pods: usize,
     /// The claims fit: the pod pends for another reason.
-    fits: bool,
+    pub(super) fits: bool,
 }
 
 pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
@@ -105,6 +105,22 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 .then_with(|| a.0.cmp(&b.0))
         });
     }
+    // `--add-nodes auto`: the fewest copies, then the answer with them.
+    let auto_args;
+    let mut auto = None;
+    let args = if args.common.what_if.add_nodes == Some(crate::cli::AddNodes::Auto) {
+        let (a, found) = super::add_nodes::search(args, &inv, &pending)?;
+        auto = Some(found);
+        auto_args = a;
+        pending.sort_by(|a, b| {
+            b.1.cmp(&a.1)
+                .then_with(|| a.2.cmp(&b.2))
+                .then_with(|| a.0.cmp(&b.0))
+        });
+        &auto_args
+    } else {
+        args
+    };
     // What-if: each pod decided on the cluster as it is, then as changed.
     let before: Option<std::collections::HashMap<String, bool>> = if args.common.what_if.is_empty()
     {
@@ -171,6 +187,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "decidedAlone": !args.in_order,
                 "inOrder": args.in_order,
                 "evaluations": evaluations,
+                "addNodesAuto": auto.as_ref().map(super::add_nodes::Found::json),
                 "whatIf": what_if.as_ref().map(|w| json!({
                     "changes": w.changes, "gainFit": w.gain, "loseFit": w.lose,
                 })),
@@ -196,6 +213,9 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         }
         MatchOutput::Text => {
             let mut out = String::new();
+            if let Some(found) = &auto {
+                out.push_str(&found.text());
+            }
             if let Some(w) = &what_if {
                 out.push_str(&what_if_text(w));
             }
@@ -238,7 +258,7 @@ fn slim(mut answer: Value) -> Value {
     })
 }
 
-fn find_pod<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
+pub(super) fn find_pod<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
     let (ns, n) = name.split_once('/')?;
     objects.iter().find(|o| {
         o.kind == ObjectKind::Workload
@@ -351,7 +371,7 @@ fn what_if_text(w: &WhatIfDelta) -> String {
 
 /// Decides each pending pod (shared per shape; placed in order with
 /// `--in-order`), grouped by root cause.
-fn evaluate(
+pub(super) fn evaluate(
     args: &ExplainPodsArgs,
     inv: &mut Inventory,
     pending: &[(String, i64, String)],
