@@ -652,11 +652,11 @@ pub struct SnapshotArgs {
 
 #[derive(Args, Debug)]
 pub struct CapacityArgs {
-    /// What to copy: a ResourceClaim or a ResourceClaimTemplate.
-    #[arg(value_name = "KIND", value_parser = ["claim", "template"])]
+    /// What to copy: a ResourceClaim, a ResourceClaimTemplate, a Pod (its claims from templates, on the nodes it may run on), or a workload file (a Pod, Deployment, StatefulSet, Job... whose pod template is copied).
+    #[arg(value_name = "KIND", value_parser = ["claim", "template", "pod", "workload"])]
     pub kind: String,
 
-    /// NAME or NAMESPACE/NAME.
+    /// NAME or NAMESPACE/NAME; for `workload`, the file.
     #[arg(value_name = "NAME")]
     pub name: String,
 

@@ -1,4 +1,5 @@
-//! `kubectl dra capacity claim|template NAME`: how many more copies fit, in
+//! `kubectl dra capacity claim|template NAME` (pods and workloads:
+//! [`super::capacity_pod`]): how many more copies fit, in
 //! total and per node, and what stops the next copy on each (the core's
 //! [`dra_core::capacity`]).
 
@@ -27,7 +28,16 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
             classes: true,
             claims: true,
             claims_namespace: Some(ns.to_owned()),
-            templates: (args.kind == "template").then(|| ns.to_owned()),
+            templates: match args.kind.as_str() {
+                "template" | "pod" => Some(ns.to_owned()),
+                // The file's namespace is known only once it is read.
+                "workload" => Some(String::new()),
+                _ => None,
+            },
+            pod: (args.kind == "pod").then(|| {
+                let (pns, name) = args.name.split_once('/').unwrap_or((ns, &args.name));
+                (pns.to_owned(), name.to_owned())
+            }),
             nodes: true,
             taint_rules: true,
             ..Needs::default()
@@ -35,6 +45,9 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
         common.output == MatchOutput::Text,
     )?;
     source::what_if(&mut inv.objects, &common.what_if)?;
+    if matches!(args.kind.as_str(), "pod" | "workload") {
+        return super::capacity_pod::run(args, inv);
+    }
     let (ns, name) = args
         .name
         .split_once('/')
@@ -103,7 +116,7 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
     Ok(Outcome { stdout, code: 0 })
 }
 
-fn stop_text(c: &NodeCapacity, max: bool) -> String {
+pub(super) fn stop_text(c: &NodeCapacity, max: bool) -> String {
     match &c.stop {
         Stop::Unsatisfiable { kind, reason } => {
             format!(
@@ -120,7 +133,13 @@ fn stop_text(c: &NodeCapacity, max: bool) -> String {
     }
 }
 
-fn text(what: &str, total: usize, taking: usize, counts: &[NodeCapacity], all: bool) -> String {
+pub(super) fn text(
+    what: &str,
+    total: usize,
+    taking: usize,
+    counts: &[NodeCapacity],
+    all: bool,
+) -> String {
     use crate::render::terminal::{one_line, strict};
     let mut s = format!(
         "{total} more {} of {} fit, on {taking} of {} node{} (each copy allocated after the ones before it, holding its devices).\n",

@@ -1,5 +1,6 @@
 //! One module per subcommand: glue between flags, files and the engine.
 pub mod capacity;
+mod capacity_pod;
 pub mod completion;
 pub mod config;
 pub mod convert;

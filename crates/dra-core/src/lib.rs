@@ -33,6 +33,7 @@ pub mod lint;
 pub mod migrate;
 pub mod model;
 pub mod names;
+pub mod pod_claims;
 pub mod prefilter;
 pub mod prepare;
 pub mod quantity;

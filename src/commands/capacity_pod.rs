@@ -1,0 +1,198 @@
+//! `kubectl dra capacity pod NS/NAME` and `capacity workload FILE`: how
+//! many more copies of a pod fit. Each copy makes the claims of the pod's
+//! templates again (merged into one claim spec by
+//! [`dra_core::pod_claims`]), runs only where the pod may (node selector,
+//! affinity, taints: the scheduler's node filters), and shares the claims
+//! the pod names, which pin every copy to the nodes their allocation admits.
+
+use dra_core::capacity::{NodeCapacity, Stop};
+use dra_core::model::{Object, ObjectKind};
+use dra_core::scheduling::{NodeFit, PodConstraints};
+use dra_core::verdict::CauseKind;
+use serde_json::json;
+
+use crate::cli::{CapacityArgs, MatchOutput};
+use crate::commands::source::{self, Inventory};
+use crate::Outcome;
+
+pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
+    // A workload file: its objects join the inventory (its templates are
+    // found there), and its first pod template is the one copied.
+    let pod_ref = if args.kind == "workload" {
+        let sources = source::read_sources(&[args.name.clone().into()])?;
+        let (objects, problems) =
+            dra_core::lint::load_objects(&sources, dra_core::yaml::Limits::default());
+        if let Some(p) = problems.first() {
+            return Err(format!("{}: {}", args.name, p.message()));
+        }
+        let workload = objects
+            .iter()
+            .find(|o| o.kind == ObjectKind::Workload && o.pod_spec().is_some())
+            .ok_or_else(|| {
+                format!(
+                    "{}: no Pod or workload with a pod template (Deployment, StatefulSet, Job, ...)",
+                    args.name
+                )
+            })?;
+        let r = (
+            workload.reference.kind.clone(),
+            workload.namespace_or_default().to_owned(),
+            workload.name().unwrap_or_default().to_owned(),
+        );
+        dra_core::whatif::apply(&mut inv.objects, objects);
+        r
+    } else {
+        let (ns, name) = args
+            .name
+            .split_once('/')
+            .unwrap_or((inv.namespace.as_str(), args.name.as_str()));
+        ("Pod".to_owned(), ns.to_owned(), name.to_owned())
+    };
+    let (kind, ns, name) = &pod_ref;
+    let pod = inv
+        .objects
+        .iter()
+        .find(|o| {
+            o.kind == ObjectKind::Workload
+                && &o.reference.kind == kind
+                && o.namespace_or_default() == ns
+                && o.name() == Some(name.as_str())
+        })
+        .ok_or_else(|| format!("no {kind} {ns}/{name} in the inventory"))?;
+    let merged = dra_core::pod_claims::of(pod, &inv.objects)?;
+    // Shared claims pin the copies: each must be allocated already.
+    let mut pinned: Option<Vec<String>> = None;
+    for shared in &merged.shared {
+        let (cns, cname) = shared.split_once('/').unwrap_or(("", shared));
+        let claim = inv
+            .objects
+            .iter()
+            .find(|o| {
+                o.kind == ObjectKind::ResourceClaim
+                    && o.namespace_or_default() == cns
+                    && o.name() == Some(cname)
+            })
+            .ok_or_else(|| format!("no ResourceClaim {shared} (every copy of {kind} {ns}/{name} shares it) in the inventory"))?;
+        let decoded = dra_core::dra::Claim::decode(claim);
+        let Some(allocation) = decoded.allocation else {
+            return Err(format!("ResourceClaim {shared}, which every copy of {kind} {ns}/{name} shares, is not allocated yet: the first copy would allocate it; count the pod's templates with `capacity template`, or explain the pod"));
+        };
+        if let Some(sel) = allocation.node_selector {
+            let admits: Vec<String> = nodes_of(&inv.objects)
+                .into_iter()
+                .filter(|n| {
+                    let labels = node_object(&inv.objects, n)
+                        .and_then(|o| o.root.get("metadata"))
+                        .and_then(|m| m.get("labels"));
+                    dra_core::allocate::node_selector_matches(sel, n, labels)
+                })
+                .collect();
+            pinned = Some(match pinned {
+                Some(p) => p.into_iter().filter(|n| admits.contains(n)).collect(),
+                None => admits,
+            });
+        }
+    }
+    let constraints = PodConstraints::of(pod);
+    let mut counts: Vec<NodeCapacity> = Vec::new();
+    let mut counted: Vec<String> = Vec::new();
+    for n in nodes_of(&inv.objects) {
+        if args.common.node.as_ref().is_some_and(|only| *only != n) {
+            continue;
+        }
+        let excluded = |reason: String| NodeCapacity {
+            node: n.clone(),
+            copies: 0,
+            stop: Stop::Unsatisfiable {
+                kind: CauseKind::PodExcluded,
+                reason,
+            },
+            shared_pools: Vec::new(),
+        };
+        if pinned.as_ref().is_some_and(|p| !p.contains(&n)) {
+            counts.push(excluded(format!(
+                "the pod cannot run there: its shared claims ({}) are allocated for other nodes",
+                merged.shared.join(", ")
+            )));
+            continue;
+        }
+        match constraints.fit(&n, node_object(&inv.objects, &n)) {
+            NodeFit::Excluded(why) => {
+                counts.push(excluded(format!("the pod cannot run there: {why}")))
+            }
+            NodeFit::Fits | NodeFit::Unchecked => counted.push(n),
+        }
+    }
+    if counts.is_empty() && counted.is_empty() {
+        return Err("no node to count on: the inventory names none".into());
+    }
+    counts.extend(dra_core::capacity::capacity(
+        &inv.objects,
+        &inv.gates,
+        &merged.spec,
+        ns,
+        &counted,
+        args.max_per_node,
+    ));
+    counts.sort_by(|a, b| b.copies.cmp(&a.copies).then_with(|| a.node.cmp(&b.node)));
+    let total: usize = counts.iter().map(|c| c.copies).sum();
+    let taking = counts.iter().filter(|c| c.copies > 0).count();
+    let what = format!("{kind} {ns}/{name}");
+    let stdout = match args.common.output {
+        MatchOutput::Json => {
+            serde_json::to_string_pretty(&json!({
+                "of": {"kind": kind, "namespace": ns, "name": name},
+                "templates": merged.templates.iter().map(|(c, t)| json!({"podClaim": c, "template": t})).collect::<Vec<_>>(),
+                "sharedClaims": merged.shared,
+                "total": total,
+                "nodesTaking": taking,
+                "nodes": counts,
+                "maxPerNode": args.max_per_node,
+            }))
+            .unwrap_or_default()
+                + "\n"
+        }
+        MatchOutput::Text => {
+            let mut t = super::capacity::text(&what, total, taking, &counts, args.common.all_nodes);
+            let made: Vec<String> = merged.templates.iter().map(|(c, t)| format!("{c} from {t}")).collect();
+            t.push_str(&format!(
+                "Each copy makes its claims anew ({}){}.\n",
+                made.join(", "),
+                if merged.shared.is_empty() {
+                    String::new()
+                } else {
+                    format!(" and shares {}", merged.shared.join(", "))
+                }
+            ));
+            crate::render::terminal::strict(&t).into_owned()
+        }
+    };
+    std::mem::forget(inv);
+    Ok(Outcome { stdout, code: 0 })
+}
+
+fn node_object<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
+    objects
+        .iter()
+        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(name))
+}
+
+/// Every node the inventory names (Nodes, and the nodes of node-local
+/// slices), sorted.
+fn nodes_of(objects: &[Object]) -> Vec<String> {
+    let mut nodes: Vec<String> = objects
+        .iter()
+        .filter_map(|o| match o.kind {
+            ObjectKind::Node => o.name().map(str::to_owned),
+            ObjectKind::ResourceSlice => o
+                .spec()
+                .and_then(|s| s.get("nodeName"))
+                .and_then(dra_core::tree::Node::as_str)
+                .map(str::to_owned),
+            _ => None,
+        })
+        .collect();
+    nodes.sort();
+    nodes.dedup();
+    nodes
+}

@@ -1,0 +1,111 @@
+//! `capacity pod` and `capacity workload` (issue 33, item 1): copies of a
+//! pod's template claims, only on the nodes the pod may run on, pinned by
+//! the claims it shares.
+
+mod support;
+
+const FLEET: &str = "testdata/fixtures/whatif/add-nodes.yaml";
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.extend(["-f", FLEET, "-o", "json"]);
+    let o = support::run(&a);
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
+}
+
+fn per_node(v: &serde_json::Value) -> Vec<(String, u64, String)> {
+    v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["node"].as_str().unwrap().to_owned(),
+                n["copies"].as_u64().unwrap(),
+                n["stop"]["kind"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_pod_counts_its_template_claims_on_the_nodes_it_may_run_on() {
+    let v = json(&[
+        "capacity",
+        "pod",
+        "ml/infer-0",
+        "--add-nodes",
+        "2",
+        "--like",
+        "gpu-1",
+    ]);
+    assert_eq!(v["total"], 2, "{v}");
+    assert_eq!(v["templates"][0]["template"], "ml/one-gpu");
+    assert_eq!(
+        per_node(&v),
+        [
+            ("gpu-1-copy-1".to_owned(), 1, "inUse".to_owned()),
+            ("gpu-1-copy-2".to_owned(), 1, "inUse".to_owned()),
+            ("gpu-1".to_owned(), 0, "inUse".to_owned()),
+        ]
+    );
+    // The same as copies of its template, where the pod may run everywhere.
+    let t = json(&[
+        "capacity",
+        "template",
+        "ml/one-gpu",
+        "--add-nodes",
+        "2",
+        "--like",
+        "gpu-1",
+    ]);
+    assert_eq!(t["total"], v["total"]);
+}
+
+#[test]
+fn a_workload_that_does_not_tolerate_the_taint_fits_nowhere() {
+    let v = json(&[
+        "capacity",
+        "workload",
+        "testdata/fixtures/whatif/deployment.yaml",
+    ]);
+    assert_eq!(v["of"]["kind"], "Deployment");
+    assert_eq!(v["total"], 0, "{v}");
+    assert_eq!(
+        per_node(&v),
+        [("gpu-1".to_owned(), 0, "podExcluded".to_owned())]
+    );
+    assert!(v["nodes"][0]["stop"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("nvidia.com/gpu=present:NoSchedule"));
+}
+
+#[test]
+fn a_shared_claim_pins_every_copy_to_its_node() {
+    let v = json(&[
+        "capacity",
+        "workload",
+        "testdata/fixtures/whatif/job-shared-claim.yaml",
+        "--add-nodes",
+        "1",
+        "--like",
+        "gpu-1",
+    ]);
+    assert_eq!(v["sharedClaims"], serde_json::json!(["ml/trainer-gpu"]));
+    // The copy node would have a free GPU, but the shared claim is gpu-1's.
+    assert_eq!(
+        per_node(&v),
+        [
+            ("gpu-1".to_owned(), 0, "inUse".to_owned()),
+            ("gpu-1-copy-1".to_owned(), 0, "podExcluded".to_owned()),
+        ]
+    );
+    // A pod with no template claim has nothing to copy: said, exit 2.
+    let o = support::run(&["capacity", "pod", "ml/trainer", "-f", FLEET]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("makes no claim from a ResourceClaimTemplate")
+    );
+}
