@@ -148,6 +148,15 @@ pub(super) fn text(
         counts.len(),
         if counts.len() == 1 { "" } else { "s" },
     );
+    let most: usize = counts
+        .iter()
+        .map(|c| c.maximum.as_ref().map_or(c.copies, |m| m.copies))
+        .sum();
+    if most > total {
+        s.push_str(&format!(
+            "Packed otherwise than first fit, {most} fit together: the order copies arrive in decides how many (per node below).\n"
+        ));
+    }
     let mut t = Table::new();
     t.load_preset(presets::NOTHING);
     t.set_header(["NODE", "MORE", "WHAT STOPS THE NEXT COPY"]);
@@ -158,6 +167,17 @@ pub(super) fn text(
     };
     for c in &counts[..shown] {
         let mut stop = stop_text(c, true);
+        match &c.maximum {
+            Some(m) if m.copies > c.copies => stop.push_str(&format!(
+                "; packed otherwise, {}{} fit together",
+                if m.exact { "" } else { "at least " },
+                m.copies
+            )),
+            Some(m) if !m.exact && c.copies > 0 && !matches!(c.stop, Stop::Bound) => stop.push_str(
+                "; whether more fit packed otherwise is unknown (the search budget ran out)",
+            ),
+            _ => {}
+        }
         if !c.shared_pools.is_empty() {
             stop.push_str(&format!(
                 " (uses pools shared with other nodes, counted as if they took none: {})",

@@ -108,6 +108,8 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
                 reason,
             },
             shared_pools: Vec::new(),
+            maximum: None,
+            upper: None,
         };
         if pinned.as_ref().is_some_and(|p| !p.contains(&n)) {
             counts.push(excluded(format!(

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::allocate::{Allocator, Limits, Outcome, DEFAULT_BUDGET};
 use crate::gates::FeatureGates;
-use crate::model::{object_from_node, Object, ObjectKind};
+use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 use crate::verdict::CauseKind;
 
@@ -38,6 +38,14 @@ pub struct NodeCapacity {
     /// Pools shared with other nodes whose devices the copies used.
     #[serde(rename = "sharedPools", skip_serializing_if = "Vec::is_empty")]
     pub shared_pools: Vec<String>,
+    /// The most that fit together, packed otherwise than first fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<crate::capacity_max::Maximum>,
+    /// At most this many copies can fit together: the devices that pass
+    /// the request's selectors, untainted and not held by other claims,
+    /// over the devices a copy needs (one request in ExactCount mode).
+    #[serde(skip)]
+    pub upper: Option<usize>,
 }
 
 /// Whether a slice is bound to one node by `nodeName` (else its pool may
@@ -109,8 +117,8 @@ impl<'a> Index<'a> {
         index
     }
 
-    /// The objects one node's count reads, copied (its copies are added).
-    fn node_inventory(&self, node: &str) -> Vec<Object> {
+    /// The objects one node's count reads.
+    fn node_refs(&self, node: &str) -> Vec<&'a Object> {
         let slices: Vec<&Object> = self
             .by_node
             .get(node)
@@ -132,22 +140,8 @@ impl<'a> Index<'a> {
             .chain(self.nodes.get(node).copied())
             .chain(slices)
             .chain(claims)
-            .cloned()
             .collect()
     }
-}
-
-/// A copy of the claim (`spec` is a claim's spec), named `name`.
-fn copy(spec: &Node, namespace: &str, name: &str, status: Option<Node>) -> Option<Object> {
-    let mut root: Node = serde_json::from_value(serde_json::json!({
-        "metadata": {"name": name, "namespace": namespace},
-    }))
-    .ok()?;
-    root.insert_back("spec", spec.clone());
-    if let Some(status) = status {
-        root.insert_back("status", status);
-    }
-    object_from_node(usize::MAX, 0, root, "resource.k8s.io/v1", "ResourceClaim")
 }
 
 /// How many more copies of the claim `spec` (in `namespace`) fit on each
@@ -162,17 +156,16 @@ pub fn capacity(
 ) -> Vec<NodeCapacity> {
     use rayon::prelude::*;
     let index = Index::new(objects);
+    let steps = crate::capacity_max::steps_per_node(nodes.len());
     nodes
         .par_iter()
         .map(|node| {
-            node_capacity(
-                index.node_inventory(node),
-                gates,
-                spec,
-                namespace,
-                node,
-                max,
-            )
+            let inventory: Vec<Object> = index.node_refs(node).into_iter().cloned().collect();
+            let mut c = node_capacity(inventory.clone(), gates, spec, namespace, node, max);
+            c.maximum = Some(crate::capacity_max::maximum(
+                &inventory, gates, spec, namespace, node, c.copies, c.upper, max, steps,
+            ));
+            c
         })
         .collect()
 }
@@ -199,12 +192,13 @@ fn node_capacity(
         .collect();
     let mut used_shared = std::collections::BTreeSet::new();
     let mut copies = 0;
+    let mut upper = None;
     let stop = loop {
         if copies == max {
             break Stop::Bound;
         }
         let name = format!("capacity-copy-{copies}");
-        let Some(candidate) = copy(spec, namespace, &name, None) else {
+        let Some(candidate) = crate::capacity_max::claim(spec, namespace, &name, None) else {
             break Stop::Error {
                 error: "the claim's spec cannot be copied".into(),
             };
@@ -240,7 +234,7 @@ fn node_capacity(
                     "reservedFor": [{"resource": "pods", "name": name, "uid": name}],
                 }))
                 .ok();
-                match copy(spec, namespace, &name, status) {
+                match crate::capacity_max::claim(spec, namespace, &name, status) {
                     Some(held) => inventory.push(held),
                     None => {
                         break Stop::Error {
@@ -255,6 +249,11 @@ fn node_capacity(
                 funnels,
                 constraints,
             }) => {
+                if let [f] = funnels.as_slice() {
+                    if !f.all && f.needed > 0 {
+                        upper = Some((f.free + copies * f.needed) / f.needed);
+                    }
+                }
                 let b = crate::verdict::blocking(&reasons, &funnels, &constraints);
                 break Stop::Unsatisfiable {
                     kind: b.kind,
@@ -275,5 +274,7 @@ fn node_capacity(
         copies,
         stop,
         shared_pools: used_shared.into_iter().collect(),
+        maximum: None,
+        upper,
     }
 }

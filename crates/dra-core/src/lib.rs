@@ -18,6 +18,7 @@
 
 pub mod allocate;
 pub mod capacity;
+pub mod capacity_max;
 pub mod cel;
 pub mod config;
 pub mod convert;

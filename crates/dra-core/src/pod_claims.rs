@@ -43,9 +43,7 @@ pub fn of(pod: &Object, objects: &[Object]) -> Result<PodClaimSpec, String> {
     let spec = pod
         .pod_spec()
         .ok_or_else(|| format!("{} has no pod spec", pod.reference))?;
-    let mut requests: Vec<Value> = Vec::new();
-    let mut constraints: Vec<Value> = Vec::new();
-    let mut config: Vec<Value> = Vec::new();
+    let mut parts: Vec<(String, Value)> = Vec::new();
     let mut templates = Vec::new();
     let mut shared = Vec::new();
     let entries = spec
@@ -85,26 +83,49 @@ pub fn of(pod: &Object, objects: &[Object]) -> Result<PodClaimSpec, String> {
             .and_then(|s| s.get("devices"))
             .map(Node::to_json)
             .unwrap_or(Value::Null);
+        parts.push((claim.to_owned(), devices));
+    }
+    if templates.is_empty() {
+        return Err(format!(
+            "{} makes no claim from a ResourceClaimTemplate: each copy would only share its named claims ({})",
+            pod.reference,
+            if shared.is_empty() { "none".to_owned() } else { shared.join(", ") }
+        ));
+    }
+    let spec = merge(&parts)?;
+    Ok(PodClaimSpec {
+        spec,
+        templates,
+        shared,
+    })
+}
+
+/// One claim spec from several claims' `devices`, each part's requests
+/// renamed `<prefix>-<request>` and its constraints and config listing its
+/// own requests by their new names (none listed meant all of the part's).
+pub fn merge(parts: &[(String, Value)]) -> Result<Node, String> {
+    let mut requests: Vec<Value> = Vec::new();
+    let mut constraints: Vec<Value> = Vec::new();
+    let mut config: Vec<Value> = Vec::new();
+    for (prefix, devices) in parts {
         let own: Vec<String> = devices["requests"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|r| r["name"].as_str().map(|n| renamed(claim, n)))
+            .filter_map(|r| r["name"].as_str().map(|n| renamed(prefix, n)))
             .collect();
         for mut r in devices["requests"].as_array().cloned().unwrap_or_default() {
-            if let Some(n) = r["name"].as_str().map(|n| renamed(claim, n)) {
+            if let Some(n) = r["name"].as_str().map(|n| renamed(prefix, n)) {
                 r["name"] = json!(n);
             }
             requests.push(r);
         }
-        // Constraints and config: their requests by the new names; none
-        // listed meant every request of this claim.
         let refs = |item: &mut Value| {
             let listed: Vec<String> = item["requests"]
                 .as_array()
                 .into_iter()
                 .flatten()
-                .filter_map(|r| r.as_str().map(|r| reference(claim, r)))
+                .filter_map(|r| r.as_str().map(|r| reference(prefix, r)))
                 .collect();
             item["requests"] = json!(if listed.is_empty() {
                 own.clone()
@@ -125,13 +146,6 @@ pub fn of(pod: &Object, objects: &[Object]) -> Result<PodClaimSpec, String> {
             config.push(c);
         }
     }
-    if templates.is_empty() {
-        return Err(format!(
-            "{} makes no claim from a ResourceClaimTemplate: each copy would only share its named claims ({})",
-            pod.reference,
-            if shared.is_empty() { "none".to_owned() } else { shared.join(", ") }
-        ));
-    }
     let mut devices = json!({"requests": requests});
     if !constraints.is_empty() {
         devices["constraints"] = json!(constraints);
@@ -139,13 +153,7 @@ pub fn of(pod: &Object, objects: &[Object]) -> Result<PodClaimSpec, String> {
     if !config.is_empty() {
         devices["config"] = json!(config);
     }
-    let spec: Node = serde_json::from_value(json!({"devices": devices}))
-        .map_err(|e| format!("merging the pod's claims: {e}"))?;
-    Ok(PodClaimSpec {
-        spec,
-        templates,
-        shared,
-    })
+    serde_json::from_value(json!({"devices": devices})).map_err(|e| format!("merging claims: {e}"))
 }
 
 #[cfg(test)]

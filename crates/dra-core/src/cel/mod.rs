@@ -141,22 +141,28 @@ impl Program {
                 position: None,
             });
         }
-        let (expr, info) = parse::parse_ast(source).map_err(|e| CompileError {
-            kind: CompileErrorKind::Syntax,
-            message: format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
-            position: Some((e.line, e.column)),
-        })?;
+        let parsed = parse::parse_ast(source);
+        let (expr, info) = match &*parsed {
+            Ok((expr, info)) => (expr, info),
+            Err(e) => {
+                return Err(CompileError {
+                    kind: CompileErrorKind::Syntax,
+                    message: format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
+                    position: Some((e.line, e.column)),
+                })
+            }
+        };
         let offsets = |id: u64| {
             info.offset_for(id)
                 .map(|(start, _)| line_col(source, start))
         };
         let mut checker = check::Checker::new(env, &offsets);
         let checked = if derived {
-            checker.check_derived_root(&expr)?
+            checker.check_derived_root(expr)?
         } else {
-            checker.check_root(&expr)?
+            checker.check_root(expr)?
         };
-        if let Some(why) = plan::failed_constant_conversion(&expr) {
+        if let Some(why) = plan::failed_constant_conversion(expr) {
             return Err(CompileError {
                 kind: CompileErrorKind::Instantiation,
                 message: format!("program instantiation failed: {why}"),
@@ -164,9 +170,9 @@ impl Program {
             });
         }
         let mut literals = Vec::new();
-        collect_literals(&expr, &mut literals);
+        collect_literals(expr, &mut literals);
         Ok(Program {
-            expr,
+            expr: expr.clone(),
             literals,
             estimated_cost: checked.cost,
         })

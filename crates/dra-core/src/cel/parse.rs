@@ -41,7 +41,10 @@ pub fn short_message(msg: &str) -> String {
 
 /// Parses an expression; the error names the first problem.
 pub fn parse(expr: &str) -> Result<(), CelError> {
-    parse_ast(expr).map(|_| ())
+    match &*parse_ast(expr) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e.clone()),
+    }
 }
 
 /// Deepest bracket nesting accepted: each level nests the `expr` rule once
@@ -207,7 +210,33 @@ fn visitor_depth(root: &cel::common::ast::IdedExpr) -> usize {
 
 /// Parses an expression into the `cel` crate's AST (standard macros expanded),
 /// on a thread with a large stack so that no input can overflow it.
-pub fn parse_ast(expr: &str) -> Result<Parsed, CelError> {
+///
+/// A parse depends on the text alone, and one thread per parse costs a
+/// fresh stack (zeroed pages, a map and an unmap): `capacity` compiles the
+/// same few selectors for every copy on every node, so each worker thread
+/// keeps the last parses.
+pub fn parse_ast(expr: &str) -> std::rc::Rc<Result<Parsed, CelError>> {
+    /// Parses kept per thread; past it, the memory is released and refilled.
+    const KEPT: usize = 256;
+    type Kept = std::collections::HashMap<String, std::rc::Rc<Result<Parsed, CelError>>>;
+    thread_local! {
+        static PARSED: std::cell::RefCell<Kept> = Default::default();
+    }
+    if let Some(hit) = PARSED.with(|p| p.borrow().get(expr).cloned()) {
+        return hit;
+    }
+    let parsed = std::rc::Rc::new(parse_fresh(expr));
+    PARSED.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.len() >= KEPT {
+            p.clear();
+        }
+        p.insert(expr.to_owned(), parsed.clone());
+    });
+    parsed
+}
+
+fn parse_fresh(expr: &str) -> Result<Parsed, CelError> {
     if let Some(col) = too_deep(expr) {
         return Err(CelError {
             message: format!("expression recursion limit exceeded: {CEL_GO_RECURSION}"),
