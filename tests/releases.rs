@@ -13,6 +13,8 @@
 //! manifest: |
 //!   apiVersion: resource.k8s.io/v1
 //!   ...
+//! stored: |                             # optional: the objects as stored
+//!   ...                                 # (`--stored`): the manifest updates them
 //! expect:
 //!   "1.34": ["spec.devices[0].name Required"]   # "FIELD TYPE", any order;
 //!                                       # type Dropped: a field the release's
@@ -24,8 +26,14 @@ mod support;
 
 use std::collections::BTreeMap;
 
-fn errors(manifest: &std::path::Path, version: &str, gates: Option<&str>) -> Vec<String> {
+fn errors(
+    manifest: &std::path::Path,
+    stored: Option<&std::path::Path>,
+    version: &str,
+    gates: Option<&str>,
+) -> Vec<String> {
     let path = manifest.to_string_lossy().into_owned();
+    let stored = stored.map(|p| p.to_string_lossy().into_owned());
     let mut args = vec![
         "lint",
         path.as_str(),
@@ -36,6 +44,9 @@ fn errors(manifest: &std::path::Path, version: &str, gates: Option<&str>) -> Vec
     ];
     if let Some(g) = gates {
         args.extend(["--feature-gates", g]);
+    }
+    if let Some(s) = &stored {
+        args.extend(["--stored", s.as_str()]);
     }
     let out = support::run(&args);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -84,6 +95,11 @@ fn every_release_as_its_own_source() {
         );
         let manifest = tmp.join(format!("{name}.yaml"));
         std::fs::write(&manifest, case["manifest"].as_str().expect("manifest")).unwrap();
+        let stored = case["stored"].as_str().map(|text| {
+            let p = tmp.join(format!("{name}.stored.yaml"));
+            std::fs::write(&p, text).unwrap();
+            p
+        });
         let expect: BTreeMap<String, Vec<String>> =
             serde_json::from_value(case["expect"].clone()).expect("expect");
         assert!(
@@ -97,7 +113,7 @@ fn every_release_as_its_own_source() {
             let gates = case["gates"]
                 .as_str()
                 .or_else(|| case["gates"][version.as_str()].as_str());
-            let got = errors(&manifest, &version, gates);
+            let got = errors(&manifest, stored.as_deref(), &version, gates);
             if got != want {
                 failures.push(format!(
                     "{name} at {version}:\n  want {want:?}\n  got  {got:?}"

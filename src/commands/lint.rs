@@ -283,13 +283,14 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             .as_ref()
             .map(|inv| dra_core::inventory::devices(&inv.objects, list_types)),
     };
-    // Only the kinds with update-only rules. From the cluster they are taken,
+    // Only the kinds with update-only rules (or that a release validates
+    // differently on update: lint::update). From the cluster they are taken,
     // not copied (a large cluster stores many slices).
     let update_kinds = |o: &dra_core::model::Object| {
         use dra_core::model::ObjectKind::*;
         matches!(
             o.kind,
-            ResourceSlice | ResourceClaim | ResourceClaimTemplate
+            ResourceSlice | ResourceClaim | ResourceClaimTemplate | DeviceClass | DeviceTaintRule
         )
     };
     let stored = match (&args.stored, live.as_mut()) {

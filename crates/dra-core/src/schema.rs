@@ -458,11 +458,46 @@ pub fn decode_and_drop(
     root: &mut Node,
     gates: &FeatureGates,
 ) -> Vec<ShapeFinding> {
+    decode_and_drop_update(kind, root, gates, &[])
+}
+
+/// As [`decode_and_drop`], for an update: the fields of a gate in `kept`
+/// stay although the gate is off, because the stored object already uses
+/// that gate's fields (every `dropDisabled*Fields(new, old)` of the
+/// strategies returns early when its `*FeatureInUse(old)`).
+pub fn decode_and_drop_update(
+    kind: ObjectKind,
+    root: &mut Node,
+    gates: &FeatureGates,
+    kept: &[Gate],
+) -> Vec<ShapeFinding> {
     let mut out = Vec::new();
     if let Some(fields) = fields_of(kind) {
-        walk_obj(fields, root, &Path::Root, gates, &mut out);
+        walk_obj(fields, root, &Path::Root, &Drops { gates, kept }, &mut out);
     }
     out
+}
+
+/// The gates whose fields the stored object `root` uses while they are off:
+/// the fields an update keeps (see [`decode_and_drop_update`]).
+pub fn gates_in_use(kind: ObjectKind, root: &Node, gates: &FeatureGates) -> Vec<Gate> {
+    let mut copy = root.clone();
+    let mut used: Vec<Gate> = decode_and_drop(kind, &mut copy, gates)
+        .into_iter()
+        .filter_map(|f| match f {
+            ShapeFinding::Dropped { gate, .. } => Some(gate),
+            _ => None,
+        })
+        .collect();
+    used.sort_by_key(|g| g.name());
+    used.dedup_by_key(|g| g.name());
+    used
+}
+
+/// The gates and, on update, the gates whose fields are kept.
+struct Drops<'a> {
+    gates: &'a FeatureGates,
+    kept: &'a [Gate],
 }
 
 /// A field path built on the stack and rendered only for a finding, so the
@@ -507,26 +542,28 @@ impl Path<'_> {
     }
 }
 
-fn needed_gate_off(needs: Needs, gates: &FeatureGates) -> Option<Gate> {
-    match needs {
+fn needed_gate_off(needs: Needs, drops: &Drops<'_>) -> Option<Gate> {
+    let gates = drops.gates;
+    let off = match needs {
         Needs::Always => None,
         Needs::Gate(g) => (!gates.enabled(g)).then_some(g),
         Needs::AllOf(gs) => gs.iter().copied().find(|g| !gates.enabled(*g)),
         Needs::GateFrom(g, from) => (gates.version.0 >= from && !gates.enabled(g)).then_some(g),
-    }
+    };
+    off.filter(|g| !drops.kept.contains(g))
 }
 
 fn walk_obj(
     fields: &'static [Field],
     node: &mut Node,
     path: &Path<'_>,
-    gates: &FeatureGates,
+    gates: &Drops<'_>,
     out: &mut Vec<ShapeFinding>,
 ) {
     let Value::Map(entries) = &mut node.value else {
         return;
     };
-    let version = gates.version;
+    let version = gates.gates.version;
     let mut drop_keys: Vec<compact_str::CompactString> = Vec::new();
     for e in entries.iter_mut() {
         let field = fields.iter().find(|fd| fd.name == e.key);
@@ -595,7 +632,7 @@ fn walk_ty(
     ty: &'static Ty,
     node: &mut Node,
     path: &Path<'_>,
-    gates: &FeatureGates,
+    gates: &Drops<'_>,
     out: &mut Vec<ShapeFinding>,
 ) {
     if node.is_null() {

@@ -7,6 +7,7 @@ pub mod fixes;
 pub mod registry;
 pub mod rules;
 pub mod suppress;
+mod update;
 pub mod walk;
 
 use crate::diag::{Diagnostic, ErrorType, Label, Severity, Summary};
@@ -589,7 +590,13 @@ pub const MAX_FINDINGS_PER_SOURCE: usize = 1000;
 /// Lints files as kube-apiserver (and a cross-object linter) would see them.
 /// Converts an object to v1 where needed and decodes it as the apiserver
 /// would (dropping gated fields); `None` for objects no rule should see.
-fn prepare(mut obj: Object, gates: &FeatureGates) -> (Option<Object>, Vec<Diagnostic>) {
+/// `obj` decoded and its gated fields dropped as the strategy does on create,
+/// or on update of `old` (whose gates in use keep their fields).
+fn prepare(
+    mut obj: Object,
+    gates: &FeatureGates,
+    old: Option<&Object>,
+) -> (Option<Object>, Vec<Diagnostic>) {
     let mut found: Vec<Diagnostic> = match api_version_diag(&obj, gates) {
         VersionCheck::Served(d) => d.into_iter().collect(),
         // Refused before validation: nothing else applies.
@@ -606,7 +613,8 @@ fn prepare(mut obj: Object, gates: &FeatureGates) -> (Option<Object>, Vec<Diagno
         ApiVersion::Other if obj.kind.is_dra() => return (None, found),
         _ => {}
     }
-    let findings = schema::decode_and_drop(obj.kind, &mut obj.root, gates);
+    let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates));
+    let findings = schema::decode_and_drop_update(obj.kind, &mut obj.root, gates, &kept);
     let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
     found.extend(
         findings
@@ -622,6 +630,16 @@ fn prepare(mut obj: Object, gates: &FeatureGates) -> (Option<Object>, Vec<Diagno
         }
     }
     (Some(obj), found)
+}
+
+/// The gates whose fields a stored object uses (in the v1 shape) although
+/// they are off: an update keeps those fields.
+fn stored_gates_in_use(old: &Object, gates: &FeatureGates) -> Vec<crate::gates::Gate> {
+    let mut root = old.root.clone();
+    if matches!(old.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
+        crate::convert::v1beta1_to_v1(old.kind, &mut root);
+    }
+    schema::gates_in_use(old.kind, &root, gates)
 }
 
 pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> LintResult {
@@ -658,16 +676,19 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         }
         objects.extend(parsed.objects);
     }
+    let stored = crate::stored::Stored::new(&settings.stored);
     let prepared: Vec<(Option<Object>, Vec<Diagnostic>)> = objects
         .into_par_iter()
-        .map(|obj| prepare(obj, &settings.gates))
+        .map(|obj| {
+            let old = stored.get(&obj);
+            prepare(obj, &settings.gates, old)
+        })
         .collect();
     let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());
     for (obj, found) in prepared {
         diagnostics.extend(found);
         checked.extend(obj);
     }
-    let stored = crate::stored::Stored::new(&settings.stored);
     let own_inventory =
         (settings.inventory.is_none() && settings.inventory_from_input).then(|| {
             crate::inventory::devices(&checked, crate::cel::list_values_converted(&settings.gates))
@@ -694,12 +715,19 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         .par_iter()
         .map(|obj| {
             let mut found = Vec::new();
+            let old = cx.stored.get(obj);
             for r in &rules {
                 if let Check::Object(kinds, f) = r.check {
                     if kinds.contains(&obj.kind) {
                         let mut sink = Sink::new(r);
                         f(&cx, obj, &mut sink);
-                        found.extend(sink.into_diagnostics());
+                        let mut d = sink.into_diagnostics();
+                        // An update is validated as the release's
+                        // Validate*Update does, not as a create.
+                        if let (Some(old), Origin::Apiserver) = (old, r.origin) {
+                            update::retain_validated_on_update(cx.gates.version, obj, old, &mut d);
+                        }
+                        found.extend(d);
                     }
                 }
             }

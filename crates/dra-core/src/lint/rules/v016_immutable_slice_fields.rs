@@ -4,7 +4,7 @@ use super::prelude::*;
 declare_rule! {
     id: "DRA-V016", name: "immutable-slice-field", severity: Error, origin: Apiserver,
     summary: "An update changes a ResourceSlice's spec.driver, spec.pool.name or spec.nodeName",
-    docs: "These three fields are immutable: kube-apiserver rejects an update of a stored slice that changes any of them (`field is immutable`). Checked when the slice exists in the target: `lint --cluster`, or `--stored` with a snapshot or `kubectl get -o yaml` output. To move devices to another pool or node, publish a new slice and delete the old one.",
+    docs: "These three fields are immutable: kube-apiserver rejects an update of a stored slice that changes any of them (`field is immutable`). Checked when the slice exists in the target: `lint --cluster`, or `--stored` with a snapshot or `kubectl get -o yaml` output. On update a release validates again what it validates on create, except: from 1.35 a device's taints that equal the stored device's (same name), from 1.37 its capacity likewise, and never the slice's name (validateDevice, ValidateResourceSliceUpdate). To move devices to another pool or node, publish a new slice and delete the old one.",
     example: "# stored: spec.driver: gpu.example.com\nspec:\n  driver: gpu.example.org\n",
     check: Check::Object(SLICES, check),
 }
