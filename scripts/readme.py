@@ -57,3 +57,5 @@ for tmpl in sorted(glob.glob('scripts/docs/*.md.tmpl')):
     for k, v in subs.items():
         d = d.replace(k, v)
     open(os.path.join('docs', os.path.basename(tmpl)[:-len('.tmpl')]), 'w').write(d)
+# What every rule reports at each release (docs/rules-by-release.md).
+subprocess.run(['python3', 'scripts/rules_by_release.py'], check=True)

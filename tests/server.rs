@@ -225,12 +225,12 @@ fn hostile_documents_do_not_stall_the_server() {
     let deep = format!("a: {}1{}\n", "[".repeat(100_000), "]".repeat(100_000));
     c.open("untitled:deep", 1, &deep);
     let (_, d) = c.diagnostics("untitled:deep");
-    assert_eq!(codes(&d), ["DRA-E001"], "{d:?}");
+    assert_eq!(codes(&d), ["DRA-E002"], "{d:?}");
     assert!(
         d[0]["message"]
             .as_str()
             .unwrap()
-            .contains("recursion limit"),
+            .contains("nested deeper than 255 levels"),
         "{d:?}"
     );
     let huge = "#".repeat(65 << 20);

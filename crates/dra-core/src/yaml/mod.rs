@@ -423,9 +423,20 @@ fn load_part(
             Some(Err(e)) => {
                 // The scanner can report a mark past the end of the input.
                 let p = at(e.marker());
+                // The scanner counts flow levels ([ and {) in a u8: deeper
+                // flow nesting is a limit, not a syntax error.
+                let too_deep = e.info() == "recursion limit exceeded";
                 out.errors.push(LoadError {
-                    kind: LoadErrorKind::Syntax,
-                    message: format!("invalid YAML: {}", e.info()),
+                    kind: if too_deep {
+                        LoadErrorKind::TooDeep
+                    } else {
+                        LoadErrorKind::Syntax
+                    },
+                    message: if too_deep {
+                        "flow collections ([ ] and { }) nested deeper than 255 levels; document skipped".to_owned()
+                    } else {
+                        format!("invalid YAML: {}", e.info())
+                    },
                     span: Span::point(p),
                     document: doc_index,
                 });

@@ -280,3 +280,12 @@ fn repeated_keys_name_the_first_line() {
     assert_eq!(root.get("a").and_then(|n| n.as_i64()), Some(3));
     assert_eq!(root.as_map().map(<[_]>::len), Some(101));
 }
+
+/// saphyr-parser counts flow levels in a u8: 256 nested `[` is the input
+/// limit (DRA-E002), not a syntax error (DRA-E001).
+#[test]
+fn deep_flow_nesting_is_a_limit() {
+    let text = format!("a: {}{}\n", "[".repeat(300), "]".repeat(300));
+    let l = load(&text, Limits::default());
+    assert_eq!(l.errors[0].kind, LoadErrorKind::TooDeep, "{:?}", l.errors);
+}
