@@ -46,8 +46,8 @@ pub fn retain_validated_on_update(
     }
     found.retain(|d| {
         let field = d.field.as_str();
-        !(skip.name && field == "metadata.name")
-            && !skip.prefixes.iter().any(|p| is_within(field, p))
+        let name_skipped = skip.name && field == "metadata.name";
+        !name_skipped && !skip.prefixes.iter().any(|p| is_within(field, p))
     });
 }
 
