@@ -180,7 +180,7 @@ pub(super) fn text(
         }
         if !c.shared_pools.is_empty() {
             stop.push_str(&format!(
-                " (uses pools shared with other nodes, counted as if they took none: {})",
+                " (takes from pools shared with other nodes: {}; nodes are filled in name order, each after the copies on the nodes before it)",
                 c.shared_pools.join(", ")
             ));
         }

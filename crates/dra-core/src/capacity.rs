@@ -5,10 +5,13 @@
 //!
 //! Each node is counted on its own inventory: its node-local slices, the
 //! slices of pools shared between nodes, the classes and taint rules, and
-//! the claims allocated from those pools. A pool shared between nodes is
-//! therefore counted for each node as if the others took none of it (the
-//! answer names such pools). The count is the greedy one (the scheduler's
-//! first-fit order), bounded by `max` per node.
+//! the claims allocated from those pools. The count is the greedy one (the
+//! scheduler's first-fit order), bounded by `max` per node.
+//!
+//! A pool shared between nodes (network-attached devices) is allocated
+//! across nodes: when copies use one, the nodes are counted again one after
+//! another, in the order given, each seeing the shared devices the copies
+//! on the nodes before it took (the answer names such pools).
 
 use serde::Serialize;
 
@@ -157,19 +160,47 @@ pub fn capacity(
     use rayon::prelude::*;
     let index = Index::new(objects);
     let steps = crate::capacity_max::steps_per_node(nodes.len());
-    nodes
-        .par_iter()
-        .map(|node| {
-            let inventory: Vec<Object> = index.node_refs(node).into_iter().cloned().collect();
-            let mut c = node_capacity(inventory.clone(), gates, spec, namespace, node, max);
-            c.maximum = Some(crate::capacity_max::maximum(
-                &inventory, gates, spec, namespace, node, c.copies, c.upper, max, steps,
-            ));
-            c
-        })
-        .collect()
+    let count = |node: &String, carried: &[Object]| {
+        let mut inventory: Vec<Object> = index.node_refs(node).into_iter().cloned().collect();
+        inventory.extend(carried.iter().cloned());
+        let (mut c, held) = node_capacity(inventory.clone(), gates, spec, namespace, node, max);
+        c.maximum = Some(crate::capacity_max::maximum(
+            &inventory, gates, spec, namespace, node, c.copies, c.upper, max, steps,
+        ));
+        (c, held)
+    };
+    let alone: Vec<(NodeCapacity, Vec<Object>)> = nodes.par_iter().map(|n| count(n, &[])).collect();
+    if alone.iter().all(|(c, _)| c.shared_pools.is_empty()) {
+        return alone.into_iter().map(|(c, _)| c).collect();
+    }
+    // Shared pools: node after node, each seeing what the copies before it
+    // took from those pools (their copies of node-local devices do not
+    // matter elsewhere and are left out).
+    let mut carried: Vec<Object> = Vec::new();
+    let mut out = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let (c, held) = count(node, &carried);
+        if !c.shared_pools.is_empty() {
+            carried.extend(held.into_iter().filter(|h| uses_any(h, &c.shared_pools)));
+        }
+        out.push(c);
+    }
+    out
 }
 
+/// Whether an allocated copy holds a device of one of `pools` ("driver/pool").
+fn uses_any(claim: &Object, pools: &[String]) -> bool {
+    crate::dra::Claim::decode(claim)
+        .allocation
+        .is_some_and(|a| {
+            a.results.iter().any(|r| {
+                let pool = format!("{}/{}", r.driver.unwrap_or(""), r.pool.unwrap_or(""));
+                pools.contains(&pool)
+            })
+        })
+}
+
+/// The greedy count on one node, and the copies it allocated (as claims).
 fn node_capacity(
     mut inventory: Vec<Object>,
     gates: &FeatureGates,
@@ -177,7 +208,8 @@ fn node_capacity(
     namespace: &str,
     node: &str,
     max: usize,
-) -> NodeCapacity {
+) -> (NodeCapacity, Vec<Object>) {
+    let before = inventory.len();
     let shared: std::collections::HashSet<String> = inventory
         .iter()
         .filter(|o| o.kind == ObjectKind::ResourceSlice && node_of(o).is_none())
@@ -197,7 +229,8 @@ fn node_capacity(
         if copies == max {
             break Stop::Bound;
         }
-        let name = format!("capacity-copy-{copies}");
+        // Named per node: copies carried to other nodes keep their names.
+        let name = format!("copy-{}-on-{node}", copies + 1);
         let Some(candidate) = crate::capacity_max::claim(spec, namespace, &name, None) else {
             break Stop::Error {
                 error: "the claim's spec cannot be copied".into(),
@@ -269,12 +302,16 @@ fn node_capacity(
             }
         }
     };
-    NodeCapacity {
-        node: node.to_owned(),
-        copies,
-        stop,
-        shared_pools: used_shared.into_iter().collect(),
-        maximum: None,
-        upper,
-    }
+    let held = inventory.split_off(before);
+    (
+        NodeCapacity {
+            node: node.to_owned(),
+            copies,
+            stop,
+            shared_pools: used_shared.into_iter().collect(),
+            maximum: None,
+            upper,
+        },
+        held,
+    )
 }

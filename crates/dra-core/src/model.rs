@@ -100,13 +100,28 @@ impl Object {
     pub fn pod_spec(&self) -> Option<&Node> {
         let mut n = &self.root;
         for k in self.pod_spec_path {
-            n = n.get(k)?;
+            // A number is an index: the first of a JobSet's replicatedJobs.
+            n = match k.parse::<usize>() {
+                Ok(i) => n.as_seq()?.get(i)?,
+                Err(_) => n.get(k)?,
+            };
         }
         Some(n)
     }
     /// The key path of the pod spec, as a field-path prefix.
     pub fn pod_spec_field(&self) -> String {
-        self.pod_spec_path.join(".")
+        let mut out = String::new();
+        for k in self.pod_spec_path {
+            if k.parse::<usize>().is_ok() {
+                out.push_str(&format!("[{k}]"));
+            } else {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+        }
+        out
     }
 }
 
@@ -215,6 +230,26 @@ fn classify(
                 &["spec", "template", "spec"],
             ))
         }
+        // The first replicated job's pod template (JobSet), the workers'
+        // (LeaderWorkerSet): the pods a workload has most of.
+        ("jobset.x-k8s.io", "JobSet") => Some((
+            ObjectKind::Workload,
+            ApiVersion::Other,
+            &[
+                "spec",
+                "replicatedJobs",
+                "0",
+                "template",
+                "spec",
+                "template",
+                "spec",
+            ],
+        )),
+        ("leaderworkerset.x-k8s.io", "LeaderWorkerSet") => Some((
+            ObjectKind::Workload,
+            ApiVersion::Other,
+            &["spec", "leaderWorkerTemplate", "workerTemplate", "spec"],
+        )),
         ("batch", "CronJob") => Some((
             ObjectKind::Workload,
             ApiVersion::Other,
