@@ -178,6 +178,9 @@ pub(super) fn text(
             ),
             _ => {}
         }
+        if let Some(like) = &c.counted_as {
+            stop = format!("as on {like} (the same devices and claims): {stop}");
+        }
         if !c.shared_pools.is_empty() {
             stop.push_str(&format!(
                 " (takes from pools shared with other nodes: {}; nodes are filled in name order, each after the copies on the nodes before it)",

@@ -109,6 +109,7 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             },
             shared_pools: Vec::new(),
             maximum: None,
+            counted_as: None,
             upper: None,
         };
         if pinned.as_ref().is_some_and(|p| !p.contains(&n)) {

@@ -176,6 +176,43 @@ fn sgr_len(s: &str) -> Option<usize> {
     (b.get(2 + body) == Some(&b'm') && body <= 32).then_some(3 + body)
 }
 
+/// A writer that passes text on as [`safe`] (no colour) would: an answer
+/// streamed to stdout (`-o json` of a whole fleet) is escaped as it goes,
+/// without a copy of the whole answer. A character split between two
+/// writes waits for its other bytes.
+pub struct SafeWriter<W: std::io::Write> {
+    inner: W,
+    carry: Vec<u8>,
+}
+
+impl<W: std::io::Write> SafeWriter<W> {
+    pub fn new(inner: W) -> Self {
+        SafeWriter {
+            inner,
+            carry: Vec::new(),
+        }
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for SafeWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.carry.extend_from_slice(buf);
+        let valid = match std::str::from_utf8(&self.carry) {
+            Ok(s) => s.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(e) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+        };
+        let text = std::str::from_utf8(&self.carry[..valid]).unwrap_or_default();
+        self.inner.write_all(safe(text, false).as_bytes())?;
+        self.carry.drain(..valid);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +264,23 @@ mod tests {
         for word in ["name", "x\r", "other", "y"] {
             let at = text.find(word).unwrap();
             assert_eq!(&e.text[e.offset(at)..e.offset(at) + word.len()], word);
+        }
+    }
+
+    #[test]
+    fn the_safe_writer_escapes_as_safe_does_across_split_writes() {
+        use std::io::Write;
+        let text = "plain \u{1b}[2J é \u{202e}x \u{9b}y\n";
+        let bytes = text.as_bytes();
+        for cut in 0..bytes.len() {
+            let mut w = SafeWriter::new(Vec::new());
+            w.write_all(&bytes[..cut]).unwrap();
+            w.write_all(&bytes[cut..]).unwrap();
+            assert_eq!(
+                String::from_utf8(w.inner).unwrap(),
+                safe(text, false),
+                "cut at {cut}"
+            );
         }
     }
 }

@@ -44,6 +44,10 @@ pub struct NodeCapacity {
     /// The most that fit together, packed otherwise than first fit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<crate::capacity_max::Maximum>,
+    /// Counted as this node, whose devices and claims have the same shape
+    /// (`stop` and `maximum` are that node's, in its names).
+    #[serde(rename = "countedAs", skip_serializing_if = "Option::is_none")]
+    pub counted_as: Option<String>,
     /// At most this many copies can fit together: the devices that pass
     /// the request's selectors, untainted and not held by other claims,
     /// over the devices a copy needs (one request in ExactCount mode).
@@ -120,6 +124,18 @@ impl<'a> Index<'a> {
         index
     }
 
+    /// The allocated claims holding devices of these slices' pools.
+    fn claims_of(&self, slices: &[&'a Object]) -> Vec<&'a Object> {
+        let mut claims: Vec<&Object> = slices
+            .iter()
+            .filter_map(|o| pool_of(o))
+            .flat_map(|p| self.claims_by_pool.get(&p).into_iter().flatten().copied())
+            .collect();
+        claims.sort_by_key(|o| *o as *const Object);
+        claims.dedup_by_key(|o| *o as *const Object);
+        claims
+    }
+
     /// The objects one node's count reads.
     fn node_refs(&self, node: &str) -> Vec<&'a Object> {
         let slices: Vec<&Object> = self
@@ -130,13 +146,7 @@ impl<'a> Index<'a> {
             .chain(&self.shared)
             .copied()
             .collect();
-        let mut claims: Vec<&Object> = slices
-            .iter()
-            .filter_map(|o| pool_of(o))
-            .flat_map(|p| self.claims_by_pool.get(&p).into_iter().flatten().copied())
-            .collect();
-        claims.sort_by_key(|o| *o as *const Object);
-        claims.dedup_by_key(|o| *o as *const Object);
+        let claims = self.claims_of(&slices);
         self.common
             .iter()
             .copied()
@@ -159,8 +169,7 @@ pub fn capacity(
 ) -> Vec<NodeCapacity> {
     use rayon::prelude::*;
     let index = Index::new(objects);
-    let steps = crate::capacity_max::steps_per_node(nodes.len());
-    let count = |node: &String, carried: &[Object]| {
+    let count = |node: &String, carried: &[Object], steps: u64| {
         let mut inventory: Vec<Object> = index.node_refs(node).into_iter().cloned().collect();
         inventory.extend(carried.iter().cloned());
         let (mut c, held) = node_capacity(inventory.clone(), gates, spec, namespace, node, max);
@@ -169,7 +178,55 @@ pub fn capacity(
         ));
         (c, held)
     };
-    let alone: Vec<(NodeCapacity, Vec<Object>)> = nodes.par_iter().map(|n| count(n, &[])).collect();
+    // Nodes alike are counted once: the first of each shape stands for
+    // the others (no shared pools: those are counted node after node).
+    let reads = index
+        .shared
+        .is_empty()
+        .then(|| crate::capacity_shape::Reads::of(spec, objects))
+        .flatten();
+    let shapes: Vec<Option<String>> = nodes
+        .par_iter()
+        .map(|n| {
+            let r = reads.as_ref()?;
+            let slices: Vec<&Object> = index.by_node.get(n.as_str()).cloned().unwrap_or_default();
+            let claims = index.claims_of(&slices);
+            r.signature(n, index.nodes.get(n.as_str()).copied(), &slices, &claims)
+        })
+        .collect();
+    let mut first_of: std::collections::HashMap<&str, usize> = Default::default();
+    let stands_for: Vec<Option<usize>> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let s = s.as_deref()?;
+            let first = *first_of.entry(s).or_insert(i);
+            (first != i).then_some(first)
+        })
+        .collect();
+    // The run's search budget is shared by the nodes actually searched.
+    let steps =
+        crate::capacity_max::steps_per_node(stands_for.iter().filter(|l| l.is_none()).count());
+    let counted: Vec<Option<(NodeCapacity, Vec<Object>)>> = nodes
+        .par_iter()
+        .zip(&stands_for)
+        .map(|(n, like)| like.is_none().then(|| count(n, &[], steps)))
+        .collect();
+    let alone: Vec<(NodeCapacity, Vec<Object>)> = nodes
+        .iter()
+        .zip(&stands_for)
+        .enumerate()
+        .map(|(i, (n, like))| match like {
+            None => counted[i].clone().expect("counted"),
+            Some(first) => {
+                let (c, _) = counted[*first].as_ref().expect("counted");
+                let mut c = c.clone();
+                c.counted_as = Some(c.node.clone());
+                c.node = n.clone();
+                (c, Vec::new())
+            }
+        })
+        .collect();
     if alone.iter().all(|(c, _)| c.shared_pools.is_empty()) {
         return alone.into_iter().map(|(c, _)| c).collect();
     }
@@ -179,7 +236,11 @@ pub fn capacity(
     let mut carried: Vec<Object> = Vec::new();
     let mut out = Vec::with_capacity(nodes.len());
     for node in nodes {
-        let (c, held) = count(node, &carried);
+        let (c, held) = count(
+            node,
+            &carried,
+            crate::capacity_max::steps_per_node(nodes.len()),
+        );
         if !c.shared_pools.is_empty() {
             carried.extend(held.into_iter().filter(|h| uses_any(h, &c.shared_pools)));
         }
@@ -310,6 +371,7 @@ fn node_capacity(
             stop,
             shared_pools: used_shared.into_iter().collect(),
             maximum: None,
+            counted_as: None,
             upper,
         },
         held,

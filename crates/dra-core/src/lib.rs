@@ -19,6 +19,7 @@
 pub mod allocate;
 pub mod capacity;
 pub mod capacity_max;
+mod capacity_shape;
 pub mod cel;
 pub mod config;
 pub mod convert;

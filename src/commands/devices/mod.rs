@@ -173,11 +173,28 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
             s
         }
         DevicesOutput::Json => {
-            serde_json::to_string_pretty(
-                &serde_json::json!({"devices": rows, "invalidPools": invalid}),
-            )
-            .unwrap_or_default()
-                + "\n"
+            // Streamed: a fleet's devices are written as they are
+            // serialized, not kept twice (a JSON tree, then its text).
+            #[derive(serde::Serialize)]
+            struct Answer<'a> {
+                devices: &'a [usage::DeviceRow],
+                #[serde(rename = "invalidPools")]
+                invalid_pools: &'a [usage::InvalidPool],
+            }
+            use std::io::Write;
+            let mut w = crate::render::terminal::SafeWriter::new(std::io::BufWriter::new(
+                std::io::stdout().lock(),
+            ));
+            let answer = Answer {
+                devices: &rows,
+                invalid_pools: &invalid,
+            };
+            // A closed pipe (`| head`) is not an error.
+            let _ = serde_json::to_writer_pretty(&mut w, &answer)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(w))
+                .and_then(|()| w.flush());
+            String::new()
         }
         DevicesOutput::Yaml => {
             let v = serde_json::json!({"devices": rows, "invalidPools": invalid});
