@@ -7,7 +7,8 @@
 //! (add `-- --nodes 5000` for one size). Without `--bench` (as
 //! `cargo test --benches` runs it) a 50-node smoke run.
 //!
-//! Also `explain pods -A -o json` with pending pods of 10 shapes (a
+//! Also `capacity claim` of both claims (issue 33: under 10 s on 5,000
+//! nodes), `devices -o json` (issue 37), and `explain pods -A -o json` with pending pods of 10 shapes (a
 //! template each, 1 to 10 whole GPUs) in the same snapshot: 2,000 pods at
 //! full size (issue 32's target: under 10 s and 2 GiB on 5,000 nodes).
 
@@ -115,6 +116,17 @@ fn main() {
                 println!("  explain claim {claim} -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
             }
         }
+        // Issue 33: how many more copies fit, per node, with each node's
+        // maximum (target: under 10 s on 5,000 nodes).
+        for claim in ["default/one-gpu", "default/four-partitions"] {
+            let (wall, rss, code) = run(&["capacity", "claim", claim, "-f", file, "-o", "json"]);
+            assert_eq!(code, 0, "capacity {claim} exit {code}");
+            println!("  capacity claim {claim} -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
+        }
+        // Issue 37: every device as JSON, streamed.
+        let (wall, rss, code) = run(&["devices", "-f", file, "-o", "json"]);
+        assert_eq!(code, 0, "devices exit {code}");
+        println!("  devices -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
         let (wall, rss, code) = run(&["explain", "pods", "-A", "-f", file, "-o", "json"]);
         assert_eq!(code, 1, "explain pods: some pods cannot fit (exit {code})");
         println!("  explain pods -A -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
