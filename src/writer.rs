@@ -122,6 +122,20 @@ fn resolve(path: &Path) -> Result<PathBuf, NotWritten> {
 /// Replaces `path` with `text` (see the module doc). A file that begins
 /// with a byte order mark keeps it.
 pub fn replace(path: &Path, text: &str, expect: Expect<'_>) -> Result<(), NotWritten> {
+    replace_with(path, expect, text.as_bytes().starts_with(BOM), |f| {
+        f.write_all(text.as_bytes())
+    })
+}
+
+/// As [`replace`], the new content written by `write` as it is made (a
+/// snapshot of a whole cluster is never held as one text). `has_bom`: the
+/// content begins with a byte order mark of its own.
+pub fn replace_with(
+    path: &Path,
+    expect: Expect<'_>,
+    has_bom: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), NotWritten> {
     let target = resolve(path)?;
     let existing = match fs::metadata(&target) {
         Ok(m) => Some(m),
@@ -161,11 +175,15 @@ pub fn replace(path: &Path, text: &str, expect: Expect<'_>) -> Result<(), NotWri
         .map_err(|e| io("cannot create a temporary file in its directory", e))?;
     let result = (|| {
         let f = tmp.as_file_mut();
-        if bom && !text.as_bytes().starts_with(BOM) {
+        if bom && !has_bom {
             f.write_all(BOM).map_err(|e| io("cannot write", e))?;
         }
-        f.write_all(text.as_bytes())
-            .map_err(|e| io("cannot write", e))?;
+        {
+            let mut buffered = std::io::BufWriter::new(&mut *f);
+            write(&mut buffered)
+                .and_then(|()| buffered.flush())
+                .map_err(|e| io("cannot write", e))?;
+        }
         let mode = existing.as_ref().map_or(0o644, |m| m.mode() & 0o7777);
         f.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(|e| io("cannot set its mode", e))?;

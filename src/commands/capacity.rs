@@ -99,17 +99,13 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
     let taking = counts.iter().filter(|c| c.copies > 0).count();
     let what = format!("{shown} {ns}/{name}");
     let stdout = match common.output {
-        MatchOutput::Json => {
-            serde_json::to_string_pretty(&json!({
-                "of": {"kind": shown, "namespace": ns, "name": name},
-                "total": total,
-                "nodesTaking": taking,
-                "nodes": counts,
-                "maxPerNode": args.max_per_node,
-            }))
-            .unwrap_or_default()
-                + "\n"
-        }
+        MatchOutput::Json => crate::render::stream_json(&json!({
+            "of": {"kind": shown, "namespace": ns, "name": name},
+            "total": total,
+            "nodesTaking": taking,
+            "nodes": counts,
+            "maxPerNode": args.max_per_node,
+        })),
         MatchOutput::Text => text(&what, total, taking, &counts, common.all_nodes),
     };
     std::mem::forget(inv);

@@ -142,22 +142,22 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     let taking = counts.iter().filter(|c| c.copies > 0).count();
     let what = format!("{kind} {ns}/{name}");
     let stdout = match args.common.output {
-        MatchOutput::Json => {
-            serde_json::to_string_pretty(&json!({
-                "of": {"kind": kind, "namespace": ns, "name": name},
-                "templates": merged.templates.iter().map(|(c, t)| json!({"podClaim": c, "template": t})).collect::<Vec<_>>(),
-                "sharedClaims": merged.shared,
-                "total": total,
-                "nodesTaking": taking,
-                "nodes": counts,
-                "maxPerNode": args.max_per_node,
-            }))
-            .unwrap_or_default()
-                + "\n"
-        }
+        MatchOutput::Json => crate::render::stream_json(&json!({
+            "of": {"kind": kind, "namespace": ns, "name": name},
+            "templates": merged.templates.iter().map(|(c, t)| json!({"podClaim": c, "template": t})).collect::<Vec<_>>(),
+            "sharedClaims": merged.shared,
+            "total": total,
+            "nodesTaking": taking,
+            "nodes": counts,
+            "maxPerNode": args.max_per_node,
+        })),
         MatchOutput::Text => {
             let mut t = super::capacity::text(&what, total, taking, &counts, args.common.all_nodes);
-            let made: Vec<String> = merged.templates.iter().map(|(c, t)| format!("{c} from {t}")).collect();
+            let made: Vec<String> = merged
+                .templates
+                .iter()
+                .map(|(c, t)| format!("{c} from {t}"))
+                .collect();
             t.push_str(&format!(
                 "Each copy makes its claims anew ({}){}.\n",
                 made.join(", "),

@@ -41,7 +41,7 @@ pub fn run(args: &MatchArgs) -> Result<Outcome, String> {
     let devices = inventory::devices(&objects, dra_core::cel::list_values_converted(&gates));
     let report = inventory::match_devices(&args.expression, class, &devices, &Env::new(&gates));
     let stdout = match args.output {
-        MatchOutput::Json => serde_json::to_string_pretty(&report).unwrap_or_default() + "\n",
+        MatchOutput::Json => crate::render::stream_json(&report),
         MatchOutput::Text => text(&args.expression, &report, &devices),
     };
     // 0: it compiled (whatever matched); 1: it does not compile.

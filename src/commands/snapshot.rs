@@ -63,10 +63,6 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
         "warnings": state.warnings,
     });
     let header: Node = serde_json::from_value(header).map_err(|e| e.to_string())?;
-    let mut out = String::from(
-        "# kubectl-dra snapshot: read with `kubectl dra explain ... -f` (or match, devices, lint --inventory).\n# No Secrets are read. Pods and Nodes keep only what the scheduler and explain read (listed in `kept`);\n# no annotation, env, args, command or image of a Pod is kept. Other objects lose managedFields and the\n# last-applied-configuration annotation; opaque driver configuration of classes and claims is kept as stored.\n",
-    );
-    out.push_str(&header.to_yaml());
     let mut objects = inv.objects;
     for o in &mut objects {
         // Objects were reduced as they were read (dra_core::reduce). The
@@ -75,34 +71,49 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
         if let Some(meta) = o.root.get_mut("metadata") {
             meta.remove("resourceVersion");
         }
-        if let Value::Map(_) = o.root.value {
-            out.push_str("---\n");
-            out.push_str(&o.root.to_yaml());
-        }
     }
+    // Written object by object as it is made: a large cluster's snapshot
+    // is never held whole as text.
+    let write = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+        w.write_all(NOTICE.as_bytes())?;
+        w.write_all(header.to_yaml().as_bytes())?;
+        for o in &objects {
+            if let Value::Map(_) = o.root.value {
+                w.write_all(b"---\n")?;
+                w.write_all(o.root.to_yaml().as_bytes())?;
+            }
+        }
+        Ok(())
+    };
     match &args.output_file {
         Some(path) => {
             // Written aside and renamed: a full disk leaves an older snapshot whole.
-            crate::writer::replace(path, &out, crate::writer::Expect::Anything).map_err(|e| {
-                format!(
-                    "{}: not written: {}",
-                    crate::render::terminal::strict(&path.display().to_string()),
-                    e.0
-                )
-            })?;
+            crate::writer::replace_with(path, crate::writer::Expect::Anything, false, write)
+                .map_err(|e| {
+                    format!(
+                        "{}: not written: {}",
+                        crate::render::terminal::strict(&path.display().to_string()),
+                        e.0
+                    )
+                })?;
             eprintln!(
                 "wrote {} objects to {}",
                 objects.len(),
                 crate::render::terminal::strict(&path.display().to_string())
             );
-            Ok(Outcome {
-                stdout: String::new(),
-                code: 0,
-            })
         }
-        None => Ok(Outcome {
-            stdout: out,
-            code: 0,
-        }),
+        None => {
+            // Escaped as main escapes any answer; a closed pipe is no error.
+            let mut w = crate::render::terminal::SafeWriter::new(std::io::BufWriter::new(
+                std::io::stdout().lock(),
+            ));
+            let _ = write(&mut w).and_then(|()| std::io::Write::flush(&mut w));
+        }
     }
+    Ok(Outcome {
+        stdout: String::new(),
+        code: 0,
+    })
 }
+
+const NOTICE: &str = "# kubectl-dra snapshot: read with `kubectl dra explain ... -f` (or match, devices, lint --inventory).\n# No Secrets are read. Pods and Nodes keep only what the scheduler and explain read (listed in `kept`);\n# no annotation, env, args, command or image of a Pod is kept. Other objects lose managedFields and the\n# last-applied-configuration annotation; opaque driver configuration of classes and claims is kept as stored.\n";

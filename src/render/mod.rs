@@ -117,3 +117,17 @@ impl Report<'_> {
         }
     }
 }
+
+/// Writes `value` to stdout as pretty JSON while it is serialized, escaped
+/// as `main` escapes every answer: a fleet's answer is not held a second
+/// time as text. Returns the (empty) rest of the answer for `main` to print.
+pub fn stream_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    use std::io::Write;
+    let mut w = terminal::SafeWriter::new(std::io::BufWriter::new(std::io::stdout().lock()));
+    // A closed pipe (`| head`) is not an error.
+    let _ = serde_json::to_writer_pretty(&mut w, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(w))
+        .and_then(|()| w.flush());
+    String::new()
+}

@@ -181,20 +181,10 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
                 #[serde(rename = "invalidPools")]
                 invalid_pools: &'a [usage::InvalidPool],
             }
-            use std::io::Write;
-            let mut w = crate::render::terminal::SafeWriter::new(std::io::BufWriter::new(
-                std::io::stdout().lock(),
-            ));
-            let answer = Answer {
+            crate::render::stream_json(&Answer {
                 devices: &rows,
                 invalid_pools: &invalid,
-            };
-            // A closed pipe (`| head`) is not an error.
-            let _ = serde_json::to_writer_pretty(&mut w, &answer)
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(w))
-                .and_then(|()| w.flush());
-            String::new()
+            })
         }
         DevicesOutput::Yaml => {
             let v = serde_json::json!({"devices": rows, "invalidPools": invalid});

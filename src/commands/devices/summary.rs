@@ -124,7 +124,7 @@ pub fn render(
                 "invalidPools": invalid,
             });
             if args.output == DevicesOutput::Json {
-                serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+                crate::render::stream_json(&v)
             } else {
                 let node: dra_core::tree::Node =
                     serde_json::from_value(v).map_err(|e| e.to_string())?;

@@ -209,7 +209,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                     v
                 }).collect::<Vec<_>>(),
             });
-            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+            crate::render::stream_json(&doc)
         }
         MatchOutput::Text => {
             let mut out = String::new();
