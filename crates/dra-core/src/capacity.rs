@@ -191,7 +191,7 @@ pub fn capacity(
             let r = reads.as_ref()?;
             let slices: Vec<&Object> = index.by_node.get(n.as_str()).cloned().unwrap_or_default();
             let claims = index.claims_of(&slices);
-            r.signature(n, index.nodes.get(n.as_str()).copied(), &slices, &claims)
+            r.signature(n, &slices, &claims)
         })
         .collect();
     let mut first_of: std::collections::HashMap<&str, usize> = Default::default();

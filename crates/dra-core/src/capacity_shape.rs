@@ -3,8 +3,10 @@
 //! copy of the claim is the same on both, up to the node's own name and the
 //! values only compared for equality:
 //!
-//! - the node's slices and the claims holding their devices, with the node's
-//!   name (in pool, slice and node names, node selectors) made a token;
+//! - the node's slices (the node's name in their own, pool and node names
+//!   made a token) and what the claims holding their devices take (results:
+//!   pool token, device, consumed capacity; not names or share IDs). Node
+//!   labels are not read: every slice is bound to its node by name;
 //! - device attributes: those a selector names are kept as they are; those
 //!   read only by a `matchAttribute`/`distinctAttribute` constraint become
 //!   per-node tokens in first-seen order (equal values stay equal, distinct
@@ -88,18 +90,26 @@ impl Reads {
     pub(crate) fn signature(
         &self,
         node: &str,
-        node_object: Option<&Object>,
         slices: &[&Object],
         claims: &[&Object],
     ) -> Option<String> {
         if node.is_empty() || node.contains('\0') {
             return None;
         }
+        let token = |s: &str| s.replace(node, "\0node");
         let mut tokens: HashMap<(String, String), usize> = HashMap::new();
-        let mut parts: Vec<String> = Vec::with_capacity(slices.len() + claims.len() + 1);
+        let mut parts: Vec<String> = Vec::with_capacity(slices.len() + claims.len());
         for s in slices {
             let mut spec = s.spec()?.to_json();
             let driver = spec.get("driver")?.as_str()?.to_owned();
+            // The node's name only where it names the node or its pools:
+            // an attribute a selector reads is compared as written.
+            if let Some(n) = spec.get_mut("nodeName") {
+                *n = Value::from(token(n.as_str()?));
+            }
+            if let Some(p) = spec.pointer_mut("/pool/name") {
+                *p = Value::from(token(p.as_str()?));
+            }
             if let Some(devices) = spec.get_mut("devices").and_then(Value::as_array_mut) {
                 for d in devices {
                     if let Some(attrs) = d.get_mut("attributes").and_then(Value::as_object_mut) {
@@ -107,29 +117,35 @@ impl Reads {
                     }
                 }
             }
-            let mut v = serde_json::json!({"name": s.name()?, "spec": spec});
-            unname(&mut v, node);
+            let v = serde_json::json!({"name": token(s.name()?), "spec": spec});
             parts.push(format!("S{v}"));
         }
         for c in claims {
-            let mut v = serde_json::json!({
-                "spec": c.spec().map(Node::to_json),
-                "allocation": c.root.get("status").and_then(|s| s.get("allocation")).map(Node::to_json),
-            });
-            unname(&mut v, node);
-            parts.push(format!("C{v}"));
+            // What a held claim takes: its results (pool and device, consumed
+            // capacity, admin access), not its spec, names or share IDs.
+            let mut results = c
+                .root
+                .get("status")
+                .and_then(|s| s.get("allocation"))
+                .and_then(|a| a.get("devices"))
+                .and_then(|d| d.get("results"))
+                .map(Node::to_json)
+                .unwrap_or(Value::Null);
+            for r in results.as_array_mut().into_iter().flatten() {
+                if let Some(o) = r.as_object_mut() {
+                    o.remove("shareID");
+                    o.remove("request");
+                    if let Some(p) = o.get("pool").and_then(Value::as_str) {
+                        let p = token(p);
+                        o.insert("pool".into(), Value::from(p));
+                    }
+                }
+            }
+            parts.push(format!("C{results}"));
         }
         // Slices are read in name order within their pools, pools in name
         // order: names (with the node's token) are part of each entry.
         parts.sort();
-        if let Some(labels) = node_object
-            .and_then(|n| n.root.get("metadata"))
-            .and_then(|m| m.get("labels"))
-        {
-            let mut v = labels.to_json();
-            unname(&mut v, node);
-            parts.push(format!("N{v}"));
-        }
         Some(parts.join("\n"))
     }
 
@@ -181,16 +197,6 @@ fn collect_expressions(v: &Value, out: &mut String) {
     }
 }
 
-/// The node's name in every string made a token.
-fn unname(v: &mut Value, node: &str) {
-    match v {
-        Value::String(s) if s.contains(node) => *s = s.replace(node, "\0node"),
-        Value::Object(m) => m.values_mut().for_each(|x| unname(x, node)),
-        Value::Array(a) => a.iter_mut().for_each(|x| unname(x, node)),
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,7 +214,7 @@ mod tests {
             .remove(0)
             .root;
         let reads = Reads::of(&spec, &objs).expect("comparable");
-        let s = |i: usize, n: &str| reads.signature(n, None, &[&objs[i]], &[]);
+        let s = |i: usize, n: &str| reads.signature(n, &[&objs[i]], &[]);
         (s(0, "w1"), s(1, "w2"))
     }
 
@@ -235,5 +241,27 @@ mod tests {
             "devices:\n  requests:\n  - name: g\n    exactly:\n      deviceClassName: gpu\n      selectors:\n      - cel: {expression: 'device.attributes[\"gpu.example.com\"].exists(k, k == \"x\")'}\n",
         );
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn an_attribute_a_selector_reads_is_compared_as_written_even_with_the_node_name() {
+        let objs = objects(
+            &SLICES
+                .replace("model: {string: a100}\n      ", "")
+                .replace("uuid: {string: GPU-1}", "host: {string: w1}")
+                .replace("uuid: {string: GPU-2}", "host: {string: w2}"),
+        );
+        let spec = crate::yaml::load(
+            "devices:\n  requests:\n  - name: g\n    exactly:\n      deviceClassName: gpu\n      selectors:\n      - cel: {expression: 'device.attributes[\"gpu.example.com\"].host == \"w1\"'}\n",
+            Default::default(),
+        )
+        .documents
+        .remove(0)
+        .root;
+        let reads = Reads::of(&spec, &objs).expect("comparable");
+        assert_ne!(
+            reads.signature("w1", &[&objs[0]], &[]),
+            reads.signature("w2", &[&objs[1]], &[])
+        );
     }
 }
