@@ -63,4 +63,15 @@ fn nodes_alike_take_the_count_of_the_first_and_it_is_theirs() {
     // One GPU fewer on worker-2.
     let one = json(&["capacity", "claim", "default/one-gpu", "-f", &file]);
     assert_eq!(one["total"], 7, "{one}");
+    // The text names the node counted, once: its words name its devices.
+    let o = support::run(&["capacity", "claim", "default/one-gpu", "-f", &file]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("worker-3 "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        row.ends_with("2  as on worker-0 (the same devices and claims)"),
+        "{text}"
+    );
 }

@@ -175,7 +175,8 @@ pub(super) fn text(
             _ => {}
         }
         if let Some(like) = &c.counted_as {
-            stop = format!("as on {like} (the same devices and claims): {stop}");
+            // Its words name the other node's devices: said once, there.
+            stop = format!("as on {like} (the same devices and claims)");
         }
         if !c.shared_pools.is_empty() {
             stop.push_str(&format!(
