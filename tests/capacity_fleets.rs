@@ -128,3 +128,38 @@ fn a_jobset_template_is_linted_at_its_path() {
         "{v}"
     );
 }
+
+/// `--drain NODE` cordons the node: no new pod, so no copy, there; the same
+/// answer as the inventory with `spec.unschedulable: true` written by hand.
+#[test]
+fn a_drained_node_takes_no_copy_as_when_cordoned_by_hand() {
+    let v = json(&["capacity", "template", "net/nic-20g", "--drain", "node-b"]);
+    assert_eq!(v["total"], 3, "{v}");
+    assert_eq!(
+        per_node(&v),
+        [
+            row("node-a", 3, "capacity"),
+            row("node-b", 0, "podExcluded")
+        ]
+    );
+    let dir = support::ScratchDir::new("capacity-drain");
+    let text = std::fs::read_to_string(support::root().join(FLEET)).unwrap().replace(
+        "metadata:\n  name: node-b\n  labels: {kubernetes.io/hostname: node-b, example.com/rack: r1}",
+        "metadata:\n  name: node-b\n  labels: {kubernetes.io/hostname: node-b, example.com/rack: r1}\nspec: {unschedulable: true}",
+    );
+    assert!(text.contains("unschedulable"));
+    let path = dir.join("cordoned.yaml");
+    std::fs::write(&path, text).unwrap();
+    let o = support::run(&[
+        "capacity",
+        "template",
+        "net/nic-20g",
+        "-f",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let by_hand: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(by_hand["total"], v["total"]);
+    assert_eq!(by_hand["nodes"], v["nodes"]);
+}

@@ -86,14 +86,40 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
     if nodes.is_empty() {
         return Err("no node to count on: the inventory names none".into());
     }
+    // A cordoned node (`kubectl drain`, `--drain`) takes no new pod, so no
+    // copy of the claim either.
+    let cordoned = |n: &String| {
+        inv.objects.iter().any(|o| {
+            o.kind == ObjectKind::Node
+                && o.name() == Some(n.as_str())
+                && o.spec()
+                    .and_then(|s| s.get("unschedulable"))
+                    .and_then(dra_core::tree::Node::as_bool)
+                    == Some(true)
+        })
+    };
+    let (closed, open): (Vec<String>, Vec<String>) = nodes.into_iter().partition(cordoned);
     let mut counts = dra_core::capacity::capacity(
         &inv.objects,
         &inv.gates,
         &spec,
         ns,
-        &nodes,
+        &open,
         args.max_per_node,
     );
+    counts.extend(closed.into_iter().map(|node| NodeCapacity {
+        node,
+        copies: 0,
+        stop: Stop::Unsatisfiable {
+            kind: dra_core::verdict::CauseKind::PodExcluded,
+            reason:
+                "the node is cordoned (spec.unschedulable): no new pod is scheduled there".into(),
+        },
+        shared_pools: Vec::new(),
+        maximum: None,
+        counted_as: None,
+        upper: None,
+    }));
     counts.sort_by(|a, b| b.copies.cmp(&a.copies).then_with(|| a.node.cmp(&b.node)));
     let total: usize = counts.iter().map(|c| c.copies).sum();
     let taking = counts.iter().filter(|c| c.copies > 0).count();
