@@ -10,26 +10,8 @@ const FLEET: &str = "testdata/fixtures/capacity/nics-and-network-pools.yaml";
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut a = args.to_vec();
-    a.extend(["-f", FLEET, "-o", "json"]);
-    let o = support::run(&a);
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
-}
-
-/// (node, copies, stop kind) in the answer's order.
-fn per_node(v: &serde_json::Value) -> Vec<(String, u64, String)> {
-    v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| {
-            (
-                n["node"].as_str().unwrap().to_owned(),
-                n["copies"].as_u64().unwrap(),
-                n["stop"]["kind"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect()
+    a.extend(["-f", FLEET]);
+    support::json_answer(&a)
 }
 
 fn row(node: &str, copies: u64, stop: &str) -> (String, u64, String) {
@@ -42,14 +24,14 @@ fn a_nic_shared_between_claims_counts_its_bandwidth() {
     let v = json(&["capacity", "template", "net/nic-20g"]);
     assert_eq!(v["total"], 8, "{v}");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [row("node-b", 5, "capacity"), row("node-a", 3, "capacity")]
     );
     // 25G is rounded up to the policy's 10G steps: each copy takes 30G.
     let v = json(&["capacity", "template", "net/nic-25g"]);
     assert_eq!(v["total"], 5, "{v}");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [row("node-b", 3, "capacity"), row("node-a", 2, "capacity")]
     );
     let reason = v["nodes"][0]["stop"]["reason"].as_str().unwrap();
@@ -63,7 +45,7 @@ fn a_network_attached_pool_is_counted_once_across_nodes() {
     let v = json(&["capacity", "template", "net/fabric-one"]);
     assert_eq!(v["total"], 3, "{v}");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [row("node-a", 3, "inUse"), row("node-b", 0, "inUse")]
     );
     assert_eq!(
@@ -92,7 +74,7 @@ fn a_jobset_copies_its_first_replicated_jobs_pod_template() {
     assert_eq!(v["of"]["kind"], "JobSet", "{v}");
     assert_eq!(v["total"], 3, "{v}");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [row("node-a", 3, "capacity"), row("node-b", 0, "inUse")]
     );
 }
@@ -136,7 +118,7 @@ fn a_drained_node_takes_no_copy_as_when_cordoned_by_hand() {
     let v = json(&["capacity", "template", "net/nic-20g", "--drain", "node-b"]);
     assert_eq!(v["total"], 3, "{v}");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [
             row("node-a", 3, "capacity"),
             row("node-b", 0, "podExcluded")

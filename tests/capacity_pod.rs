@@ -8,25 +8,8 @@ const FLEET: &str = "testdata/fixtures/whatif/add-nodes.yaml";
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut a = args.to_vec();
-    a.extend(["-f", FLEET, "-o", "json"]);
-    let o = support::run(&a);
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
-}
-
-fn per_node(v: &serde_json::Value) -> Vec<(String, u64, String)> {
-    v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| {
-            (
-                n["node"].as_str().unwrap().to_owned(),
-                n["copies"].as_u64().unwrap(),
-                n["stop"]["kind"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect()
+    a.extend(["-f", FLEET]);
+    support::json_answer(&a)
 }
 
 #[test]
@@ -43,7 +26,7 @@ fn a_pod_counts_its_template_claims_on_the_nodes_it_may_run_on() {
     assert_eq!(v["total"], 2, "{v}");
     assert_eq!(v["templates"][0]["template"], "ml/one-gpu");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [
             ("gpu-1-copy-1".to_owned(), 1, "inUse".to_owned()),
             ("gpu-1-copy-2".to_owned(), 1, "inUse".to_owned()),
@@ -73,7 +56,7 @@ fn a_workload_that_does_not_tolerate_the_taint_fits_nowhere() {
     assert_eq!(v["of"]["kind"], "Deployment");
     assert_eq!(v["total"], 0, "{v}");
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [("gpu-1".to_owned(), 0, "podExcluded".to_owned())]
     );
     assert!(v["nodes"][0]["stop"]["reason"]
@@ -96,7 +79,7 @@ fn a_shared_claim_pins_every_copy_to_its_node() {
     assert_eq!(v["sharedClaims"], serde_json::json!(["ml/trainer-gpu"]));
     // The copy node would have a free GPU, but the shared claim is gpu-1's.
     assert_eq!(
-        per_node(&v),
+        support::capacity_rows(&v),
         [
             ("gpu-1".to_owned(), 0, "inUse".to_owned()),
             ("gpu-1-copy-1".to_owned(), 0, "podExcluded".to_owned()),

@@ -27,11 +27,7 @@ fn fleet(dir: &support::ScratchDir) -> String {
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let mut a = args.to_vec();
-    a.extend(["-o", "json"]);
-    let o = support::run(&a);
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
+    support::json_answer(args)
 }
 
 #[test]

@@ -362,3 +362,29 @@ pub fn load_yaml_text(text: &str) -> serde_json::Value {
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     loaded.documents[0].root.to_json()
 }
+
+/// Runs the CLI with `-o json` appended and returns the parsed answer
+/// (panics with stderr when the output is not JSON).
+pub fn json_answer(args: &[&str]) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.extend(["-o", "json"]);
+    let o = run(&a);
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stderr)))
+}
+
+/// `capacity -o json`'s nodes as (node, copies, stop kind), in its order.
+pub fn capacity_rows(v: &serde_json::Value) -> Vec<(String, u64, String)> {
+    v["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| {
+            (
+                n["node"].as_str().unwrap_or_default().to_owned(),
+                n["copies"].as_u64().unwrap_or_default(),
+                n["stop"]["kind"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}

@@ -480,9 +480,8 @@ pub fn decode_and_drop_update(
 
 /// The gates whose fields the stored object `root` uses while they are off:
 /// the fields an update keeps (see [`decode_and_drop_update`]).
-pub fn gates_in_use(kind: ObjectKind, root: &Node, gates: &FeatureGates) -> Vec<Gate> {
-    let mut copy = root.clone();
-    let mut used: Vec<Gate> = decode_and_drop(kind, &mut copy, gates)
+pub fn gates_in_use(kind: ObjectKind, mut root: Node, gates: &FeatureGates) -> Vec<Gate> {
+    let mut used: Vec<Gate> = decode_and_drop(kind, &mut root, gates)
         .into_iter()
         .filter_map(|f| match f {
             ShapeFinding::Dropped { gate, .. } => Some(gate),

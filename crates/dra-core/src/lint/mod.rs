@@ -639,7 +639,7 @@ fn stored_gates_in_use(old: &Object, gates: &FeatureGates) -> Vec<crate::gates::
     if matches!(old.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
         crate::convert::v1beta1_to_v1(old.kind, &mut root);
     }
-    schema::gates_in_use(old.kind, &root, gates)
+    schema::gates_in_use(old.kind, root, gates)
 }
 
 pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> LintResult {
@@ -715,17 +715,20 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         .par_iter()
         .map(|obj| {
             let mut found = Vec::new();
-            let old = cx.stored.get(obj);
+            // An update is validated as the release's Validate*Update does,
+            // not as a create: what it skips is worked out once per object.
+            let skipped = cx
+                .stored
+                .get(obj)
+                .map(|old| update::Skipped::of(cx.gates.version, obj, old));
             for r in &rules {
                 if let Check::Object(kinds, f) = r.check {
                     if kinds.contains(&obj.kind) {
                         let mut sink = Sink::new(r);
                         f(&cx, obj, &mut sink);
                         let mut d = sink.into_diagnostics();
-                        // An update is validated as the release's
-                        // Validate*Update does, not as a create.
-                        if let (Some(old), Origin::Apiserver) = (old, r.origin) {
-                            update::retain_validated_on_update(cx.gates.version, obj, old, &mut d);
+                        if let (Some(skipped), Origin::Apiserver) = (&skipped, r.origin) {
+                            skipped.retain(&mut d);
                         }
                         found.extend(d);
                     }

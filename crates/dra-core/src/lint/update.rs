@@ -32,31 +32,32 @@ use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
 use crate::tree::Node;
 
-/// Drops from `found` (findings of an apiserver-validation rule on `obj`) what
-/// `version` does not validate when `obj` updates `old`.
-pub fn retain_validated_on_update(
-    version: Version,
-    obj: &Object,
-    old: &Object,
-    found: &mut Vec<Diagnostic>,
-) {
-    let skip = skipped_paths(version, obj, old);
-    if skip.prefixes.is_empty() && !skip.name {
-        return;
-    }
-    found.retain(|d| {
-        let field = d.field.as_str();
-        let name_skipped = skip.name && field == "metadata.name";
-        !name_skipped && !skip.prefixes.iter().any(|p| is_within(field, p))
-    });
-}
-
-#[derive(Default)]
-struct Skipped {
+/// What `version` does not validate again when `obj` updates `old`: worked
+/// out once per object, then applied to each apiserver rule's findings.
+pub struct Skipped {
     /// `metadata.name` is not validated again.
     name: bool,
     /// Fields (and everything below them) not validated again.
     prefixes: Vec<String>,
+}
+
+impl Skipped {
+    pub fn of(version: Version, obj: &Object, old: &Object) -> Skipped {
+        skipped_paths(version, obj, old)
+    }
+
+    /// Drops from `found` (findings of an apiserver-validation rule on the
+    /// object) what the release does not validate on this update.
+    pub fn retain(&self, found: &mut Vec<Diagnostic>) {
+        if self.prefixes.is_empty() && !self.name {
+            return;
+        }
+        found.retain(|d| {
+            let field = d.field.as_str();
+            let name_skipped = self.name && field == "metadata.name";
+            !name_skipped && !self.prefixes.iter().any(|p| is_within(field, p))
+        });
+    }
 }
 
 fn skipped_paths(version: Version, obj: &Object, old: &Object) -> Skipped {
@@ -91,8 +92,18 @@ fn skipped_paths(version: Version, obj: &Object, old: &Object) -> Skipped {
             name: true,
             prefixes: Vec::new(),
         },
-        _ => Skipped::default(),
+        _ => Skipped {
+            name: false,
+            prefixes: Vec::new(),
+        },
     }
+}
+
+fn devices(o: &Object) -> &[Node] {
+    o.spec()
+        .and_then(|s| s.get("devices"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
 }
 
 /// `spec.devices[i].taints` (1.35+) and `spec.devices[i].capacity` (1.37+)
@@ -103,21 +114,14 @@ fn unchanged_device_parts(version: Version, obj: &Object, old: &Object) -> Vec<S
     if version < Version::V1_35 {
         return Vec::new();
     }
-    let devices = |o: &Object| -> Vec<Node> {
-        o.spec()
-            .and_then(|s| s.get("devices"))
-            .and_then(Node::as_seq)
-            .map(<[Node]>::to_vec)
-            .unwrap_or_default()
-    };
-    let old_devices = devices(old);
+    let name_of = |d: &Node| d.get("name").and_then(Node::as_str).map(str::to_owned);
+    let old_devices: std::collections::HashMap<String, &Node> = devices(old)
+        .iter()
+        .filter_map(|d| Some((name_of(d)?, d)))
+        .collect();
     let mut out = Vec::new();
     for (i, device) in devices(obj).iter().enumerate() {
-        let name = device.get("name").and_then(Node::as_str);
-        let Some(was) = old_devices
-            .iter()
-            .find(|d| name.is_some() && d.get("name").and_then(Node::as_str) == name)
-        else {
+        let Some(was) = name_of(device).and_then(|n| old_devices.get(&n).copied()) else {
             continue;
         };
         if same_taints(device.get("taints"), was.get("taints")) {
