@@ -28,6 +28,8 @@ fn pending_pods(pods: usize) -> String {
             n = t + 1
         ));
     }
+    // A pod of four MIG partitions of one GPU (`capacity pod`, issue 33).
+    out.push_str("---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: four-partitions, namespace: default}\nspec:\n  spec:\n    devices:\n      requests:\n      - name: mig\n        exactly:\n          deviceClassName: gpu.example.com\n          count: 4\n          selectors:\n          - cel: {expression: 'has(device.attributes[\"gpu.example.com\"].profile)'}\n      constraints:\n      - matchAttribute: gpu.example.com/parentUUID\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: mig-0, namespace: default}\nspec:\n  resourceClaims:\n  - {name: mig, resourceClaimTemplateName: four-partitions}\n  containers:\n  - {name: main, image: x, resources: {claims: [{name: mig}]}}\n");
     for i in 0..pods {
         out.push_str(&format!(
             "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: job-{i}, namespace: default}}\nspec:\n  resourceClaims:\n  - {{name: gpus, resourceClaimTemplateName: gpus-{t}}}\n  containers:\n  - {{name: main, image: x, resources: {{claims: [{{name: gpus}}]}}}}\n",
@@ -122,6 +124,13 @@ fn main() {
             let (wall, rss, code) = run(&["capacity", "claim", claim, "-f", file, "-o", "json"]);
             assert_eq!(code, 0, "capacity {claim} exit {code}");
             println!("  capacity claim {claim} -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
+        }
+        // The same for pods: one GPU (job-0, template gpus-1) and four
+        // partitions of one GPU (mig-0).
+        for pod in ["default/job-0", "default/mig-0"] {
+            let (wall, rss, code) = run(&["capacity", "pod", pod, "-f", file, "-o", "json"]);
+            assert_eq!(code, 0, "capacity pod {pod} exit {code}");
+            println!("  capacity pod {pod} -o json: {wall:.2} s wall, peak RSS {rss:.0} MB");
         }
         // Issue 37: every device as JSON, streamed.
         let (wall, rss, code) = run(&["devices", "-f", file, "-o", "json"]);
