@@ -14,6 +14,18 @@ pub(crate) const CLASSES: &[ObjectKind] = &[DeviceClass];
 pub(crate) const CLAIMS: &[ObjectKind] = &[ResourceClaim, ResourceClaimTemplate];
 pub(crate) const WORKLOADS: &[ObjectKind] = &[Workload];
 
+/// Whether the object is a mirror pod (a static pod the kubelet reports),
+/// which core validation refuses claims from (1.34+, kubernetes#131844):
+/// only a Pod's own metadata counts, never a workload's pod template.
+pub(crate) fn is_mirror_pod(obj: &Object) -> bool {
+    obj.reference.kind == "Pod"
+        && obj.reference.api_version == "v1"
+        && get(&obj.root, "metadata")
+            .and_then(|m| get(m, "annotations"))
+            .and_then(|a| get(a, "kubernetes.io/config.mirror"))
+            .is_some()
+}
+
 /// Reports `metadata.name` when it is not a DNS subdomain (all DRA kinds).
 pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
     let Some(meta) = get(&obj.root, "metadata") else {
