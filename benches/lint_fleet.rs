@@ -30,6 +30,7 @@ fn settings() -> Settings {
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),
+        status: false,
     }
 }
 

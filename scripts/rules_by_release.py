@@ -38,7 +38,10 @@ def witnesses(tmp):
         gates = case.get('gates')
         per = {v: (gates.get(v) if isinstance(gates, dict) else gates) for v in RELEASES}
         stored = write(name + '.stored', case['stored']) if case.get('stored') else None
-        out.append((name, write(name, case['manifest']), ['--stored', stored] if stored else [], per))
+        extra = ['--stored', stored] if stored else []
+        if case.get('subresource'):
+            extra += ['--subresource', case['subresource']]
+        out.append((name, write(name, case['manifest']), extra, per))
     for f in sorted(glob.glob('testdata/conformance/lint/*.yaml')):
         case = yaml.safe_load(open(f))
         gates = case.get('featureGates') or {}

@@ -222,6 +222,14 @@ pub struct MatchArgs {
     pub cluster: ClusterArgs,
 }
 
+/// A subresource `lint` can check a write of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Subresource {
+    /// The status: a ResourceClaim's allocation, reservedFor and device
+    /// statuses, a DeviceTaintRule's conditions.
+    Status,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// Source snippets with the offending key or value underlined.
@@ -528,6 +536,13 @@ pub struct LintArgs {
     /// attribute, which selectors match nothing or raise errors.
     #[arg(long, value_name = "PATH")]
     pub inventory: Option<Vec<PathBuf>>,
+
+    /// Check each object as a write of this subresource, as `kubectl apply
+    /// --subresource=status` sends it: only its status is validated (the
+    /// release's Validate*StatusUpdate), as an update of the `--stored` /
+    /// `--cluster` object when there is one, else of the object without status.
+    #[arg(long, value_enum, value_name = "NAME", conflicts_with = "fix")]
+    pub subresource: Option<Subresource>,
 
     /// Objects as the cluster stores them (a `kubectl dra snapshot` or `kubectl get -o yaml`):
     /// a file object with the same kind, namespace and name is checked as an update of it

@@ -76,6 +76,7 @@ fn errors(name: &str, text: &str, gates: &FeatureGates) -> Vec<(String, u32)> {
         limits: Default::default(),
         inventory: None,
         stored: Vec::new(),
+        status: false,
     };
     let files = [SourceFile {
         name: name.into(),

@@ -19,6 +19,7 @@ fn settings(version: Version) -> Settings {
         limits: Default::default(),
         inventory: None,
         stored: Vec::new(),
+        status: false,
     }
 }
 

@@ -590,3 +590,69 @@ fn a_path_past_path_max_is_reported_not_skipped() {
     let msg = v["diagnostics"][0]["message"].as_str().unwrap_or_default();
     assert!(msg.starts_with("cannot read"), "{msg}");
 }
+
+/// A status write with 50,000 distinct entries in every list the status
+/// rules walk (results and the device statuses matched against them,
+/// conditions, reservedFor, binding conditions): each check stays linear,
+/// so the run ends with each bound reported once.
+#[test]
+fn huge_status_lists_are_checked_in_linear_time() {
+    let dir = tmpdir("status-lists");
+    const N: usize = 50_000;
+    let mut y = String::from("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: gpu, exactly: {deviceClassName: gpu.example.com}}\nstatus:\n  allocation:\n    devices:\n      results:\n");
+    for i in 0..N {
+        y.push_str(&format!("      - {{request: gpu, driver: gpu.example.com, pool: p, device: d{i}, bindingConditions: [a]}}\n"));
+    }
+    y.push_str("  reservedFor:\n");
+    for i in 0..N {
+        y.push_str(&format!("  - {{resource: pods, name: p, uid: u{i}}}\n"));
+    }
+    y.push_str("  devices:\n");
+    for i in 0..N {
+        y.push_str(&format!(
+            "  - {{driver: gpu.example.com, pool: p, device: d{i}}}\n"
+        ));
+    }
+    y.push_str("  - driver: gpu.example.com\n    pool: p\n    device: d0\n    conditions:\n");
+    for i in 0..N {
+        y.push_str(&format!("    - {{type: T{i}, status: \"True\", reason: R, lastTransitionTime: \"2026-01-01T00:00:00Z\"}}\n"));
+    }
+    std::fs::write(dir.join("status.yaml"), y).unwrap();
+    let out = support::run(&[
+        "lint",
+        "--subresource",
+        "status",
+        "-o",
+        "json",
+        "--kubernetes-version",
+        "1.35",
+        dir.join("status.yaml").to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut found: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}",
+                d["field"].as_str().unwrap_or(""),
+                d["type"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            format!("status.devices[{N}] Duplicate"),
+            format!("status.devices[{N}].conditions TooMany"),
+            "status.allocation.devices.results TooMany".to_owned(),
+            "status.reservedFor TooMany".to_owned(),
+        ]
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect::<Vec<_>>()
+    );
+}

@@ -16,6 +16,7 @@ fn lint_text(text: String) {
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),
+        status: false,
     };
     let chars = text.chars().count() as u32;
     let files = [SourceFile {

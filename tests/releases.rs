@@ -15,6 +15,7 @@
 //!   ...
 //! stored: |                             # optional: the objects as stored
 //!   ...                                 # (`--stored`): the manifest updates them
+//! subresource: status                   # optional: a status write (`--subresource`)
 //! expect:
 //!   "1.34": ["spec.devices[0].name Required"]   # "FIELD TYPE", any order;
 //!                                       # type Dropped: a field the release's
@@ -31,6 +32,7 @@ fn errors(
     stored: Option<&std::path::Path>,
     version: &str,
     gates: Option<&str>,
+    subresource: Option<&str>,
 ) -> Vec<String> {
     let path = manifest.to_string_lossy().into_owned();
     let stored = stored.map(|p| p.to_string_lossy().into_owned());
@@ -47,6 +49,9 @@ fn errors(
     }
     if let Some(s) = &stored {
         args.extend(["--stored", s.as_str()]);
+    }
+    if let Some(s) = subresource {
+        args.extend(["--subresource", s]);
     }
     let out = support::run(&args);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -113,7 +118,13 @@ fn every_release_as_its_own_source() {
             let gates = case["gates"]
                 .as_str()
                 .or_else(|| case["gates"][version.as_str()].as_str());
-            let got = errors(&manifest, stored.as_deref(), &version, gates);
+            let got = errors(
+                &manifest,
+                stored.as_deref(),
+                &version,
+                gates,
+                case["subresource"].as_str(),
+            );
             if got != want {
                 failures.push(format!(
                     "{name} at {version}:\n  want {want:?}\n  got  {got:?}"

@@ -4,8 +4,14 @@ use dra_core::gates::{FeatureGates, Version};
 use dra_core::lint::{self, Selection, Settings, SourceFile};
 use dra_core::yaml::Limits;
 
-/// Lints `text` as one file; every finding must point inside it.
+/// Lints `text` as one file, as objects and as status writes; every
+/// finding must point inside it.
 pub fn lint_text(text: &str) {
+    lint_as(text, false);
+    lint_as(text, true);
+}
+
+fn lint_as(text: &str, status: bool) {
     let settings = Settings {
         gates: FeatureGates::defaults(Version::V1_37),
         selection: Selection::default(),
@@ -14,6 +20,7 @@ pub fn lint_text(text: &str) {
         limits: Limits::default(),
         inventory: None,
         stored: Vec::new(),
+        status,
     };
     let files = [SourceFile {
         name: "fuzz.yaml".into(),

@@ -87,6 +87,7 @@ fn settings(
         per_file: Vec::new(),
         limits: Limits::default(),
         stored: Vec::new(),
+        status: false,
     }
 }
 

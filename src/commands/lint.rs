@@ -317,6 +317,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         limits: Limits::default(),
         inventory,
         stored,
+        status: args.subresource == Some(crate::cli::Subresource::Status),
     };
     if args.fix {
         let fixed = dra_core::lint::fixes::run(&sources, &settings, args.unsafe_fixes);

@@ -147,6 +147,7 @@ mod tests {
             limits: crate::yaml::Limits::default(),
             inventory: None,
             stored: Vec::new(),
+            status: false,
         };
         let r = lint(
             &[SourceFile {

@@ -443,6 +443,16 @@ pub enum ShapeFinding {
 }
 
 impl ShapeFinding {
+    /// The field path the finding is about.
+    pub fn path(&self) -> &str {
+        match self {
+            ShapeFinding::UnknownField { path, .. }
+            | ShapeFinding::WrongType { path, .. }
+            | ShapeFinding::BadQuantity { path, .. }
+            | ShapeFinding::Dropped { path, .. } => path,
+        }
+    }
+
     pub fn error_type(&self) -> ErrorType {
         match self {
             ShapeFinding::Dropped { .. } => ErrorType::Dropped,
@@ -729,6 +739,7 @@ mod tests {
                 limits: crate::yaml::Limits::default(),
                 inventory: None,
                 stored: Vec::new(),
+                status: false,
             };
             let r = lint(
                 &[SourceFile {

@@ -100,6 +100,14 @@ fn default_request(r: &mut Value) {
     }
 }
 
+/// Any value as the apiserver's semantic equality compares it: nulls, empty
+/// lists and empty maps dropped (the stored form omits them).
+pub fn comparable(n: &Node) -> Value {
+    let mut v = n.to_json();
+    prune(&mut v);
+    v
+}
+
 /// Drops nulls, empty lists and empty maps, as the stored form omits them.
 fn prune(v: &mut Value) {
     match v {

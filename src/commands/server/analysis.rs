@@ -181,6 +181,7 @@ pub fn analyze(job: &Job, cache: &mut Cache) -> Analysis {
         inventory,
         inventory_from_input: false,
         stored: Vec::new(),
+        status: false,
     };
     let result = lint::lint(&sources, Vec::new(), &settings);
     // The document's findings; an index from the run's to ours.

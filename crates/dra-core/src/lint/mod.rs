@@ -4,8 +4,10 @@
 //! Rules live one per file in [`rules`]; [`registry::RULES`] is the one list.
 
 pub mod fixes;
+mod prepare;
 pub mod registry;
 pub mod rules;
+pub(crate) mod status_parts;
 pub mod suppress;
 mod update;
 pub mod walk;
@@ -50,6 +52,9 @@ impl Origin {
 
 pub type ObjectCheck = fn(&Ctx<'_>, &Object, &mut Sink<'_>);
 pub type RunCheck = fn(&Ctx<'_>, &mut Sink<'_>);
+/// A status write: the object as written, and the stored object it updates
+/// (`None`: the object as created, with no status yet).
+pub type StatusCheck = fn(&Ctx<'_>, &Object, Option<&Object>, &mut Sink<'_>);
 
 #[derive(Clone, Copy)]
 pub enum Check {
@@ -59,6 +64,9 @@ pub enum Check {
     Object(&'static [ObjectKind], ObjectCheck),
     /// Runs once over all objects (cross-object rules).
     Run(RunCheck),
+    /// Runs once per object of these kinds, and only for status writes
+    /// (`lint --subresource status`), when no other check runs.
+    Status(&'static [ObjectKind], StatusCheck),
 }
 
 /// A lint rule: its id, documentation and check.
@@ -284,6 +292,10 @@ pub struct Settings {
     /// Objects the target cluster stores (`lint --cluster`): files are
     /// checked as updates of those with the same kind, namespace and name.
     pub stored: Vec<Object>,
+    /// `lint --subresource status`: every object is a write of its status
+    /// (`kubectl apply --subresource=status`), validated as the release's
+    /// `Validate*StatusUpdate` does; its spec is the stored one.
+    pub status: bool,
 }
 
 impl Settings {
@@ -472,176 +484,12 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
     }
 }
 
-enum VersionCheck {
-    /// Served, perhaps with a DRA-A001 warning.
-    Served(Option<Diagnostic>),
-    /// DRA-A002: refused before validation.
-    Refused(Diagnostic),
-}
-
-/// DRA-A001/A002: whether the target serves the kind in this version
-/// (`served.rs`), and a warning for a pre-v1 version that it serves.
-/// `Refused` when the object is refused before validation.
-fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
-    use crate::served::{verdict, where_served, Stage, Verdict};
-    let span = obj.root.get("apiVersion").map_or(obj.root.span, |n| n.span);
-    let api = obj.reference.api_version.as_str();
-    let kind = obj.reference.kind.as_str();
-    let v = gates.version;
-    let diag = |r: &Rule, error_type, message: String, notes: Vec<String>| Diagnostic {
-        rule: r.id,
-        severity: r.severity,
-        error_type,
-        field: "apiVersion".into(),
-        message,
-        label: None,
-        notes,
-        span,
-        secondary: Vec::new(),
-        file: obj.file,
-        document: obj.document,
-        object: Some(obj.reference.clone()),
-    };
-    let not_served = |message: String, notes: Vec<String>| {
-        diag(
-            &rules::a002_api_version_not_served::RULE,
-            ErrorType::NotSupported,
-            message,
-            notes,
-        )
-    };
-    if obj.kind == ObjectKind::OtherResource {
-        let message = if api == "resource.k8s.io/v1alpha2" {
-            format!("{api} {kind} is classic DRA, removed in Kubernetes 1.31: Kubernetes {v} does not serve it")
-        } else {
-            format!("Kubernetes {v} does not serve {kind} in {api}; kubectl-dra knows DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice and DeviceTaintRule")
-        };
-        return VersionCheck::Refused(not_served(
-            message,
-            vec!["structured parameters replaced classic DRA: rewrite the object for resource.k8s.io/v1".into()],
-        ));
-    }
-    if !obj.kind.is_dra() {
-        return VersionCheck::Served(None);
-    }
-    match verdict(obj.kind, api, gates) {
-        Verdict::NotServed => {
-            let why = if api == "resource.k8s.io/v1alpha2" {
-                " (classic DRA, removed in 1.31)"
-            } else {
-                ""
-            };
-            VersionCheck::Refused(not_served(
-                format!("Kubernetes {v} does not serve {kind} in {api}{why}"),
-                vec![format!("{kind} is served as {}", where_served(obj.kind))],
-            ))
-        }
-        Verdict::GateOff { entry, gate } => VersionCheck::Refused(not_served(
-            format!("Kubernetes {v} serves {kind} ({}) only with feature gate {gate:?}, which is off", entry.api_version()),
-            vec![format!("enable {gate:?} on kube-apiserver (and the scheduler and controller manager); {kind} is served as {}", where_served(obj.kind))],
-        )),
-        Verdict::Served { entry, deprecated } => {
-            let r = &rules::a001_beta_api_version::RULE;
-            let off = match entry.stage {
-                Stage::Ga => return VersionCheck::Served(None),
-                Stage::Alpha => "an alpha version, off by default",
-                Stage::Beta => "a beta version, off by default",
-            };
-            let runtime = format!("kube-apiserver serves it only with --runtime-config={api}=true");
-            let mut notes = vec![runtime];
-            let newest = newest(obj.kind, gates);
-            let instead = if newest == api {
-                format!(" (the only version of {kind} in Kubernetes {v})")
-            } else {
-                format!(": use {newest}")
-            };
-            let message = if deprecated {
-                let removed = entry.removed.map_or(String::new(), |r| format!(", removed in 1.{r}"));
-                format!("{api} is deprecated since Kubernetes 1.{}{removed}{instead}", entry.deprecated.unwrap_or(v.0))
-            } else {
-                format!("{api} is {off}{instead}")
-            };
-            notes.push(match obj.api {
-                ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 if obj.kind != ObjectKind::DeviceTaintRule => "in v1, device fields move out of `basic` and request fields into `exactly`; checked here after that conversion".into(),
-                _ => "this version has the v1 shape: change the apiVersion; checked here as v1".into(),
-            });
-            VersionCheck::Served(Some(diag(r, ErrorType::Warning, message, notes)))
-        }
-    }
-}
-
-/// The GA (else newest) version of `kind` the target serves.
-fn newest(kind: ObjectKind, gates: &FeatureGates) -> String {
-    let served: Vec<&crate::served::Serving> = crate::served::table()
-        .filter(|e| e.kind == kind && e.serves_in(gates.version))
-        .collect();
-    served
-        .iter()
-        .find(|e| e.stage == crate::served::Stage::Ga)
-        .or(served.last())
-        .map_or("resource.k8s.io/v1".into(), |e| e.api_version())
-}
-
 /// The most decoding findings one object, or document problems one file,
 /// reports: a hostile input with a million of them would otherwise need
 /// memory and output out of all proportion; the last shown says how many more.
 pub const MAX_FINDINGS_PER_SOURCE: usize = 1000;
 
 /// Lints files as kube-apiserver (and a cross-object linter) would see them.
-/// Converts an object to v1 where needed and decodes it as the apiserver
-/// would (dropping gated fields); `None` for objects no rule should see.
-/// `obj` decoded and its gated fields dropped as the strategy does on create,
-/// or on update of `old` (whose gates in use keep their fields).
-fn prepare(
-    mut obj: Object,
-    gates: &FeatureGates,
-    old: Option<&Object>,
-) -> (Option<Object>, Vec<Diagnostic>) {
-    let mut found: Vec<Diagnostic> = match api_version_diag(&obj, gates) {
-        VersionCheck::Served(d) => d.into_iter().collect(),
-        // Refused before validation: nothing else applies.
-        VersionCheck::Refused(d) => return (None, vec![d]),
-    };
-    match obj.api {
-        // v1alpha3 claims and slices had the v1beta1 shape.
-        ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
-            crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
-        }
-        // Nodes are read, not validated: the stored-state rules (DRA-H)
-        // compare slices and pods with them.
-        ApiVersion::Other if obj.kind == ObjectKind::Node => return (Some(obj), found),
-        ApiVersion::Other if obj.kind.is_dra() => return (None, found),
-        _ => {}
-    }
-    let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates));
-    let findings = schema::decode_and_drop_update(obj.kind, &mut obj.root, gates, &kept);
-    let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
-    found.extend(
-        findings
-            .into_iter()
-            .take(MAX_FINDINGS_PER_SOURCE)
-            .map(|f| shape_to_diag(&obj, f, gates)),
-    );
-    if more > 0 {
-        if let Some(last) = found.last_mut() {
-            last.notes.push(format!(
-                "{more} more decoding findings in this object are not shown"
-            ));
-        }
-    }
-    (Some(obj), found)
-}
-
-/// The gates whose fields a stored object uses (in the v1 shape) although
-/// they are off: an update keeps those fields.
-fn stored_gates_in_use(old: &Object, gates: &FeatureGates) -> Vec<crate::gates::Gate> {
-    let mut root = old.root.clone();
-    if matches!(old.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
-        crate::convert::v1beta1_to_v1(old.kind, &mut root);
-    }
-    schema::gates_in_use(old.kind, root, gates)
-}
-
 pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> LintResult {
     use rayon::prelude::*;
     let mut diagnostics = pre;
@@ -681,7 +529,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         .into_par_iter()
         .map(|obj| {
             let old = stored.get(&obj);
-            prepare(obj, &settings.gates, old)
+            prepare::prepare(obj, &settings.gates, old, settings.status)
         })
         .collect();
     let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());
@@ -722,8 +570,8 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
                 .get(obj)
                 .map(|old| update::Skipped::of(cx.gates.version, obj, old));
             for r in &rules {
-                if let Check::Object(kinds, f) = r.check {
-                    if kinds.contains(&obj.kind) {
+                match r.check {
+                    Check::Object(kinds, f) if !settings.status && kinds.contains(&obj.kind) => {
                         let mut sink = Sink::new(r);
                         f(&cx, obj, &mut sink);
                         let mut d = sink.into_diagnostics();
@@ -732,6 +580,12 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
                         }
                         found.extend(d);
                     }
+                    Check::Status(kinds, f) if settings.status && kinds.contains(&obj.kind) => {
+                        let mut sink = Sink::new(r);
+                        f(&cx, obj, cx.stored.get(obj), &mut sink);
+                        found.extend(sink.into_diagnostics());
+                    }
+                    _ => {}
                 }
             }
             found
@@ -740,12 +594,14 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     let cross_object: Vec<Vec<Diagnostic>> = rules
         .par_iter()
         .filter_map(|r| match r.check {
+            // A status write is checked on its own object only.
+            Check::Run(_) if settings.status => None,
             Check::Run(f) => {
                 let mut sink = Sink::new(r);
                 f(&cx, &mut sink);
                 Some(sink.into_diagnostics())
             }
-            Check::Loader | Check::Object(..) => None,
+            Check::Loader | Check::Object(..) | Check::Status(..) => None,
         })
         .collect();
     diagnostics.extend(per_object.into_iter().flatten());

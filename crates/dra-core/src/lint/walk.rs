@@ -259,13 +259,12 @@ pub fn gate_on(cx: &super::Ctx<'_>, g: Gate) -> bool {
 
 /// Finds the first duplicate names in a list: (index of the later item, name).
 pub fn duplicates<'a, I: IntoIterator<Item = (usize, &'a str)>>(names: I) -> Vec<(usize, &'a str)> {
-    let mut seen: Vec<&str> = Vec::new();
+    // A set, not a list: a hostile list of a million names stays linear.
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut out = Vec::new();
     for (i, n) in names {
-        if seen.contains(&n) {
+        if !seen.insert(n) {
             out.push((i, n));
-        } else {
-            seen.push(n);
         }
     }
     out

@@ -17,7 +17,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     }
 }
 
-fn check_selector(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
+pub(crate) fn check_selector(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
     let Some(sel) = get(owner, "nodeSelector") else {
         return;
     };

@@ -1,0 +1,175 @@
+//! Each object made ready for the rules as the apiserver would: the
+//! served-version check (DRA-A001/A002), conversion to v1, decoding and the
+//! gated fields the strategy drops.
+
+use super::*;
+
+enum VersionCheck {
+    /// Served, perhaps with a DRA-A001 warning.
+    Served(Option<Diagnostic>),
+    /// DRA-A002: refused before validation.
+    Refused(Diagnostic),
+}
+
+/// DRA-A001/A002: whether the target serves the kind in this version
+/// (`served.rs`), and a warning for a pre-v1 version that it serves.
+/// `Refused` when the object is refused before validation.
+fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
+    use crate::served::{verdict, where_served, Stage, Verdict};
+    let span = obj.root.get("apiVersion").map_or(obj.root.span, |n| n.span);
+    let api = obj.reference.api_version.as_str();
+    let kind = obj.reference.kind.as_str();
+    let v = gates.version;
+    let diag = |r: &Rule, error_type, message: String, notes: Vec<String>| Diagnostic {
+        rule: r.id,
+        severity: r.severity,
+        error_type,
+        field: "apiVersion".into(),
+        message,
+        label: None,
+        notes,
+        span,
+        secondary: Vec::new(),
+        file: obj.file,
+        document: obj.document,
+        object: Some(obj.reference.clone()),
+    };
+    let not_served = |message: String, notes: Vec<String>| {
+        diag(
+            &rules::a002_api_version_not_served::RULE,
+            ErrorType::NotSupported,
+            message,
+            notes,
+        )
+    };
+    if obj.kind == ObjectKind::OtherResource {
+        let message = if api == "resource.k8s.io/v1alpha2" {
+            format!("{api} {kind} is classic DRA, removed in Kubernetes 1.31: Kubernetes {v} does not serve it")
+        } else {
+            format!("Kubernetes {v} does not serve {kind} in {api}; kubectl-dra knows DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice and DeviceTaintRule")
+        };
+        return VersionCheck::Refused(not_served(
+            message,
+            vec!["structured parameters replaced classic DRA: rewrite the object for resource.k8s.io/v1".into()],
+        ));
+    }
+    if !obj.kind.is_dra() {
+        return VersionCheck::Served(None);
+    }
+    match verdict(obj.kind, api, gates) {
+        Verdict::NotServed => {
+            let why = if api == "resource.k8s.io/v1alpha2" {
+                " (classic DRA, removed in 1.31)"
+            } else {
+                ""
+            };
+            VersionCheck::Refused(not_served(
+                format!("Kubernetes {v} does not serve {kind} in {api}{why}"),
+                vec![format!("{kind} is served as {}", where_served(obj.kind))],
+            ))
+        }
+        Verdict::GateOff { entry, gate } => VersionCheck::Refused(not_served(
+            format!("Kubernetes {v} serves {kind} ({}) only with feature gate {gate:?}, which is off", entry.api_version()),
+            vec![format!("enable {gate:?} on kube-apiserver (and the scheduler and controller manager); {kind} is served as {}", where_served(obj.kind))],
+        )),
+        Verdict::Served { entry, deprecated } => {
+            let r = &rules::a001_beta_api_version::RULE;
+            let off = match entry.stage {
+                Stage::Ga => return VersionCheck::Served(None),
+                Stage::Alpha => "an alpha version, off by default",
+                Stage::Beta => "a beta version, off by default",
+            };
+            let runtime = format!("kube-apiserver serves it only with --runtime-config={api}=true");
+            let mut notes = vec![runtime];
+            let newest = newest(obj.kind, gates);
+            let instead = if newest == api {
+                format!(" (the only version of {kind} in Kubernetes {v})")
+            } else {
+                format!(": use {newest}")
+            };
+            let message = if deprecated {
+                let removed = entry.removed.map_or(String::new(), |r| format!(", removed in 1.{r}"));
+                format!("{api} is deprecated since Kubernetes 1.{}{removed}{instead}", entry.deprecated.unwrap_or(v.0))
+            } else {
+                format!("{api} is {off}{instead}")
+            };
+            notes.push(match obj.api {
+                ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 if obj.kind != ObjectKind::DeviceTaintRule => "in v1, device fields move out of `basic` and request fields into `exactly`; checked here after that conversion".into(),
+                _ => "this version has the v1 shape: change the apiVersion; checked here as v1".into(),
+            });
+            VersionCheck::Served(Some(diag(r, ErrorType::Warning, message, notes)))
+        }
+    }
+}
+
+/// The GA (else newest) version of `kind` the target serves.
+fn newest(kind: ObjectKind, gates: &FeatureGates) -> String {
+    let served: Vec<&crate::served::Serving> = crate::served::table()
+        .filter(|e| e.kind == kind && e.serves_in(gates.version))
+        .collect();
+    served
+        .iter()
+        .find(|e| e.stage == crate::served::Stage::Ga)
+        .or(served.last())
+        .map_or("resource.k8s.io/v1".into(), |e| e.api_version())
+}
+
+/// Converts an object to v1 where needed and decodes it as the apiserver
+/// would (dropping gated fields); `None` for objects no rule should see.
+/// `obj` decoded and its gated fields dropped as the strategy does on create,
+/// or on update of `old` (whose gates in use keep their fields).
+pub(super) fn prepare(
+    mut obj: Object,
+    gates: &FeatureGates,
+    old: Option<&Object>,
+    status: bool,
+) -> (Option<Object>, Vec<Diagnostic>) {
+    let mut found: Vec<Diagnostic> = match api_version_diag(&obj, gates) {
+        VersionCheck::Served(d) => d.into_iter().collect(),
+        // Refused before validation: nothing else applies.
+        VersionCheck::Refused(d) => return (None, vec![d]),
+    };
+    match obj.api {
+        // v1alpha3 claims and slices had the v1beta1 shape.
+        ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
+            crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
+        }
+        // Nodes are read, not validated: the stored-state rules (DRA-H)
+        // compare slices and pods with them.
+        ApiVersion::Other if obj.kind == ObjectKind::Node => return (Some(obj), found),
+        ApiVersion::Other if obj.kind.is_dra() => return (None, found),
+        _ => {}
+    }
+    let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates));
+    let mut findings = schema::decode_and_drop_update(obj.kind, &mut obj.root, gates, &kept);
+    if status {
+        // A status write keeps the stored spec and metadata (the status
+        // strategy's PrepareForUpdate): only the status is decoded.
+        findings.retain(|f| f.path().starts_with("status"));
+    }
+    let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
+    found.extend(
+        findings
+            .into_iter()
+            .take(MAX_FINDINGS_PER_SOURCE)
+            .map(|f| shape_to_diag(&obj, f, gates)),
+    );
+    if more > 0 {
+        if let Some(last) = found.last_mut() {
+            last.notes.push(format!(
+                "{more} more decoding findings in this object are not shown"
+            ));
+        }
+    }
+    (Some(obj), found)
+}
+
+/// The gates whose fields a stored object uses (in the v1 shape) although
+/// they are off: an update keeps those fields.
+fn stored_gates_in_use(old: &Object, gates: &FeatureGates) -> Vec<crate::gates::Gate> {
+    let mut root = old.root.clone();
+    if matches!(old.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
+        crate::convert::v1beta1_to_v1(old.kind, &mut root);
+    }
+    schema::gates_in_use(old.kind, root, gates)
+}

@@ -1,0 +1,286 @@
+//! Field checks the status-write rules share (DRA-V171..V173, DRA-V193):
+//! `validateResourceClaimStatusUpdate` and `ValidateDeviceTaintRuleStatusUpdate`
+//! of pkg/apis/resource/validation, and apimachinery's `ValidateConditions`.
+//! Read in the four release copies (validation-releases.md: C34
+//! fabiendupont@291372b ≈17k, C35 galal-hussein@ec20661, C36
+//! omeryahud@a125bd3, C37 kubernetes@009801d ≈26k).
+use super::rules::prelude::*;
+
+/// `ResourceClaimReservedForMaxSize`.
+pub(crate) const MAX_RESERVED_FOR: usize = 256;
+/// `AllocationResultsMaxSize`.
+pub(crate) const MAX_RESULTS: usize = 32;
+/// `2 * DeviceConfigMaxSize` (class and claim configuration).
+pub(crate) const MAX_ALLOCATION_CONFIG: usize = 64;
+/// `AllocatedDeviceStatusMaxConditions`, `DeviceTaintRuleStatusMaxConditions`.
+pub(crate) const MAX_CONDITIONS: usize = 8;
+/// `AllocatedDeviceStatusDataMaxLength`, `OpaqueParametersMaxLength`.
+pub(crate) const MAX_RAW_BYTES: usize = 10 * 1024;
+/// `NetworkDeviceDataInterfaceNameMaxLength`.
+pub(crate) const MAX_INTERFACE_NAME: usize = 256;
+/// `NetworkDeviceDataHardwareAddressMaxLength`.
+pub(crate) const MAX_HARDWARE_ADDRESS: usize = 128;
+/// `NetworkDeviceDataMaxIPs`.
+pub(crate) const MAX_IPS: usize = 16;
+
+/// A field's value unless it is absent or null (Go's nil).
+pub(crate) fn set<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
+    get(node, key).filter(|n| !n.is_null())
+}
+
+/// The written status's allocation.
+pub(crate) fn allocation(obj: &Object) -> Option<&Node> {
+    set(&obj.root, "status").and_then(|s| set(s, "allocation"))
+}
+
+/// The request names the status refers to: the stored claim's spec (the
+/// status strategy keeps it), or the written one when nothing is stored.
+pub(crate) fn request_names_of(
+    cx: &Ctx<'_>,
+    obj: &Object,
+    old: Option<&Object>,
+) -> Vec<(String, Vec<String>)> {
+    request_names(cx.gates.version, old.unwrap_or(obj))
+}
+
+/// Driver, pool and device as `structured.MakeDeviceID` joins them, with
+/// the share ID of a consumable-capacity allocation.
+pub(crate) fn device_id(n: &Node) -> (String, Option<String>) {
+    let s = |k| get_str(n, k).unwrap_or("");
+    (
+        format!("{}/{}/{}", s("driver"), s("pool"), s("device")),
+        get_str(n, "shareID").map(str::to_owned),
+    )
+}
+
+/// `validateUID`: google/uuid's parse, then the normalized form only
+/// (36 characters, lower case).
+pub(crate) fn check_uid(obj: &Object, n: &Node, path: String, out: &mut Sink<'_>) {
+    let Some(s) = n.as_str() else { return };
+    let ok = s.len() == 36
+        && s.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
+        });
+    if !ok {
+        out.report(
+            obj,
+            Invalid,
+            path,
+            n.span,
+            format!("{s:?}: uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal characters"),
+        );
+    }
+}
+
+/// `ValidateLabelName` (label-key syntax; an empty name is Invalid too).
+pub(crate) fn check_label_name(obj: &Object, n: &Node, path: String, out: &mut Sink<'_>) {
+    let Some(s) = n.as_str() else { return };
+    if !is_label_key(s) {
+        out.report(
+            obj,
+            Invalid,
+            path,
+            n.span,
+            format!("{s:?} is not a valid label name (a qualified name with an optional DNS subdomain prefix)"),
+        );
+    }
+}
+
+/// metav1's `ValidateConditions`, then the list's bound.
+pub(crate) fn check_conditions(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
+    let list = items(owner, "conditions");
+    let mut seen = std::collections::HashSet::new();
+    for (i, c) in list.iter().enumerate() {
+        let p = format!("{path}.conditions[{i}]");
+        let ty = get_str(c, "type").unwrap_or("");
+        if !seen.insert(ty) {
+            out.report(
+                obj,
+                Duplicate,
+                format!("{p}.type"),
+                c.span,
+                format!("condition type {ty:?} is listed twice"),
+            );
+        }
+        check_condition(obj, c, &p, out);
+    }
+    if list.len() > MAX_CONDITIONS {
+        check_too_many(
+            obj,
+            owner,
+            "conditions",
+            format_args!("{path}.conditions"),
+            MAX_CONDITIONS,
+            "conditions",
+            out,
+        );
+    }
+}
+
+/// metav1's `ValidateCondition`.
+fn check_condition(obj: &Object, c: &Node, p: &str, out: &mut Sink<'_>) {
+    let at = |k: &str| get(c, k).map_or_else(|| missing_span(c), |n| n.span);
+    let ty = get_str(c, "type").unwrap_or("");
+    if !is_label_key(ty) {
+        out.report(
+            obj,
+            Invalid,
+            format!("{p}.type"),
+            at("type"),
+            format!("{ty:?} is not a valid condition type (a qualified name)"),
+        );
+    }
+    let status = get_str(c, "status").unwrap_or("");
+    if !matches!(status, "True" | "False" | "Unknown") {
+        out.report(
+            obj,
+            NotSupported,
+            format!("{p}.status"),
+            at("status"),
+            format!(
+                "unsupported value {status:?}: supported values: \"False\", \"True\", \"Unknown\""
+            ),
+        );
+    }
+    if get(c, "observedGeneration")
+        .and_then(Node::as_i64)
+        .is_some_and(|g| g < 0)
+    {
+        out.report(
+            obj,
+            Invalid,
+            format!("{p}.observedGeneration"),
+            at("observedGeneration"),
+            "must be greater than or equal to zero",
+        );
+    }
+    if get(c, "lastTransitionTime").is_none_or(|t| t.is_null() || t.as_str() == Some("")) {
+        out.report(
+            obj,
+            Required,
+            format!("{p}.lastTransitionTime"),
+            at("lastTransitionTime"),
+            "must be set",
+        );
+    }
+    match get_str(c, "reason").unwrap_or("") {
+        "" => {
+            out.report(
+                obj,
+                Required,
+                format!("{p}.reason"),
+                at("reason"),
+                "must be set",
+            );
+        }
+        reason => {
+            if !is_condition_reason(reason) {
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{p}.reason"),
+                    at("reason"),
+                    format!("{reason:?}: a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'"),
+                );
+            }
+            if reason.len() > 1024 {
+                out.report(
+                    obj,
+                    TooLong,
+                    format!("{p}.reason"),
+                    at("reason"),
+                    "may not be more than 1024 bytes",
+                );
+            }
+        }
+    }
+    if get_str(c, "message").is_some_and(|m| m.len() > 32 * 1024) {
+        out.report(
+            obj,
+            TooLong,
+            format!("{p}.message"),
+            at("message"),
+            "may not be more than 32768 bytes",
+        );
+    }
+}
+
+/// `[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?`
+fn is_condition_reason(s: &str) -> bool {
+    let b = s.as_bytes();
+    let inner = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':');
+    b.first().is_some_and(u8::is_ascii_alphabetic)
+        && b.iter().all(inner)
+        && b.last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// `validateRawExtension` of a new value: required, at most `max` bytes of
+/// JSON, a JSON object.
+pub(crate) fn check_raw_object(obj: &Object, n: &Node, path: String, out: &mut Sink<'_>) {
+    if n.is_null() {
+        out.report(obj, Required, path, n.span, "required");
+    } else if n.to_json().to_string().len() > MAX_RAW_BYTES {
+        out.report(
+            obj,
+            TooLong,
+            path,
+            n.span,
+            format!("may not be more than {MAX_RAW_BYTES} bytes as JSON"),
+        );
+    } else if n.as_map().is_none() {
+        out.report(obj, Invalid, path, n.span, "must be a valid JSON object");
+    }
+}
+
+/// `validation.IsValidInterfaceAddress`: an address and prefix length in
+/// CIDR form, written canonically (as Go's `net.IP.String` prints it; an
+/// IPv4-mapped IPv6 address is written as IPv4).
+pub(crate) fn interface_address_problem(s: &str) -> Option<String> {
+    use std::net::IpAddr;
+    let bad = || {
+        Some(
+            "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)".to_owned(),
+        )
+    };
+    let Some((ip, prefix)) = s.split_once('/') else {
+        return bad();
+    };
+    let Ok(ip) = ip.parse::<IpAddr>() else {
+        return bad();
+    };
+    if prefix.is_empty() || prefix.len() > 3 || !prefix.bytes().all(|b| b.is_ascii_digit()) {
+        return bad();
+    }
+    let Ok(bits) = prefix.parse::<i64>() else {
+        return bad();
+    };
+    let mut bits = bits;
+    let canonical_ip = match ip {
+        IpAddr::V4(v4) => {
+            if bits > 32 {
+                return bad();
+            }
+            v4.to_string()
+        }
+        IpAddr::V6(v6) => {
+            if bits > 128 {
+                return bad();
+            }
+            // Go prints a mapped address as IPv4 and takes 96 from a
+            // prefix longer than 32 bits (even below 96: then negative).
+            match v6.to_ipv4_mapped() {
+                Some(v4) => {
+                    if bits > 32 {
+                        bits -= 96;
+                    }
+                    v4.to_string()
+                }
+                None => v6.to_string(),
+            }
+        }
+    };
+    let canonical = format!("{canonical_ip}/{bits}");
+    (canonical != s).then(|| format!("must be in canonical form ({canonical:?})"))
+}
