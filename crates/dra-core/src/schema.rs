@@ -573,7 +573,7 @@ fn walk_obj(
         return;
     };
     let version = gates.gates.version;
-    let mut drop_keys: Vec<compact_str::CompactString> = Vec::new();
+    let mut drop_keys: Vec<crate::tree::Key> = Vec::new();
     for e in entries.iter_mut() {
         let field = fields.iter().find(|fd| fd.name == e.key);
         let field_path = Path::Field(path, &e.key);
@@ -588,7 +588,7 @@ fn walk_obj(
                         span: e.key_span,
                         gate,
                     });
-                    drop_keys.push(e.key.clone());
+                    drop_keys.push(e.key);
                     // Strict decoding runs before the strategy drops the
                     // field: what is unknown or mistyped under it is still
                     // reported, but nothing under it is dropped twice.

@@ -114,9 +114,41 @@ pub enum Value {
     Map(Vec<Entry>),
 }
 
+/// A mapping key, interned: keys repeat on every device of every slice,
+/// and an interned key is one pointer (8 bytes) instead of a 24-byte
+/// string (issue 37). Interned strings live as long as the process.
+pub type Key = ustr::Ustr;
+
+/// The key for `s`, through a small per-thread cache: the same few keys
+/// come again and again, and the cache spares the global table's hash and lock.
+pub fn key(s: &str) -> Key {
+    use std::cell::RefCell;
+    const SLOTS: usize = 256;
+    thread_local! {
+        static RECENT: RefCell<[Option<Key>; SLOTS]> = const { RefCell::new([None; SLOTS]) };
+    }
+    let b = s.as_bytes();
+    let slot = (b.len()
+        ^ usize::from(b.first().copied().unwrap_or(0)) << 3
+        ^ usize::from(b.last().copied().unwrap_or(0)) << 5
+        ^ usize::from(b.get(b.len() / 2).copied().unwrap_or(0)))
+        % SLOTS;
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        match r[slot] {
+            Some(k) if k.as_str() == s => k,
+            _ => {
+                let k = ustr::Ustr::from(s);
+                r[slot] = Some(k);
+                k
+            }
+        }
+    })
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub key: CompactString,
+    pub key: Key,
     pub key_span: Span,
     pub value: Node,
 }
@@ -379,7 +411,7 @@ impl<'de> serde::Deserialize<'de> for Node {
                 let mut entries = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
                 while let Some((key, value)) = a.next_entry::<std::borrow::Cow<'de, str>, Node>()? {
                     entries.push(Entry {
-                        key: CompactString::from(key.as_ref()),
+                        key: self::key(key.as_ref()),
                         key_span: Span::default(),
                         value,
                     });
@@ -398,7 +430,7 @@ impl Node {
         if let Value::Map(entries) = &mut self.value {
             if !entries.iter().any(|e| e.key == key) {
                 entries.push(Entry {
-                    key: key.into(),
+                    key: self::key(key),
                     key_span: Span::default(),
                     value,
                 });
@@ -414,7 +446,7 @@ impl Node {
                 entries.insert(
                     0,
                     Entry {
-                        key: key.into(),
+                        key: self::key(key),
                         key_span: Span::default(),
                         value,
                     },

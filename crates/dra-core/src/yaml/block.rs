@@ -209,10 +209,11 @@ impl Block<'_> {
         let start = self.at(p);
         let mark = self.entries.len();
         // The keys, once the mapping is large (see KEY_SET_AFTER).
-        let mut seen: Option<std::collections::HashSet<CompactString>> = None;
+        let mut seen: Option<std::collections::HashSet<crate::tree::Key>> = None;
         loop {
             let line = self.cur?;
             let (key, key_span, colon) = self.key(p, line.end)?;
+            let key = crate::tree::key(&key);
             let dup = match &seen {
                 Some(s) => s.contains(&key),
                 None => self.entries[mark..].iter().any(|e| e.key == key),
@@ -222,12 +223,12 @@ impl Block<'_> {
             }
             match &mut seen {
                 Some(s) => {
-                    s.insert(key.clone());
+                    s.insert(key);
                 }
                 None if self.entries.len() - mark + 1 >= super::KEY_SET_AFTER => {
-                    let mut s: std::collections::HashSet<CompactString> =
-                        self.entries[mark..].iter().map(|e| e.key.clone()).collect();
-                    s.insert(key.clone());
+                    let mut s: std::collections::HashSet<crate::tree::Key> =
+                        self.entries[mark..].iter().map(|e| e.key).collect();
+                    s.insert(key);
                     seen = Some(s);
                 }
                 None => {}

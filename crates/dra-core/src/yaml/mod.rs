@@ -122,7 +122,7 @@ enum Frame {
         anchor: usize,
         /// The keys, once the mapping is large: duplicate detection stays
         /// linear in the number of keys (a 200,000-key map took 35 s).
-        seen: Option<HashMap<CompactString, usize>>,
+        seen: Option<HashMap<crate::tree::Key, usize>>,
     },
 }
 
@@ -633,6 +633,7 @@ fn load_part(
                     }
                 }
                 Some((k, key_span)) => {
+                    let k = crate::tree::key(&k);
                     // The earlier entry of a repeated key: by the key map
                     // once the mapping is large, else by a scan.
                     let prev = if k == "<<" {
@@ -670,15 +671,15 @@ fn load_part(
                         None => {
                             match seen {
                                 Some(s) => {
-                                    s.insert(entry.key.clone(), entries.len());
+                                    s.insert(entry.key, entries.len());
                                 }
                                 None if entries.len() + 1 >= KEY_SET_AFTER => {
-                                    let mut s: HashMap<CompactString, usize> = entries
+                                    let mut s: HashMap<crate::tree::Key, usize> = entries
                                         .iter()
                                         .enumerate()
-                                        .map(|(i, e)| (e.key.clone(), i))
+                                        .map(|(i, e)| (e.key, i))
                                         .collect();
-                                    s.insert(entry.key.clone(), entries.len());
+                                    s.insert(entry.key, entries.len());
                                     *seen = Some(s);
                                 }
                                 None => {}
