@@ -46,7 +46,8 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
                         if let (Value::Map(inner), Value::Map(outer)) =
                             (&mut basic.value, &mut d.value)
                         {
-                            outer.append(inner);
+                            let inner = std::mem::take(inner).into_vec();
+                            crate::tree::edit(outer, |o| o.extend(inner));
                         }
                     }
                 }
@@ -80,10 +81,12 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
                     // Zero values alone leave `exactly` unset.
                     let key_span = key_span.filter(|_| any_set);
                     if let (Value::Map(outer), Some(ks)) = (&mut r.value, key_span) {
-                        outer.push(Entry {
-                            key: "exactly".into(),
-                            key_span: ks,
-                            value: Node::new(Value::Map(moved), span),
+                        crate::tree::edit(outer, |o| {
+                            o.push(Entry {
+                                key: "exactly".into(),
+                                key_span: ks,
+                                value: Node::new(Value::Map(moved.into()), span),
+                            })
                         });
                     }
                 }

@@ -318,7 +318,7 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
                 let mut root = root;
                 if let Some(items) = root.get_mut("items") {
                     if let Value::Seq(items) = &mut items.value {
-                        for item in items.drain(..).rev() {
+                        for item in std::mem::take(items).into_vec().into_iter().rev() {
                             let first = line(item.span.start);
                             queue.push((item, first));
                         }

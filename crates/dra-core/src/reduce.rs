@@ -97,7 +97,7 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
     let Value::Map(entries) = &mut node.value else {
         return;
     };
-    entries.retain_mut(
+    crate::tree::edit(entries, |entries| entries.retain_mut(
         |e| match fields.iter().find(|(k, _)| *k == e.key.as_str()) {
             None => false,
             Some((_, All)) => true,
@@ -107,14 +107,14 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
             }
             Some((_, Each(inner))) => {
                 if let Value::Seq(items) = &mut e.value.value {
-                    for item in items {
+                    for item in items.iter_mut() {
                         keep(item, inner);
                     }
                 }
                 true
             }
         },
-    );
+    ));
 }
 
 /// Reduces an object of `kind` as read from a cluster; kinds other than

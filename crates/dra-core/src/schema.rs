@@ -633,7 +633,7 @@ fn walk_obj(
         }
     }
     if !drop_keys.is_empty() {
-        entries.retain(|e| !drop_keys.contains(&e.key));
+        crate::tree::edit(entries, |v| v.retain(|e| !drop_keys.contains(&e.key)));
     }
 }
 

@@ -110,8 +110,8 @@ pub enum Value {
     Float(f64),
     /// A string scalar, decoded (escapes, folding). Short strings are inline.
     Str(CompactString),
-    Seq(Vec<Node>),
-    Map(Vec<Entry>),
+    Seq(Box<[Node]>),
+    Map(Box<[Entry]>),
 }
 
 /// A mapping key, interned: keys repeat on every device of every slice,
@@ -144,6 +144,16 @@ pub fn key(s: &str) -> Key {
             }
         }
     })
+}
+
+/// Edits a list of a node as a `Vec`: a boxed slice is a vector at full
+/// capacity, so neither direction copies the items. Lists are boxed, not
+/// vectors, because a `Value` then fits in 24 bytes (issue 37).
+pub fn edit<T, R>(list: &mut Box<[T]>, f: impl FnOnce(&mut Vec<T>) -> R) -> R {
+    let mut v = std::mem::take(list).into_vec();
+    let r = f(&mut v);
+    *list = v.into_boxed_slice();
+    r
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -233,7 +243,7 @@ impl Node {
         match &mut self.value {
             Value::Map(entries) => {
                 let i = entries.iter().position(|e| e.key == key)?;
-                Some(entries.remove(i))
+                Some(edit(entries, |v| v.remove(i)))
             }
             _ => None,
         }
@@ -405,7 +415,7 @@ impl<'de> serde::Deserialize<'de> for Node {
                 while let Some(n) = a.next_element::<Node>()? {
                     items.push(n);
                 }
-                Ok(Node::new(Value::Seq(items), Span::default()))
+                Ok(Node::new(Value::Seq(items.into()), Span::default()))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
                 let mut entries = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
@@ -416,7 +426,7 @@ impl<'de> serde::Deserialize<'de> for Node {
                         value,
                     });
                 }
-                Ok(Node::new(Value::Map(entries), Span::default()))
+                Ok(Node::new(Value::Map(entries.into()), Span::default()))
             }
         }
         d.deserialize_any(V)
@@ -429,10 +439,12 @@ impl Node {
     pub fn insert_back(&mut self, key: &str, value: Node) {
         if let Value::Map(entries) = &mut self.value {
             if !entries.iter().any(|e| e.key == key) {
-                entries.push(Entry {
-                    key: self::key(key),
-                    key_span: Span::default(),
-                    value,
+                edit(entries, |v| {
+                    v.push(Entry {
+                        key: self::key(key),
+                        key_span: Span::default(),
+                        value,
+                    })
                 });
             }
         }
@@ -443,14 +455,16 @@ impl Node {
     pub fn insert_front(&mut self, key: &str, value: Node) {
         if let Value::Map(entries) = &mut self.value {
             if !entries.iter().any(|e| e.key == key) {
-                entries.insert(
-                    0,
-                    Entry {
-                        key: self::key(key),
-                        key_span: Span::default(),
-                        value,
-                    },
-                );
+                edit(entries, |v| {
+                    v.insert(
+                        0,
+                        Entry {
+                            key: self::key(key),
+                            key_span: Span::default(),
+                            value,
+                        },
+                    )
+                });
             }
         }
     }

@@ -133,7 +133,7 @@ pub fn change(objects: &mut Vec<Object>, change: &Change) -> Result<Done, String
                     o.root.remove("spec");
                     o.root.insert_back(
                         "spec",
-                        Node::new(Value::Map(Vec::new()), Default::default()),
+                        Node::new(Value::Map(Box::default()), Default::default()),
                     );
                     o.root.get_mut("spec").ok_or("no spec")?
                 }

@@ -273,7 +273,7 @@ impl Block<'_> {
         self.depth -= 1;
         let entries: Vec<Entry> = self.entries.drain(mark..).collect();
         let end = self.collection_end(entries.last().map(|e| e.value.span.end));
-        Some(Node::new(Value::Map(entries), Span::new(start, end)))
+        Some(Node::new(Value::Map(entries.into()), Span::new(start, end)))
     }
 
     /// A block sequence whose first `-` is at byte `p`, column `col`.
@@ -334,7 +334,7 @@ impl Block<'_> {
         let items: Vec<Node> = self.items.drain(mark..).collect();
         let end = self.collection_end(items.last().map(|n| n.span.end));
         let start = start.unwrap_or_else(|| self.at(p));
-        Some(Node::new(Value::Seq(items), Span::new(start, end)))
+        Some(Node::new(Value::Seq(items.into()), Span::new(start, end)))
     }
 
     fn skip_spaces(&self, mut p: usize, end: usize) -> usize {
@@ -436,9 +436,9 @@ impl Block<'_> {
                     return None;
                 }
                 let value = if open == b'[' {
-                    Value::Seq(Vec::new())
+                    Value::Seq(Box::default())
                 } else {
-                    Value::Map(Vec::new())
+                    Value::Map(Box::default())
                 };
                 // As with quoted scalars, the blanks and comment after the
                 // closing bracket belong to it.

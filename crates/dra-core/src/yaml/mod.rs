@@ -552,15 +552,14 @@ fn load_part(
             }
             Event::SequenceEnd => match stack.pop() {
                 Some(Frame::Seq {
-                    mut items,
+                    items,
                     start,
                     anchor,
                 }) => {
-                    // Most collections are small; growth slack would double the tree.
-                    items.shrink_to_fit();
+                    // Boxed: no growth slack (it would double the tree).
                     let end = items.last().map_or(sp.end, |n| n.span.end.max(sp.end));
                     Some((
-                        Node::new(Value::Seq(items), Span::new(start.start, end)),
+                        Node::new(Value::Seq(items.into()), Span::new(start.start, end)),
                         anchor,
                     ))
                 }
@@ -573,13 +572,12 @@ fn load_part(
                     anchor,
                     ..
                 }) => {
-                    let mut entries = merge_keys(entries);
-                    entries.shrink_to_fit();
+                    let entries = merge_keys(entries);
                     let end = entries
                         .last()
                         .map_or(sp.end, |e| e.value.span.end.max(sp.end));
                     Some((
-                        Node::new(Value::Map(entries), Span::new(start.start, end)),
+                        Node::new(Value::Map(entries.into()), Span::new(start.start, end)),
                         anchor,
                     ))
                 }
@@ -713,7 +711,7 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
                 Value::Seq(_) => {
                     let mut value = e.value;
                     if let Value::Seq(items) = &mut value.value {
-                        merged.append(items);
+                        merged.extend(std::mem::take(items).into_vec());
                     }
                 }
                 _ => own.push(e),
@@ -724,7 +722,7 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
     }
     for mut m in merged {
         if let Value::Map(es) = &mut m.value {
-            for e in es.drain(..) {
+            for e in std::mem::take(es).into_vec() {
                 if !own.iter().any(|o| o.key == e.key) {
                     own.push(e);
                 }
