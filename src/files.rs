@@ -245,6 +245,112 @@ pub fn decode(bytes: Vec<u8>, limit: u64) -> Result<String, String> {
     }
 }
 
+/// Reads a regular file in blocks of text handed to `sink` as they are
+/// decoded, so that a large inventory is never held whole (issue 37). The
+/// same checks and messages as [`read_limited`] and [`decode`]: the size
+/// limit, a BOM dropped, UTF-8 (an invalid byte named by its offset and
+/// line), no NUL. `Ok(false)`: not a regular file, not read (read it whole).
+pub fn read_streamed(path: &Path, limit: u64, sink: impl FnMut(&str)) -> Result<bool, String> {
+    read_in_blocks(path, limit, 4 << 20, sink)
+}
+
+/// [`read_streamed`] with blocks of `block` bytes (at least 4).
+fn read_in_blocks(
+    path: &Path,
+    limit: u64,
+    block: usize,
+    mut sink: impl FnMut(&str),
+) -> Result<bool, String> {
+    let m = fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !m.is_file() {
+        return Ok(false);
+    }
+    let too_big = || {
+        format!(
+            "file is larger than the {} limit; not read",
+            show_limit(limit)
+        )
+    };
+    if m.len() > limit {
+        return Err(too_big());
+    }
+    let mut f = fs::File::open(path)
+        .map_err(|e| format!("cannot read: {e}"))?
+        .take(limit.saturating_add(1));
+    let mut buf = vec![0u8; block.max(4)];
+    // The first three bytes decide whether there is a BOM to drop.
+    let mut head = 0;
+    while head < 3 {
+        match f.read(&mut buf[head..3]) {
+            Ok(0) => break,
+            Ok(n) => head += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot read: {e}")),
+        }
+    }
+    let mut total = head as u64;
+    // Bytes not yet decoded: the head, then a character cut by a block's end.
+    let mut carry = if buf[..head] == *b"\xEF\xBB\xBF" {
+        0
+    } else {
+        head
+    };
+    let (mut offset, mut newlines) = (0usize, 0usize);
+    let mut nul = false;
+    loop {
+        let n = loop {
+            match f.read(&mut buf[carry..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(format!("cannot read: {e}")),
+            }
+        };
+        total += n as u64;
+        if total > limit {
+            return Err(too_big());
+        }
+        let len = carry + n;
+        let bytes = &buf[..len];
+        let (valid, cut) = match std::str::from_utf8(bytes) {
+            Ok(s) => (s, 0),
+            Err(e) if e.error_len().is_none() && n > 0 => {
+                let at = e.valid_up_to();
+                // Valid up to `valid_up_to`: the rest is a cut character.
+                (
+                    std::str::from_utf8(&bytes[..at]).unwrap_or_default(),
+                    bytes.len() - at,
+                )
+            }
+            Err(e) => {
+                let at = offset + e.valid_up_to();
+                let line = newlines
+                    + bytes[..e.valid_up_to()]
+                        .iter()
+                        .filter(|b| **b == b'\n')
+                        .count()
+                    + 1;
+                return Err(format!(
+                    "not UTF-8 text: invalid byte at offset {at} (line {line})"
+                ));
+            }
+        };
+        nul |= valid.contains('\0');
+        offset += valid.len();
+        newlines += valid.bytes().filter(|b| *b == b'\n').count();
+        sink(valid);
+        if n == 0 {
+            break;
+        }
+        let from = len - cut;
+        buf.copy_within(from..len, 0);
+        carry = cut;
+    }
+    if nul {
+        return Err("binary file (contains NUL bytes); not a manifest".into());
+    }
+    Ok(true)
+}
+
 /// Reads a `lint` input, refused past `MAX_FILE_BYTES`.
 pub fn read(path: &Path) -> Input {
     read_limited(path, MAX_FILE_BYTES)
@@ -349,4 +455,61 @@ pub fn display_path(path: &Path) -> String {
         .unwrap_or(path);
     let s = rel.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod stream_tests {
+    use super::*;
+
+    /// What a whole read gives, and what the blocks join to.
+    fn both(bytes: &[u8], block: usize) -> (Result<String, String>, Result<String, String>) {
+        let dir = std::env::temp_dir().join(format!("kdra-stream-{}-{block}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("f.yaml");
+        std::fs::write(&p, bytes).unwrap();
+        let whole = read_limited(&p, 1 << 20).text;
+        let mut joined = String::new();
+        let streamed = read_in_blocks(&p, 1 << 20, block, |t| joined.push_str(t)).map(|read| {
+            assert!(read);
+            joined
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        (whole, streamed)
+    }
+
+    /// Blocks of every size agree with one read: a BOM dropped, characters
+    /// cut by a block's end joined, and the same errors (an invalid byte by
+    /// offset and line, a NUL, a character cut by the end of the file).
+    #[test]
+    fn blocks_agree_with_one_read() {
+        let cases: [&[u8]; 7] = [
+            b"apiVersion: v1\nkind: Pod\n",
+            "\u{feff}kind: Pod\nname: \u{e9}t\u{e9} \u{1F600}\n".as_bytes(),
+            b"\xEF\xBB",
+            b"a: 1\nb: \xff\n",
+            b"a: 1\n\x00\n",
+            b"a: \xC3",
+            b"",
+        ];
+        for bytes in cases {
+            for block in [4, 5, 7, 64] {
+                let (whole, streamed) = both(bytes, block);
+                assert_eq!(streamed, whole, "{bytes:?} in blocks of {block}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_not_read() {
+        let dir = std::env::temp_dir().join(format!("kdra-stream-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("big.yaml");
+        std::fs::write(&p, "a: 1\n".repeat(10)).unwrap();
+        let mut got = String::new();
+        let r = read_in_blocks(&p, 20, 8, |t| got.push_str(t));
+        assert!(r.unwrap_err().contains("larger than"));
+        let r = read_in_blocks(&dir, 20, 8, |t| got.push_str(t));
+        assert_eq!(r, Ok(false), "a directory is not streamed");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -144,6 +144,53 @@ pub fn read_sources(paths: &[PathBuf]) -> Result<Vec<SourceFile>, String> {
     Ok(out)
 }
 
+/// The objects of `-f` files with the files' names. A regular file is read
+/// and parsed piece by piece (`model::StreamedFile`): a large snapshot's
+/// text is never held whole beside its trees (issue 37). Where one pass
+/// could read it differently, and for pipes, the file is read whole.
+#[allow(clippy::type_complexity)]
+fn load_files(
+    paths: &[PathBuf],
+) -> Result<
+    (
+        Vec<String>,
+        Vec<Object>,
+        Vec<dra_core::sources::LoadProblem>,
+    ),
+    String,
+> {
+    use dra_core::model::{parse_file, StreamedFile};
+    let (paths, missing) = crate::files::collect(paths);
+    if let Some(m) = missing.first() {
+        return Err(format!("{m}: no such file or directory"));
+    }
+    let (mut names, mut objects, mut problems) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, p) in paths.iter().enumerate() {
+        let name = if p.as_os_str() == "-" {
+            "<stdin>".to_owned()
+        } else {
+            crate::files::display_path(p)
+        };
+        let mut stream = StreamedFile::new(i, Limits::default());
+        let streamed = p.as_os_str() != "-"
+            && crate::files::read_streamed(p, crate::files::MAX_INVENTORY_BYTES, |t| {
+                stream.push(t)
+            })
+            .map_err(|e| format!("{name}: {e}"))?;
+        let parsed = match streamed.then(|| stream.finish()).flatten() {
+            Some(parsed) => parsed,
+            None => {
+                let input = crate::files::read_limited(p, crate::files::MAX_INVENTORY_BYTES);
+                let text = input.text.map_err(|e| format!("{}: {e}", input.name))?;
+                parse_file(i, &text, Limits::default())
+            }
+        };
+        dra_core::sources::add_parsed(i, parsed, &mut objects, &mut problems);
+        names.push(name);
+    }
+    Ok((names, objects, problems))
+}
+
 /// What a snapshot header records about the cluster it was taken from.
 struct SnapshotFacts {
     version: Version,
@@ -188,10 +235,9 @@ pub fn load(
     show_progress: bool,
 ) -> Result<Inventory, String> {
     if !files.is_empty() {
-        let sources = read_sources(files)?;
-        let (objects, problems) = load_objects(&sources, Limits::default());
+        let (names, objects, problems) = load_files(files)?;
         if let Some(p) = problems.first() {
-            let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
+            let name = names.get(p.file).map_or("<input>", String::as_str);
             return Err(format!("{name}: {}", p.message()));
         }
         let facts = snapshot_facts(&objects)?;

@@ -265,15 +265,159 @@ fn classify(
 pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
     let loaded = yaml::load(text, limits);
     let mut out = ParsedFile::default();
+    let index = crate::tree::LineIndex::new(text);
+    let mut prev_end_line = 0u32;
+    add_documents(
+        file,
+        loaded,
+        &|i| index.line_col(i).0,
+        &mut prev_end_line,
+        &mut out,
+    );
+    out
+}
+
+/// A file read piece by piece (issue 37): the documents of each chunk
+/// that ends where a document starts are turned into objects as soon as the
+/// chunk is complete, and its text is dropped, so a large inventory never
+/// holds its whole text beside its trees. The objects, spans and lines are
+/// those [`parse_file`] gives; where one pass could read the file
+/// differently (see [`yaml::load_chunk`]), [`StreamedFile::finish`] says so
+/// and the caller parses the whole file.
+pub struct StreamedFile {
+    file: usize,
+    limits: Limits,
+    pending: String,
+    /// Characters and lines before `pending`.
+    char_base: u32,
+    line_base: u32,
+    documents: usize,
+    alias_nodes: usize,
+    prev_end_line: u32,
+    out: ParsedFile,
+    whole_file_needed: bool,
+    chunk_bytes: usize,
+}
+
+/// Text held before a chunk is cut at its last document start.
+pub const STREAM_CHUNK_BYTES: usize = 8 << 20;
+
+impl StreamedFile {
+    pub fn new(file: usize, limits: Limits) -> Self {
+        Self::with_chunk(file, limits, STREAM_CHUNK_BYTES)
+    }
+
+    /// As [`StreamedFile::new`], cutting chunks of about `chunk_bytes`.
+    pub fn with_chunk(file: usize, limits: Limits, chunk_bytes: usize) -> Self {
+        StreamedFile {
+            chunk_bytes,
+            file,
+            limits,
+            pending: String::new(),
+            char_base: 0,
+            line_base: 0,
+            documents: 0,
+            alias_nodes: 0,
+            prev_end_line: 0,
+            out: ParsedFile::default(),
+            whole_file_needed: false,
+        }
+    }
+
+    /// Adds the next text of the file.
+    pub fn push(&mut self, text: &str) {
+        if self.whole_file_needed {
+            return;
+        }
+        self.pending.push_str(text);
+        if self.pending.len() >= self.chunk_bytes {
+            if let Some(cut) = yaml::last_document_start(&self.pending) {
+                let rest = self.pending.split_off(cut);
+                let chunk = std::mem::replace(&mut self.pending, rest);
+                self.load(&chunk);
+            }
+        }
+    }
+
+    /// The file's objects, or `None` when it must be parsed whole.
+    pub fn finish(mut self) -> Option<ParsedFile> {
+        let chunk = std::mem::take(&mut self.pending);
+        self.load(&chunk);
+        (!self.whole_file_needed).then_some(self.out)
+    }
+
+    fn load(&mut self, chunk: &str) {
+        if self.whole_file_needed {
+            return;
+        }
+        let Some(mut loaded) = yaml::load_chunk(chunk, self.char_base, self.limits) else {
+            self.whole_file_needed = true;
+            return;
+        };
+        self.alias_nodes += loaded.alias_nodes;
+        if self.alias_nodes > self.limits.max_alias_nodes {
+            self.whole_file_needed = true;
+            return;
+        }
+        let chars = u32::try_from(chunk.chars().count()).unwrap_or(u32::MAX);
+        let next_base = self.char_base.saturating_add(chars);
+        // A document left empty before the cut ends at the next marker, as
+        // in one pass (yaml::reach_next_marker).
+        if !chunk.is_empty() && !self.pending.is_empty() {
+            if let Some(d) = loaded.loaded.documents.last_mut() {
+                if d.root.is_null()
+                    && d.root.span.start == next_base
+                    && d.root.span.end == next_base
+                {
+                    d.root.span.end = next_base.saturating_add(3);
+                }
+            }
+        }
+        let base = self.documents;
+        for d in &mut loaded.loaded.documents {
+            d.index += base;
+        }
+        for e in &mut loaded.loaded.errors {
+            e.document += base;
+        }
+        let index = crate::tree::LineIndex::new(chunk);
+        let (char_base, line_base) = (self.char_base, self.line_base);
+        // A position just past the chunk (an empty document's marker) is
+        // on the next chunk's first line.
+        let line = |i: u32| {
+            if i >= next_base {
+                return line_base + index.line_col(next_base - char_base).0;
+            }
+            line_base + index.line_col(i.saturating_sub(char_base)).0
+        };
+        add_documents(
+            self.file,
+            loaded.loaded,
+            &line,
+            &mut self.prev_end_line,
+            &mut self.out,
+        );
+        self.documents += loaded.documents_seen;
+        self.char_base = next_base;
+        self.line_base += u32::try_from(index.line_count().saturating_sub(1)).unwrap_or(u32::MAX);
+    }
+}
+
+/// The objects, problems and skipped documents of loaded documents; `line`
+/// gives the 1-based line of a character position.
+fn add_documents(
+    file: usize,
+    loaded: yaml::Loaded,
+    line: &dyn Fn(u32) -> u32,
+    prev_end_line: &mut u32,
+    out: &mut ParsedFile,
+) {
     out.problems
         .extend(loaded.errors.into_iter().map(DocumentProblem::Load));
-    out.shared = loaded.shared;
-    let index = crate::tree::LineIndex::new(text);
-    let line = |i: u32| index.line_col(i).0;
-    let mut prev_end_line = 0u32;
+    out.shared.extend(loaded.shared);
     for doc in loaded.documents {
-        let doc_first = prev_end_line + 1;
-        prev_end_line = line(doc.root.span.end);
+        let doc_first = *prev_end_line + 1;
+        *prev_end_line = line(doc.root.span.end);
         if doc.root.is_null() {
             continue;
         }
@@ -361,7 +505,6 @@ pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
             });
         }
     }
-    out
 }
 
 /// Turns one object a cluster returned (as JSON) into an [`Object`]. List
@@ -419,6 +562,70 @@ mod tests {
         assert_eq!(p.objects[1].lines, (10, 13));
         assert_eq!(p.objects[0].lines, (4, 6));
         assert_eq!(p.objects[1].reference.to_string(), "Deployment ns/d");
+    }
+
+    /// A file read in pieces and cut into chunks gives what one parse of
+    /// the whole file gives: objects, spans, lines, document indices.
+    #[test]
+    fn streamed_file_equals_parse_file() {
+        let docs = [
+            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: a}\n",
+            "# comment before\napiVersion: v1\nkind: List\nitems:\n- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n  metadata: {name: c, namespace: n}\n",
+            "",
+            "just: values\n",
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s-ü\nspec:\n  driver: gpu.example.com\n  devices:\n  - name: gpu-0\n    attributes:\n      model: {string: \"Ä100\"}\n",
+            "kind: Pod\n",
+        ];
+        for n in 1..40usize {
+            let mut text = String::new();
+            for i in 0..n {
+                // Some streams start without a marker; some end with an empty one.
+                if i > 0 || n % 2 == 0 {
+                    text.push_str("---\n");
+                }
+                text.push_str(docs[(i * 7 + n) % docs.len()]);
+            }
+            if n % 3 == 0 {
+                text.push_str("---\n");
+            }
+            if n % 5 == 0 {
+                text = text.replace('\n', "\r\n");
+            }
+            let whole = parse_file(3, &text, Limits::default());
+            for (chunk, piece) in [(1, 1), (16, 5), (64, 13), (200, 64), (1 << 20, 4096)] {
+                let mut s = StreamedFile::with_chunk(3, Limits::default(), chunk);
+                let mut rest = text.as_str();
+                while !rest.is_empty() {
+                    let mut k = piece.min(rest.len());
+                    while !rest.is_char_boundary(k) {
+                        k += 1;
+                    }
+                    s.push(&rest[..k]);
+                    rest = &rest[k..];
+                }
+                let got = s.finish().expect("no error: no whole-file parse needed");
+                assert_eq!(
+                    format!("{:?}", got.objects),
+                    format!("{:?}", whole.objects),
+                    "{n} documents, chunks of {chunk}"
+                );
+                assert_eq!(
+                    format!("{:?}", got.problems),
+                    format!("{:?}", whole.problems)
+                );
+                assert_eq!(got.skipped, whole.skipped);
+                assert_eq!(got.shared, whole.shared);
+            }
+        }
+    }
+
+    /// A duplicate key names a line of the whole file: such a file is
+    /// parsed whole.
+    #[test]
+    fn streamed_file_with_an_error_asks_for_the_whole_file() {
+        let mut s = StreamedFile::with_chunk(0, Limits::default(), 8);
+        s.push("---\napiVersion: v1\nkind: Pod\n---\na: 1\na: 2\n---\nkind: Pod\n");
+        assert!(s.finish().is_none());
     }
 
     #[test]

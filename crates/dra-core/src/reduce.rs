@@ -97,24 +97,26 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
     let Value::Map(entries) = &mut node.value else {
         return;
     };
-    crate::tree::edit(entries, |entries| entries.retain_mut(
-        |e| match fields.iter().find(|(k, _)| *k == e.key.as_str()) {
-            None => false,
-            Some((_, All)) => true,
-            Some((_, Fields(inner))) => {
-                keep(&mut e.value, inner);
-                true
-            }
-            Some((_, Each(inner))) => {
-                if let Value::Seq(items) = &mut e.value.value {
-                    for item in items.iter_mut() {
-                        keep(item, inner);
-                    }
+    crate::tree::edit(entries, |entries| {
+        entries.retain_mut(
+            |e| match fields.iter().find(|(k, _)| *k == e.key.as_str()) {
+                None => false,
+                Some((_, All)) => true,
+                Some((_, Fields(inner))) => {
+                    keep(&mut e.value, inner);
+                    true
                 }
-                true
-            }
-        },
-    ));
+                Some((_, Each(inner))) => {
+                    if let Value::Seq(items) = &mut e.value.value {
+                        for item in items.iter_mut() {
+                            keep(item, inner);
+                        }
+                    }
+                    true
+                }
+            },
+        )
+    });
 }
 
 /// Reduces an object of `kind` as read from a cluster; kinds other than

@@ -32,18 +32,30 @@ pub fn load_objects(files: &[SourceFile], limits: Limits) -> (Vec<Object>, Vec<L
     let mut problems = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let parsed = model::parse_file(i, &f.text, limits);
-        problems.extend(
-            parsed
-                .problems
-                .into_iter()
-                .map(|problem| LoadProblem { file: i, problem }),
-        );
-        for mut obj in parsed.objects {
-            if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
-                crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root);
-            }
-            objects.push(obj);
-        }
+        add_parsed(i, parsed, &mut objects, &mut problems);
     }
     (objects, problems)
+}
+
+/// The objects and problems of file `i` as [`load_objects`] keeps them
+/// (beta versions converted to v1), for a file parsed otherwise (read in
+/// pieces: [`model::StreamedFile`]).
+pub fn add_parsed(
+    i: usize,
+    parsed: model::ParsedFile,
+    objects: &mut Vec<Object>,
+    problems: &mut Vec<LoadProblem>,
+) {
+    problems.extend(
+        parsed
+            .problems
+            .into_iter()
+            .map(|problem| LoadProblem { file: i, problem }),
+    );
+    for mut obj in parsed.objects {
+        if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
+            crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root);
+        }
+        objects.push(obj);
+    }
 }

@@ -72,6 +72,11 @@ impl LineIndex {
         }
     }
 
+    /// How many lines start in the text (one more than its newlines).
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
     /// 1-based line and column (in characters) of a character index.
     pub fn line_col(&self, index: u32) -> (u32, u32) {
         let i = self.line_of(index);

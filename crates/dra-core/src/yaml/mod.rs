@@ -9,6 +9,10 @@
 //! `sigs.k8s.io/yaml` (go-yaml v2) performs it, so `yes` is a boolean here too.
 
 mod block;
+mod parts;
+
+pub use parts::{last_document_start, load_chunk, Chunk};
+use parts::{load_in_parts, load_pieces, part_starts, Part, SUB_PART};
 mod scalar;
 
 pub use scalar::resolve_plain;
@@ -172,182 +176,14 @@ enum Path {
 }
 
 fn load_with(text: &str, limits: Limits, min_part: usize, path: Path) -> Loaded {
-    // saphyr counts positions after a `%` directive line with non-ASCII
-    // text in bytes; parts would clamp them where one pass does not, so
-    // such a stream is read in one pass.
-    let starts = if shifted(text) {
-        vec![0]
-    } else {
-        part_starts(text, min_part)
-    };
-    if starts.len() < 2 {
+    // One part is the one pass itself: never loaded twice.
+    if shifted(text) || part_starts(text, min_part).len() < 2 {
         return load_part(text, 0, text.len(), 0, limits, path).loaded;
     }
-    let mut ranges = Vec::with_capacity(starts.len());
-    let mut char_base = 0u32;
-    for (i, &start) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().unwrap_or(text.len());
-        ranges.push((start, end, char_base));
-        let chars = text[start..end].chars().count();
-        char_base = char_base.saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+    match load_in_parts(text, limits, min_part, path, 0) {
+        Some(part) if part.alias_nodes <= limits.max_alias_nodes => part.loaded,
+        _ => load_part(text, 0, text.len(), 0, limits, path).loaded,
     }
-    use rayon::prelude::*;
-    let parts: Vec<Part> = ranges
-        .par_iter()
-        .map(|&(start, end, base)| load_part(text, start, end, base, limits, path))
-        .collect();
-    let alias_nodes: usize = parts.iter().map(|p| p.alias_nodes).sum();
-    let redo = alias_nodes > limits.max_alias_nodes
-        || parts.iter().any(|p| {
-            p.loaded
-                .errors
-                .iter()
-                .any(|e| matches!(e.kind, LoadErrorKind::Syntax | LoadErrorKind::AliasBudget))
-        });
-    if redo {
-        return load_part(text, 0, text.len(), 0, limits, path).loaded;
-    }
-    let mut out = Loaded::default();
-    let mut doc_base = 0usize;
-    let last = parts.len() - 1;
-    for (i, mut part) in parts.into_iter().enumerate() {
-        if i < last {
-            let end = ranges[i + 1].2;
-            reach_next_marker(&mut part, end);
-        }
-        out.documents
-            .extend(part.loaded.documents.into_iter().map(|mut d| {
-                d.index += doc_base;
-                d
-            }));
-        out.errors
-            .extend(part.loaded.errors.into_iter().map(|mut e| {
-                e.document += doc_base;
-                e
-            }));
-        out.shared.extend(part.loaded.shared);
-        doc_base += part.documents_seen;
-    }
-    out
-}
-
-/// Byte offsets where parts of about `min_part` bytes (or an equal share of
-/// the stream per core, if larger) begin: 0, then lines that start a document.
-fn part_starts(text: &str, min_part: usize) -> Vec<usize> {
-    if text.len() < min_part.saturating_mul(2) {
-        return vec![0];
-    }
-    let per_core = text.len() / (rayon::current_num_threads().max(1) * 2);
-    starts_every(text, min_part.max(per_core).max(1))
-}
-
-/// 0, then the first document start at least `step` bytes after the last.
-fn starts_every(text: &str, step: usize) -> Vec<usize> {
-    let mut starts = vec![0];
-    let bytes = text.as_bytes();
-    let mut from = step;
-    while from < bytes.len() {
-        let Some(i) = find(&bytes[from..], b"\n---") else {
-            break;
-        };
-        let line = from + i + 1;
-        let marker_ends_token = bytes
-            .get(line + 3)
-            .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
-        if marker_ends_token {
-            starts.push(line);
-            from = line + step;
-        } else {
-            from = line + 3;
-        }
-    }
-    starts
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(haystack, needle)
-}
-
-/// The pieces a part the fast path cannot read is retried in.
-const SUB_PART: usize = 256 << 10;
-
-/// `full[start..end]` loaded piece by piece (see [`load_part`]); `None` when
-/// a piece has an error that one pass over the part could see differently.
-fn load_pieces(
-    full: &str,
-    start: usize,
-    end: usize,
-    char_base: u32,
-    limits: Limits,
-) -> Option<Part> {
-    let text = &full[start..end];
-    let starts = starts_every(text, SUB_PART);
-    if starts.len() < 2 {
-        return None;
-    }
-    let mut out = Part {
-        loaded: Loaded::default(),
-        documents_seen: 0,
-        alias_nodes: 0,
-    };
-    let mut base = char_base;
-    for (i, &a) in starts.iter().enumerate() {
-        let b = starts.get(i + 1).copied().unwrap_or(text.len());
-        let mut piece = load_part(full, start + a, start + b, base, limits, Path::Fast);
-        if piece
-            .loaded
-            .errors
-            .iter()
-            .any(|e| matches!(e.kind, LoadErrorKind::Syntax | LoadErrorKind::AliasBudget))
-        {
-            return None;
-        }
-        let next =
-            base.saturating_add(u32::try_from(text[a..b].chars().count()).unwrap_or(u32::MAX));
-        if i + 1 < starts.len() {
-            reach_next_marker(&mut piece, next);
-        }
-        let doc_base = out.documents_seen;
-        out.loaded
-            .documents
-            .extend(piece.loaded.documents.into_iter().map(|mut d| {
-                d.index += doc_base;
-                d
-            }));
-        out.loaded
-            .errors
-            .extend(piece.loaded.errors.into_iter().map(|mut e| {
-                e.document += doc_base;
-                e
-            }));
-        out.loaded.shared.extend(piece.loaded.shared);
-        out.documents_seen += piece.documents_seen;
-        out.alias_nodes += piece.alias_nodes;
-        base = next;
-    }
-    Some(out)
-}
-
-/// A part ends where the next begins, at a `---` line. A document left
-/// empty there ends at that marker in one pass (saphyr places the empty
-/// node on the next token, the `---`), where the part alone ends it at
-/// the end of input: stretch it over the marker (`end`: where the next
-/// part begins, in characters).
-fn reach_next_marker(part: &mut Part, end: u32) {
-    if let Some(d) = part.loaded.documents.last_mut() {
-        let span = d.root.span;
-        if d.root.is_null() && span.start == end && span.end == end {
-            d.root.span.end = end.saturating_add(3);
-        }
-    }
-}
-
-/// What one part of a stream loaded to.
-struct Part {
-    loaded: Loaded,
-    /// Documents the part ended (its document indices start at 0).
-    documents_seen: usize,
-    alias_nodes: usize,
 }
 
 /// Loads `full[start..end]`, with spans offset by `char_base` characters so
