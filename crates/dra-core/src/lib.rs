@@ -31,6 +31,7 @@ pub mod fleet;
 pub mod format;
 pub mod gates;
 pub mod inventory;
+pub mod key;
 pub mod lint;
 pub mod migrate;
 pub mod model;

@@ -8,6 +8,8 @@ use std::fmt;
 
 use compact_str::CompactString;
 
+pub use crate::key::{key, Key};
+
 /// A range of characters in a source file, as character indices. Lines and
 /// columns are computed on demand with a [`LineIndex`], so that a tree of
 /// millions of nodes carries 8 bytes per span.
@@ -117,38 +119,6 @@ pub enum Value {
     Str(CompactString),
     Seq(Box<[Node]>),
     Map(Box<[Entry]>),
-}
-
-/// A mapping key, interned: keys repeat on every device of every slice,
-/// and an interned key is one pointer (8 bytes) instead of a 24-byte
-/// string (issue 37). Interned strings live as long as the process.
-pub type Key = ustr::Ustr;
-
-/// The key for `s`, through a small per-thread cache: the same few keys
-/// come again and again, and the cache spares the global table's hash and lock.
-pub fn key(s: &str) -> Key {
-    use std::cell::RefCell;
-    const SLOTS: usize = 256;
-    thread_local! {
-        static RECENT: RefCell<[Option<Key>; SLOTS]> = const { RefCell::new([None; SLOTS]) };
-    }
-    let b = s.as_bytes();
-    let slot = (b.len()
-        ^ usize::from(b.first().copied().unwrap_or(0)) << 3
-        ^ usize::from(b.last().copied().unwrap_or(0)) << 5
-        ^ usize::from(b.get(b.len() / 2).copied().unwrap_or(0)))
-        % SLOTS;
-    RECENT.with(|r| {
-        let mut r = r.borrow_mut();
-        match r[slot] {
-            Some(k) if k.as_str() == s => k,
-            _ => {
-                let k = ustr::Ustr::from(s);
-                r[slot] = Some(k);
-                k
-            }
-        }
-    })
 }
 
 /// Edits a list of a node as a `Vec`: a boxed slice is a vector at full
