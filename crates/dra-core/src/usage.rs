@@ -163,6 +163,18 @@ fn holders<'t>(inventory: &Inventory<'t>) -> HashMap<DeviceKey<'t>, Held<'t>> {
 
 /// One row per device of the slices, in slice order.
 pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Vec<DeviceRow> {
+    let mut out = Vec::new();
+    for_each_device_row(objects, gates, &mut |row| out.push(row));
+    out
+}
+
+/// [`device_rows`] one row at a time, in the same order: a caller that
+/// writes each row as it comes never holds a fleet's rows (issue 37).
+pub fn for_each_device_row(
+    objects: &[Object],
+    gates: &crate::gates::FeatureGates,
+    each: &mut dyn FnMut(DeviceRow),
+) {
     let rules_apply = gates.taint_rules_applied();
     let inventory = Inventory::decode(objects);
     let holders = holders(&inventory);
@@ -217,7 +229,6 @@ pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Ve
         .map(|r| crate::dra::TaintCel::new(r, objects))
         .collect();
     let list_types = crate::cel::list_values_converted(gates);
-    let mut out = Vec::new();
     for sl in &inventory.slices {
         let (driver, pool) = (sl.driver, sl.pool.name);
         for d in sl.devices() {
@@ -304,7 +315,7 @@ pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Ve
             } else {
                 "free"
             };
-            out.push(DeviceRow {
+            each(DeviceRow {
                 node,
                 driver: driver.to_owned(),
                 pool: pool.to_owned(),
@@ -318,7 +329,6 @@ pub fn device_rows(objects: &[Object], gates: &crate::gates::FeatureGates) -> Ve
             });
         }
     }
-    out
 }
 
 /// A node label selector as `kubectl -l` takes it: `a=b,c!=d,e,!f`, `k in (x,y)`.

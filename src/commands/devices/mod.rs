@@ -15,6 +15,8 @@ use crate::cluster::Needs;
 use crate::commands::source;
 use crate::Outcome;
 
+mod stream;
+
 fn state_text(r: &DeviceRow) -> String {
     let held = held_text(r);
     // A held device's taints still matter: NoExecute evicts its pods
@@ -93,6 +95,9 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome, String> {
     )?;
     let mut inv = inv;
     source::what_if(&mut inv.objects, &args.what_if)?;
+    if stream::applies(args) {
+        return stream::run(args, &inv);
+    }
     let mut rows = usage::device_rows(&inv.objects, &inv.gates);
     if let Some(n) = &args.node {
         rows.retain(|r| &r.node == n);
