@@ -142,6 +142,18 @@ def main():
     note = ('Rules with no witness in the test data (their per-release behaviour is in their docs, '
             '`kubectl dra rules ID`): ' + ', '.join(missing) + '.') if missing else 'Every rule has a witness.'
     doc = open('scripts/docs/rules-by-release.md.in').read().replace('@@TABLE@@', body).replace('@@MISSING@@', note)
+    if '--check' in sys.argv:
+        # CI: the committed table must be what lint reports now (messages too).
+        if open('docs/rules-by-release.md').read() != doc:
+            old = open('docs/rules-by-release.md').read().splitlines()
+            new = doc.splitlines()
+            changed = [n for o, n in zip(old, new) if o != n][:5]
+            print('docs/rules-by-release.md is not what lint reports now; run `cargo build && '
+                  'python3 scripts/readme.py`. First changed rows:', file=sys.stderr)
+            for line in changed:
+                print('  ' + line[:300], file=sys.stderr)
+            sys.exit(1)
+        return
     with open('docs/rules-by-release.md', 'w') as f:
         f.write(doc)
     print('docs/rules-by-release.md: %d rules, %d without a witness' % (len(rules) - len(missing), len(missing)), file=sys.stderr)
