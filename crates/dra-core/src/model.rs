@@ -297,6 +297,8 @@ pub struct StreamedFile {
     out: ParsedFile,
     whole_file_needed: bool,
     chunk_bytes: usize,
+    /// Bytes of `pending` known to hold no place to cut.
+    searched: usize,
 }
 
 /// Text held before a chunk is cut at its last document start.
@@ -311,6 +313,7 @@ impl StreamedFile {
     pub fn with_chunk(file: usize, limits: Limits, chunk_bytes: usize) -> Self {
         StreamedFile {
             chunk_bytes,
+            searched: 0,
             file,
             limits,
             pending: String::new(),
@@ -331,10 +334,22 @@ impl StreamedFile {
         }
         self.pending.push_str(text);
         if self.pending.len() >= self.chunk_bytes {
-            if let Some(cut) = yaml::last_document_start(&self.pending) {
-                let rest = self.pending.split_off(cut);
-                let chunk = std::mem::replace(&mut self.pending, rest);
-                self.load(&chunk);
+            // Only the text not yet searched (and the few bytes a marker
+            // may straddle): one huge document is searched once, not once
+            // per block.
+            let from = self.searched.saturating_sub(4);
+            let from = (0..=from)
+                .rev()
+                .find(|&i| self.pending.is_char_boundary(i))
+                .unwrap_or(0);
+            match yaml::last_document_start(&self.pending[from..]) {
+                Some(cut) => {
+                    let rest = self.pending.split_off(from + cut);
+                    let chunk = std::mem::replace(&mut self.pending, rest);
+                    self.searched = 0;
+                    self.load(&chunk);
+                }
+                None => self.searched = self.pending.len(),
             }
         }
     }
