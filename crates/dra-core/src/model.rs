@@ -377,16 +377,9 @@ impl StreamedFile {
         let chars = u32::try_from(chunk.chars().count()).unwrap_or(u32::MAX);
         let next_base = self.char_base.saturating_add(chars);
         // A document left empty before the cut ends at the next marker, as
-        // in one pass (yaml::reach_next_marker).
+        // in one pass.
         if !chunk.is_empty() && !self.pending.is_empty() {
-            if let Some(d) = loaded.loaded.documents.last_mut() {
-                if d.root.is_null()
-                    && d.root.span.start == next_base
-                    && d.root.span.end == next_base
-                {
-                    d.root.span.end = next_base.saturating_add(3);
-                }
-            }
+            yaml::end_at_marker(&mut loaded.loaded, next_base);
         }
         let base = self.documents;
         for d in &mut loaded.loaded.documents {

@@ -11,7 +11,7 @@
 mod block;
 mod parts;
 
-pub use parts::{last_document_start, load_chunk, Chunk};
+pub use parts::{end_at_marker, last_document_start, load_chunk, Chunk};
 use parts::{load_in_parts, load_pieces, part_starts, Part, SUB_PART};
 mod scalar;
 

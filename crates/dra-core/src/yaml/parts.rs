@@ -75,33 +75,14 @@ pub(super) fn load_in_parts(
     }) {
         return None;
     }
-    let mut out = Part {
-        loaded: Loaded::default(),
-        documents_seen: 0,
-        alias_nodes: 0,
-    };
+    let mut out = Part::default();
     let last = parts.len() - 1;
     for (i, mut part) in parts.into_iter().enumerate() {
         if i < last {
             let end = ranges[i + 1].2;
             reach_next_marker(&mut part, end);
         }
-        let doc_base = out.documents_seen;
-        out.loaded
-            .documents
-            .extend(part.loaded.documents.into_iter().map(|mut d| {
-                d.index += doc_base;
-                d
-            }));
-        out.loaded
-            .errors
-            .extend(part.loaded.errors.into_iter().map(|mut e| {
-                e.document += doc_base;
-                e
-            }));
-        out.loaded.shared.extend(part.loaded.shared);
-        out.documents_seen += part.documents_seen;
-        out.alias_nodes += part.alias_nodes;
+        out.append(part);
     }
     Some(out)
 }
@@ -178,11 +159,7 @@ pub(super) fn load_pieces(
     if starts.len() < 2 {
         return None;
     }
-    let mut out = Part {
-        loaded: Loaded::default(),
-        documents_seen: 0,
-        alias_nodes: 0,
-    };
+    let mut out = Part::default();
     let mut base = char_base;
     for (i, &a) in starts.iter().enumerate() {
         let b = starts.get(i + 1).copied().unwrap_or(text.len());
@@ -200,22 +177,7 @@ pub(super) fn load_pieces(
         if i + 1 < starts.len() {
             reach_next_marker(&mut piece, next);
         }
-        let doc_base = out.documents_seen;
-        out.loaded
-            .documents
-            .extend(piece.loaded.documents.into_iter().map(|mut d| {
-                d.index += doc_base;
-                d
-            }));
-        out.loaded
-            .errors
-            .extend(piece.loaded.errors.into_iter().map(|mut e| {
-                e.document += doc_base;
-                e
-            }));
-        out.loaded.shared.extend(piece.loaded.shared);
-        out.documents_seen += piece.documents_seen;
-        out.alias_nodes += piece.alias_nodes;
+        out.append(piece);
         base = next;
     }
     Some(out)
@@ -227,7 +189,13 @@ pub(super) fn load_pieces(
 /// the end of input: stretch it over the marker (`end`: where the next
 /// part begins, in characters).
 pub(super) fn reach_next_marker(part: &mut Part, end: u32) {
-    if let Some(d) = part.loaded.documents.last_mut() {
+    end_at_marker(&mut part.loaded, end);
+}
+
+/// [`reach_next_marker`] for documents loaded apart from the rest of their
+/// stream (`model::StreamedFile`'s chunks).
+pub fn end_at_marker(loaded: &mut Loaded, end: u32) {
+    if let Some(d) = loaded.documents.last_mut() {
         let span = d.root.span;
         if d.root.is_null() && span.start == end && span.end == end {
             d.root.span.end = end.saturating_add(3);
@@ -236,9 +204,32 @@ pub(super) fn reach_next_marker(part: &mut Part, end: u32) {
 }
 
 /// What one part of a stream loaded to.
+#[derive(Default)]
 pub(super) struct Part {
     pub(super) loaded: Loaded,
     /// Documents the part ended (its document indices start at 0).
     pub(super) documents_seen: usize,
     pub(super) alias_nodes: usize,
+}
+
+impl Part {
+    /// Adds the part that follows: its document indices continue this one's.
+    fn append(&mut self, next: Part) {
+        let base = self.documents_seen;
+        self.loaded
+            .documents
+            .extend(next.loaded.documents.into_iter().map(|mut d| {
+                d.index += base;
+                d
+            }));
+        self.loaded
+            .errors
+            .extend(next.loaded.errors.into_iter().map(|mut e| {
+                e.document += base;
+                e
+            }));
+        self.loaded.shared.extend(next.loaded.shared);
+        self.documents_seen += next.documents_seen;
+        self.alias_nodes += next.alias_nodes;
+    }
 }

@@ -11,11 +11,17 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
-    let ops = items(spec, "skipNodeOperations");
+    check_operations(obj, spec, "spec", out);
+}
+
+/// `validateSkipNodeOperations` of `owner.skipNodeOperations` (a slice's
+/// spec here, an allocation result in DRA-V171).
+pub(crate) fn check_operations(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
+    let ops = items(owner, "skipNodeOperations");
     for (i, op) in ops.iter().enumerate() {
         let Some(s) = op.as_str() else { continue };
         if !matches!(s, "NodePrepareResources" | "NodeUnprepareResources" | "*") {
-            out.report(obj, NotSupported, format!("spec.skipNodeOperations[{i}]"), op.span, format!("unsupported value {s:?}: supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\""));
+            out.report(obj, NotSupported, format!("{path}.skipNodeOperations[{i}]"), op.span, format!("unsupported value {s:?}: supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\""));
         }
     }
     for (i, s) in duplicates(
@@ -26,7 +32,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         out.report(
             obj,
             Duplicate,
-            format!("spec.skipNodeOperations[{i}]"),
+            format!("{path}.skipNodeOperations[{i}]"),
             ops[i].span,
             format!("duplicate value {s:?}"),
         );

@@ -20,35 +20,50 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     }
     let names = request_names(cx.gates.version, obj);
     for (i, c) in cfgs.iter().enumerate() {
-        let refs = items(c, "requests");
-        let path = format!("{prefix}.config[{i}].requests");
-        if refs.len() > MAX_REQUESTS {
-            check_too_many(
-                obj,
-                c,
-                "requests",
-                format_args!("{}", path),
-                MAX_REQUESTS,
-                "request references",
-                out,
-            );
-            continue;
-        }
-        for (j, r) in refs.iter().enumerate() {
-            check_request_ref(obj, r, format!("{path}[{j}]"), &names, out);
-        }
-        for (j, name) in duplicates(
-            refs.iter()
-                .enumerate()
-                .filter_map(|(j, r)| r.as_str().map(|s| (j, s))),
-        ) {
-            out.report(
-                obj,
-                Duplicate,
-                format!("{path}[{j}]"),
-                refs[j].span,
-                format!("{name:?} is listed twice"),
-            );
-        }
+        check_request_list(cx, obj, c, &format!("{prefix}.config[{i}]"), &names, out);
+    }
+}
+
+/// A config entry's `requests`, a `validateSet` of request references (the
+/// claim's config here, an allocation's config in DRA-V171): at most 32;
+/// past that, 1.35+ checks nothing else of the list while 1.34 still checks
+/// each entry; each names a request of the claim, none twice.
+pub(crate) fn check_request_list(
+    cx: &Ctx<'_>,
+    obj: &Object,
+    owner: &Node,
+    path: &str,
+    names: &[(String, Vec<String>)],
+    out: &mut Sink<'_>,
+) {
+    let refs = items(owner, "requests");
+    let path = format!("{path}.requests");
+    check_too_many(
+        obj,
+        owner,
+        "requests",
+        format_args!("{path}"),
+        MAX_REQUESTS,
+        "request references",
+        out,
+    );
+    if !items_validated(cx.gates.version, refs.len(), MAX_REQUESTS) {
+        return;
+    }
+    for (j, r) in refs.iter().enumerate() {
+        check_request_ref(obj, r, format!("{path}[{j}]"), names, out);
+    }
+    for (j, name) in duplicates(
+        refs.iter()
+            .enumerate()
+            .filter_map(|(j, r)| r.as_str().map(|s| (j, s))),
+    ) {
+        out.report(
+            obj,
+            Duplicate,
+            format!("{path}[{j}]"),
+            refs[j].span,
+            format!("{name:?} is listed twice"),
+        );
     }
 }

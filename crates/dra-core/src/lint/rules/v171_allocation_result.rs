@@ -10,8 +10,6 @@ declare_rule! {
     check: Check::Status(&[ResourceClaim], check),
 }
 
-const MAX_REQUEST_REFS: usize = 32;
-
 fn check(cx: &Ctx<'_>, obj: &Object, old: Option<&Object>, out: &mut Sink<'_>) {
     let Some(alloc) = allocation(obj) else { return };
     let path = "status.allocation";
@@ -122,7 +120,7 @@ fn check_result(
         for (j, t) in items(r, "tolerations").iter().enumerate() {
             check_toleration(obj, t, &format!("{path}.tolerations[{j}]"), out);
         }
-        check_skip_node_operations(obj, r, path, out);
+        super::v018_skip_node_operations_values::check_operations(obj, r, path, out);
     }
 }
 
@@ -244,30 +242,6 @@ fn check_toleration(obj: &Object, t: &Node, path: &str, out: &mut Sink<'_>) {
     }
 }
 
-/// `validateSkipNodeOperations` (1.37), as for slices (DRA-V018).
-fn check_skip_node_operations(obj: &Object, r: &Node, path: &str, out: &mut Sink<'_>) {
-    let ops = items(r, "skipNodeOperations");
-    for (i, op) in ops.iter().enumerate() {
-        let Some(s) = op.as_str() else { continue };
-        if !matches!(s, "NodePrepareResources" | "NodeUnprepareResources" | "*") {
-            out.report(obj, NotSupported, format!("{path}.skipNodeOperations[{i}]"), op.span, format!("unsupported value {s:?}: supported values: \"*\", \"NodePrepareResources\", \"NodeUnprepareResources\""));
-        }
-    }
-    for (i, s) in duplicates(
-        ops.iter()
-            .enumerate()
-            .filter_map(|(i, o)| o.as_str().map(|s| (i, s))),
-    ) {
-        out.report(
-            obj,
-            Duplicate,
-            format!("{path}.skipNodeOperations[{i}]"),
-            ops[i].span,
-            format!("duplicate value {s:?}"),
-        );
-    }
-}
-
 /// `validateDeviceAllocationConfiguration`.
 fn check_config(
     cx: &Ctx<'_>,
@@ -316,40 +290,7 @@ fn check_config_body(
     names: &[(String, Vec<String>)],
     out: &mut Sink<'_>,
 ) {
-    let refs = items(c, "requests");
-    check_too_many(
-        obj,
-        c,
-        "requests",
-        format_args!("{path}.requests"),
-        MAX_REQUEST_REFS,
-        "request references",
-        out,
-    );
-    if items_validated(cx.gates.version, refs.len(), MAX_REQUEST_REFS) {
-        for (j, r) in refs.iter().enumerate() {
-            super::v157_constraint_request_reference::check_request_ref(
-                obj,
-                r,
-                format!("{path}.requests[{j}]"),
-                names,
-                out,
-            );
-        }
-    }
-    for (j, s) in duplicates(
-        refs.iter()
-            .enumerate()
-            .filter_map(|(j, r)| r.as_str().map(|s| (j, s))),
-    ) {
-        out.report(
-            obj,
-            Duplicate,
-            format!("{path}.requests[{j}]"),
-            refs[j].span,
-            format!("{s:?} is listed twice"),
-        );
-    }
+    super::v166_config_request_reference::check_request_list(cx, obj, c, path, names, out);
     let Some(opaque) = set(c, "opaque") else {
         out.report(
             obj,
