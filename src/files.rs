@@ -336,7 +336,7 @@ fn read_in_blocks(
         };
         nul |= valid.contains('\0');
         offset += valid.len();
-        newlines += valid.bytes().filter(|b| *b == b'\n').count();
+        newlines += memchr::memchr_iter(b'\n', valid.as_bytes()).count();
         sink(valid);
         if n == 0 {
             break;

@@ -21,26 +21,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// nest thousands of operators. Virtual memory only until used.
 const WORKER_STACK: usize = 256 << 20;
 
-/// `mi_option_purge_delay` in mimalloc.h (v3's `mi_option_t` order; the
-/// Rust bindings name no constant for it).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Freed memory goes back to the kernel after 10 ms instead of mimalloc
-/// v3's one second: a large inventory is parsed on the workers and modelled
-/// on the command's thread, which otherwise touches fresh pages while the
-/// workers' freed ones wait out the whole command. At 0 ms `capacity pod`
-/// spent a second more in the kernel re-faulting what it freed; 10 ms keeps
-/// most of the gain (a 5,000-node explain: 565 MB instead of 590 MB) at no
-/// cost in time (issue 37). `MIMALLOC_PURGE_DELAY` still wins.
-fn purge_freed_memory_soon() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets a process-wide option; mimalloc reads it when it purges.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
-    }
-}
-
 fn main() -> ExitCode {
-    purge_freed_memory_soon();
     // Before any parallel work; if a pool exists already, it stays.
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(WORKER_STACK)
@@ -111,19 +92,6 @@ fn finish(result: Result<kubectl_dra::Outcome, String>) -> ExitCode {
             let msg = render::terminal::safe(&msg, false);
             let _ = writeln!(std::io::stderr(), "error: {msg}");
             ExitCode::from(2)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// The option index names the purge delay: its default is mimalloc v3's 1,000 ms.
-    #[test]
-    fn purge_delay_option_index_is_mimallocs() {
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-            // SAFETY: reads a process-wide option.
-            let v = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
-            assert_eq!(v, 1000);
         }
     }
 }

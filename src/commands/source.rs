@@ -171,7 +171,13 @@ fn load_files(
         } else {
             crate::files::display_path(p)
         };
-        let mut stream = StreamedFile::new(i, Limits::default());
+        // Readers of an inventory never point into its lines: its repeated
+        // subtrees can be one (issue 37).
+        let limits = Limits {
+            share: true,
+            ..Limits::default()
+        };
+        let mut stream = StreamedFile::new(i, limits);
         let streamed = p.as_os_str() != "-"
             && crate::files::read_streamed(p, crate::files::MAX_INVENTORY_BYTES, |t| {
                 stream.push(t)
@@ -182,7 +188,7 @@ fn load_files(
             None => {
                 let input = crate::files::read_limited(p, crate::files::MAX_INVENTORY_BYTES);
                 let text = input.text.map_err(|e| format!("{}: {e}", input.name))?;
-                parse_file(i, &text, Limits::default())
+                parse_file(i, &text, limits)
             }
         };
         dra_core::sources::add_parsed(i, parsed, &mut objects, &mut problems);

@@ -40,13 +40,13 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
                 return;
             };
             if let Value::Seq(devs) = &mut devices.value {
-                for d in devs.iter_mut() {
+                for d in crate::tree::items_mut(devs).iter_mut() {
                     if let Some(basic) = d.remove("basic") {
                         let mut basic = basic.value;
                         if let (Value::Map(inner), Value::Map(outer)) =
                             (&mut basic.value, &mut d.value)
                         {
-                            let inner = std::mem::take(inner).into_vec();
+                            let inner = std::mem::take(inner).to_vec();
                             crate::tree::edit(outer, |o| o.extend(inner));
                         }
                     }
@@ -66,7 +66,7 @@ pub fn v1beta1_to_v1(kind: ObjectKind, root: &mut Node) {
                 return;
             };
             if let Value::Seq(reqs) = &mut reqs.value {
-                for r in reqs.iter_mut() {
+                for r in crate::tree::items_mut(reqs).iter_mut() {
                     let span = r.span;
                     let mut moved: Vec<Entry> = Vec::new();
                     let mut key_span = None;

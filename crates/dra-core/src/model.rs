@@ -344,10 +344,14 @@ impl StreamedFile {
                 .unwrap_or(0);
             match yaml::last_document_start(&self.pending[from..]) {
                 Some(cut) => {
-                    let rest = self.pending.split_off(from + cut);
-                    let chunk = std::mem::replace(&mut self.pending, rest);
+                    // The chunk is loaded where it lies and the rest moved
+                    // down: one buffer for the whole file, not a fresh one
+                    // (fresh pages) per chunk.
+                    let mut pending = std::mem::take(&mut self.pending);
+                    self.load(&pending[..from + cut], true);
+                    pending.drain(..from + cut);
+                    self.pending = pending;
                     self.searched = 0;
-                    self.load(&chunk);
                 }
                 None => self.searched = self.pending.len(),
             }
@@ -357,11 +361,12 @@ impl StreamedFile {
     /// The file's objects, or `None` when it must be parsed whole.
     pub fn finish(mut self) -> Option<ParsedFile> {
         let chunk = std::mem::take(&mut self.pending);
-        self.load(&chunk);
+        self.load(&chunk, false);
         (!self.whole_file_needed).then_some(self.out)
     }
 
-    fn load(&mut self, chunk: &str) {
+    /// Loads a chunk; `more`: text of the file follows it.
+    fn load(&mut self, chunk: &str, more: bool) {
         if self.whole_file_needed {
             return;
         }
@@ -378,7 +383,7 @@ impl StreamedFile {
         let next_base = self.char_base.saturating_add(chars);
         // A document left empty before the cut ends at the next marker, as
         // in one pass.
-        if !chunk.is_empty() && !self.pending.is_empty() {
+        if !chunk.is_empty() && more {
             yaml::end_at_marker(&mut loaded.loaded, next_base);
         }
         let base = self.documents;
@@ -470,7 +475,7 @@ fn add_documents(
                 let mut root = root;
                 if let Some(items) = root.get_mut("items") {
                     if let Value::Seq(items) = &mut items.value {
-                        for item in std::mem::take(items).into_vec().into_iter().rev() {
+                        for item in std::mem::take(items).to_vec().into_iter().rev() {
                             let first = line(item.span.start);
                             queue.push((item, first));
                         }

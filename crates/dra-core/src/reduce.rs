@@ -108,7 +108,7 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
                 }
                 Some((_, Each(inner))) => {
                     if let Value::Seq(items) = &mut e.value.value {
-                        for item in items.iter_mut() {
+                        for item in crate::tree::items_mut(items).iter_mut() {
                             keep(item, inner);
                         }
                     }

@@ -574,7 +574,7 @@ fn walk_obj(
     };
     let version = gates.gates.version;
     let mut drop_keys: Vec<crate::tree::Key> = Vec::new();
-    for e in entries.iter_mut() {
+    for e in crate::tree::items_mut(entries).iter_mut() {
         let field = fields.iter().find(|fd| fd.name == e.key);
         let field_path = Path::Field(path, &e.key);
         match field {
@@ -700,7 +700,7 @@ fn walk_ty(
         }
         List(item) => {
             if let Value::Seq(items) = &mut node.value {
-                for (i, it) in items.iter_mut().enumerate() {
+                for (i, it) in crate::tree::items_mut(items).iter_mut().enumerate() {
                     walk_ty(item, it, &Path::Index(path, i), gates, out);
                 }
             } else {
@@ -709,7 +709,7 @@ fn walk_ty(
         }
         Map(item) => {
             if let Value::Map(entries) = &mut node.value {
-                for e in entries.iter_mut() {
+                for e in crate::tree::items_mut(entries).iter_mut() {
                     walk_ty(item, &mut e.value, &Path::Key(path, &e.key), gates, out);
                 }
             } else {

@@ -52,6 +52,7 @@ pub fn add_parsed(
             .into_iter()
             .map(|problem| LoadProblem { file: i, problem }),
     );
+    objects.reserve(parsed.objects.len());
     for mut obj in parsed.objects {
         if matches!(obj.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
             crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root);

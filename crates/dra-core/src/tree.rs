@@ -9,6 +9,7 @@ use std::fmt;
 use compact_str::CompactString;
 
 pub use crate::key::{key, Key};
+pub use crate::lines::LineIndex;
 
 /// A range of characters in a source file, as character indices. Lines and
 /// columns are computed on demand with a [`LineIndex`], so that a tree of
@@ -34,79 +35,117 @@ impl Span {
     }
 }
 
-/// Line starts of a text, to turn character indices into 1-based lines and
-/// columns, and into byte offsets for renderers.
-#[derive(Clone, Debug, Default)]
-pub struct LineIndex {
-    /// (character index, byte offset) of each line start.
-    starts: Vec<(u32, u32)>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let bytes = text.as_bytes();
-        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
-        starts.push((0u32, 0u32));
-        let newlines = memchr::memchr_iter(b'\n', bytes);
-        if text.is_ascii() {
-            // One byte per character: a line starts after each newline.
-            starts.extend(newlines.map(|i| ((i + 1) as u32, (i + 1) as u32)));
-        } else {
-            let mut chars = 0u32;
-            let mut counted = 0usize;
-            for i in newlines {
-                // Characters are the bytes that do not continue a UTF-8 sequence.
-                chars += bytes[counted..=i]
-                    .iter()
-                    .filter(|&&b| b & 0xC0 != 0x80)
-                    .count() as u32;
-                counted = i + 1;
-                starts.push((chars, (i + 1) as u32));
-            }
-        }
-        LineIndex { starts }
-    }
-
-    pub fn line_of(&self, index: u32) -> usize {
-        match self.starts.binary_search_by(|(c, _)| c.cmp(&index)) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        }
-    }
-
-    /// How many lines start in the text (one more than its newlines).
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// 1-based line and column (in characters) of a character index.
-    pub fn line_col(&self, index: u32) -> (u32, u32) {
-        let i = self.line_of(index);
-        (i as u32 + 1, index - self.starts[i].0 + 1)
-    }
-
-    /// The character index of a 1-based line and column.
-    pub fn index_of(&self, line: u32, col: u32) -> Option<u32> {
-        let (start, _) = *self.starts.get(line.checked_sub(1)? as usize)?;
-        Some(start + col.saturating_sub(1))
-    }
-
-    /// The byte offset of a character index in `text`.
-    pub fn byte_offset(&self, text: &str, index: u32) -> usize {
-        let i = self.line_of(index);
-        let (c0, b0) = self.starts[i];
-        let rest = &text[(b0 as usize).min(text.len())..];
-        let skip = (index - c0) as usize;
-        b0 as usize + rest.char_indices().nth(skip).map_or(rest.len(), |(b, _)| b)
-    }
-}
-
 /// How a scalar was written; decides whether `123` is a number or a string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Only strings are written other than plain (a quoted or block scalar is a
+/// string), so the style lives in [`Text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScalarStyle {
     Plain,
     Quoted,
     Block,
+}
+
+/// A string scalar, decoded (escapes, folding): its interned text and how
+/// it was written. Interned because an inventory repeats its strings (models,
+/// quantities, counter set names) across every device, and because an
+/// 8-byte string with the style beside it keeps a [`Node`] at 32 bytes
+/// (issue 37). Interned strings live as long as the process. Two texts
+/// are equal when their strings are: the style is how, not what.
+#[derive(Clone, Copy)]
+pub struct Text {
+    text: Key,
+    style: ScalarStyle,
+}
+
+impl Text {
+    pub fn new(s: &str, style: ScalarStyle) -> Self {
+        Text {
+            text: key(s),
+            style,
+        }
+    }
+    pub fn as_str(&self) -> &'static str {
+        self.text.as_str()
+    }
+    pub fn style(&self) -> ScalarStyle {
+        self.style
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Text {}
+
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state)
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.text.as_str()
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// A plain string (what a program writes; the parser sets the style it read).
+impl From<&str> for Text {
+    fn from(s: &str) -> Self {
+        Text::new(s, ScalarStyle::Plain)
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Self {
+        Text::new(&s, ScalarStyle::Plain)
+    }
+}
+
+impl From<&String> for Text {
+    fn from(s: &String) -> Self {
+        Text::new(s, ScalarStyle::Plain)
+    }
+}
+
+impl From<CompactString> for Text {
+    fn from(s: CompactString) -> Self {
+        Text::new(&s, ScalarStyle::Plain)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -115,20 +154,28 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     Float(f64),
-    /// A string scalar, decoded (escapes, folding). Short strings are inline.
-    Str(CompactString),
-    Seq(Box<[Node]>),
-    Map(Box<[Entry]>),
+    Str(Text),
+    Seq(List<Node>),
+    Map(List<Entry>),
 }
 
-/// Edits a list of a node as a `Vec`: a boxed slice is a vector at full
-/// capacity, so neither direction copies the items. Lists are boxed, not
-/// vectors, because a `Value` then fits in 24 bytes (issue 37).
-pub fn edit<T, R>(list: &mut Box<[T]>, f: impl FnOnce(&mut Vec<T>) -> R) -> R {
-    let mut v = std::mem::take(list).into_vec();
+/// A list of a node: shared, so that an inventory's many identical
+/// subtrees (`{value: 10Gi}`, a GPU's counters, a model's capacity) can be
+/// one ([`crate::share`]), and a clone of a tree costs a count, not a copy
+/// (issue 37). Not a vector, so that a `Value` fits in 24 bytes.
+pub type List<T> = std::sync::Arc<[T]>;
+
+/// Edits a list of a node as a `Vec` (a shared list is copied first).
+pub fn edit<T: Clone, R>(list: &mut List<T>, f: impl FnOnce(&mut Vec<T>) -> R) -> R {
+    let mut v = list.to_vec();
     let r = f(&mut v);
-    *list = v.into_boxed_slice();
+    *list = v.into();
     r
+}
+
+/// A list's items to change in place (a shared list is copied first).
+pub fn items_mut<T: Clone>(list: &mut List<T>) -> &mut [T] {
+    std::sync::Arc::make_mut(list)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -142,8 +189,10 @@ pub struct Entry {
 pub struct Node {
     pub value: Value,
     pub span: Span,
-    pub style: ScalarStyle,
 }
+
+// An inventory is mostly nodes and entries: their sizes are its memory (issue 37).
+const _: () = assert!(std::mem::size_of::<Node>() == 32 && std::mem::size_of::<Entry>() == 48);
 
 /// The JSON-ish kind of a node, for type errors ("expected string, got map").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,10 +222,15 @@ impl fmt::Display for Kind {
 
 impl Node {
     pub fn new(value: Value, span: Span) -> Self {
-        Node {
-            value,
-            span,
-            style: ScalarStyle::Plain,
+        Node { value, span }
+    }
+
+    /// How it was written: quoted and block scalars are strings; every
+    /// other node is plain.
+    pub fn style(&self) -> ScalarStyle {
+        match &self.value {
+            Value::Str(t) => t.style(),
+            _ => ScalarStyle::Plain,
         }
     }
 
@@ -205,7 +259,7 @@ impl Node {
 
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         match &mut self.value {
-            Value::Map(entries) => entries
+            Value::Map(entries) => items_mut(entries)
                 .iter_mut()
                 .find(|e| e.key == key)
                 .map(|e| &mut e.value),
@@ -325,7 +379,7 @@ pub fn inner_span(
     column: u32,
 ) -> Option<Span> {
     let (start_line, start_col) = lines.line_col(node.span.start);
-    let (file_line, file_col) = match node.style {
+    let (file_line, file_col) = match node.style() {
         ScalarStyle::Plain if line <= 1 => (start_line, start_col + column - 1),
         ScalarStyle::Quoted if line <= 1 => (start_line, start_col + column),
         // Block scalars (`|`, `>`) start at their first content line.
@@ -381,9 +435,10 @@ impl<'de> serde::Deserialize<'de> for Node {
                 Ok(Node::new(Value::Float(f), Span::default()))
             }
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Node, E> {
-                let mut n = Node::new(Value::Str(s.into()), Span::default());
-                n.style = ScalarStyle::Quoted;
-                Ok(n)
+                Ok(Node::new(
+                    Value::Str(Text::new(s, ScalarStyle::Quoted)),
+                    Span::default(),
+                ))
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
                 let mut items = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
@@ -445,9 +500,10 @@ impl Node {
     }
 
     pub fn string(s: &str) -> Node {
-        let mut n = Node::new(Value::Str(s.into()), Span::default());
-        n.style = ScalarStyle::Quoted;
-        n
+        Node::new(
+            Value::Str(Text::new(s, ScalarStyle::Quoted)),
+            Span::default(),
+        )
     }
 
     /// Block-style YAML that reads back to the same tree: strings are plain
@@ -623,29 +679,6 @@ mod json_tests {
 }
 
 #[cfg(test)]
-mod line_index_tests {
-    use super::LineIndex;
-
-    #[test]
-    fn lines_and_columns_count_characters_not_bytes() {
-        for text in ["", "a", "ab\ncd\n", "é\nxé\n\nz", "日本\n語\n", "a\n\n\nb"] {
-            let index = LineIndex::new(text);
-            let (mut line, mut col) = (1, 1);
-            for (i, c) in text.chars().enumerate() {
-                assert_eq!(index.line_col(i as u32), (line, col), "{text:?} at {i}");
-                let byte = text.char_indices().nth(i).map(|(b, _)| b).unwrap();
-                assert_eq!(index.byte_offset(text, i as u32), byte, "{text:?} at {i}");
-                if c == '\n' {
-                    (line, col) = (line + 1, 1);
-                } else {
-                    col += 1;
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -655,11 +688,7 @@ mod tests {
     #[test]
     fn an_error_at_the_end_of_an_expression_stays_in_the_file() {
         let text = "expression: device.";
-        let node = Node {
-            value: Value::Str("device.".into()),
-            span: Span::new(12, 19),
-            style: ScalarStyle::Plain,
-        };
+        let node = Node::new(Value::Str("device.".into()), Span::new(12, 19));
         let lines = LineIndex::new(text);
         // cel-go: `<input>:1:8` (one past the last character).
         assert_eq!(

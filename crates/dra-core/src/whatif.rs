@@ -133,7 +133,7 @@ pub fn change(objects: &mut Vec<Object>, change: &Change) -> Result<Done, String
                     o.root.remove("spec");
                     o.root.insert_back(
                         "spec",
-                        Node::new(Value::Map(Box::default()), Default::default()),
+                        Node::new(Value::Map(Default::default()), Default::default()),
                     );
                     o.root.get_mut("spec").ok_or("no spec")?
                 }
@@ -245,7 +245,7 @@ fn add_nodes(objects: &mut Vec<Object>, like: &str, count: usize) -> Result<Done
                 // The hostname label (and any label naming the node) names
                 // the copy: node selectors on it pick the copy alone.
                 if let Some(Value::Map(labels)) = m.get_mut("labels").map(|l| &mut l.value) {
-                    for e in labels.iter_mut() {
+                    for e in crate::tree::items_mut(labels).iter_mut() {
                         if e.value.as_str() == Some(like) {
                             e.value.value = Value::Str(name.as_str().into());
                         }
@@ -281,7 +281,7 @@ fn add_nodes(objects: &mut Vec<Object>, like: &str, count: usize) -> Result<Done
                 .and_then(|s| s.get_mut("devices"))
                 .map(|d| &mut d.value)
             {
-                for d in devices {
+                for d in crate::tree::items_mut(devices) {
                     if d.get("nodeName").and_then(Node::as_str) == Some(like) {
                         set_str(d, &["nodeName"], name);
                     }

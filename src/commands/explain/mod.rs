@@ -142,20 +142,40 @@ fn one_line_names(objects: &mut [Object]) {
     fn escape(s: &str) -> dra_core::tree::Value {
         dra_core::tree::Value::Str(s.replace('\r', "\\r").replace('\n', "\\n").into())
     }
+    /// Free text, left as it is.
+    fn free(key: &str) -> bool {
+        matches!(key, "expression" | "parameters" | "annotations" | "message")
+    }
+    fn broken(s: &str) -> bool {
+        s.contains(['\n', '\r'])
+    }
+    /// Whether `walk` would change anything: a list is copied only then,
+    /// since lists may be shared (`dra_core::share`).
+    fn breaks(n: &Node) -> bool {
+        use dra_core::tree::Value;
+        match &n.value {
+            Value::Str(s) => broken(s),
+            Value::Seq(items) => items.iter().any(breaks),
+            Value::Map(entries) => entries
+                .iter()
+                .any(|e| broken(&e.key) || (!free(&e.key) && breaks(&e.value))),
+            _ => false,
+        }
+    }
     fn walk(n: &mut Node) {
         use dra_core::tree::Value;
+        if !breaks(n) {
+            return;
+        }
         match &mut n.value {
-            Value::Str(s) if s.contains(['\n', '\r']) => n.value = escape(s),
-            Value::Seq(items) => items.iter_mut().for_each(walk),
+            Value::Str(s) => n.value = escape(s),
+            Value::Seq(items) => dra_core::tree::items_mut(items).iter_mut().for_each(walk),
             Value::Map(entries) => {
-                for e in entries {
-                    if e.key.contains(['\n', '\r']) {
+                for e in dra_core::tree::items_mut(entries) {
+                    if broken(&e.key) {
                         e.key = e.key.replace('\r', "\\r").replace('\n', "\\n").into();
                     }
-                    if !matches!(
-                        e.key.as_str(),
-                        "expression" | "parameters" | "annotations" | "message"
-                    ) {
+                    if !free(&e.key) {
                         walk(&mut e.value);
                     }
                 }

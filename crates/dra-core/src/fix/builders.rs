@@ -127,7 +127,7 @@ fn quote_string(input: &FixInput<'_>, d: &Diagnostic) -> Option<Vec<Edit>> {
         return None;
     }
     let node = input.node_at(d, d.span)?;
-    if node.style != ScalarStyle::Plain {
+    if node.style() != ScalarStyle::Plain {
         return None;
     }
     let (start, end) = input.src.bytes(node.span);

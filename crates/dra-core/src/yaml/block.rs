@@ -13,8 +13,10 @@
 
 use compact_str::CompactString;
 
-use super::{resolve_plain, Document, Limits};
-use crate::tree::{Entry, Node, ScalarStyle, Span, Value};
+use super::{resolve_plain, scalar::resolve_typed, Document, Limits};
+use crate::share::Sharing;
+use crate::tree::{Entry, Node, ScalarStyle, Span, Text, Value};
+use std::borrow::Cow;
 
 /// Deepest nesting this path builds; deeper input goes to saphyr, which
 /// reports [`Limits::max_depth`].
@@ -40,6 +42,7 @@ pub(super) fn load(text: &str, char_base: u32, limits: Limits) -> Option<(Vec<Do
         max_depth: limits.max_depth.min(MAX_DEPTH),
         entries: Vec::new(),
         items: Vec::new(),
+        sharing: limits.share.then(Sharing::reused),
     };
     p.advance();
     let mut docs = Vec::new();
@@ -63,6 +66,9 @@ pub(super) fn load(text: &str, char_base: u32, limits: Limits) -> Option<(Vec<Do
             index: docs.len(),
             root,
         });
+    }
+    if let Some(sharing) = p.sharing.take() {
+        sharing.give_back();
     }
     if p.bad_line {
         return None;
@@ -103,6 +109,8 @@ struct Block<'a> {
     /// parse order, which is how the allocator and the rules walk them.
     entries: Vec<Entry>,
     items: Vec<Node>,
+    /// With [`Limits::share`]: the lists built so far, each once.
+    sharing: Option<Sharing>,
 }
 
 /// Characters that cannot start a plain scalar or key here.
@@ -130,7 +138,7 @@ fn indicator(b: u8) -> bool {
     )
 }
 
-impl Block<'_> {
+impl<'a> Block<'a> {
     /// Moves to the next line with a token on it (lines are scanned as the
     /// parser goes, so no line table is held).
     fn advance(&mut self) {
@@ -271,9 +279,12 @@ impl Block<'_> {
             }
         }
         self.depth -= 1;
-        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
-        let end = self.collection_end(entries.last().map(|e| e.value.span.end));
-        Some(Node::new(Value::Map(entries.into()), Span::new(start, end)))
+        let end = self.collection_end(self.entries[mark..].last().map(|e| e.value.span.end));
+        let entries = match &mut self.sharing {
+            Some(sharing) => sharing.entries(&mut self.entries, mark),
+            None => self.entries.drain(mark..).collect(),
+        };
+        Some(Node::new(Value::Map(entries), Span::new(start, end)))
     }
 
     /// A block sequence whose first `-` is at byte `p`, column `col`.
@@ -331,10 +342,13 @@ impl Block<'_> {
             }
         }
         self.depth -= 1;
-        let items: Vec<Node> = self.items.drain(mark..).collect();
-        let end = self.collection_end(items.last().map(|n| n.span.end));
+        let end = self.collection_end(self.items[mark..].last().map(|n| n.span.end));
         let start = start.unwrap_or_else(|| self.at(p));
-        Some(Node::new(Value::Seq(items.into()), Span::new(start, end)))
+        let items = match &mut self.sharing {
+            Some(sharing) => sharing.items(&mut self.items, mark),
+            None => self.items.drain(mark..).collect(),
+        };
+        Some(Node::new(Value::Seq(items), Span::new(start, end)))
     }
 
     fn skip_spaces(&self, mut p: usize, end: usize) -> usize {
@@ -346,14 +360,18 @@ impl Block<'_> {
 
     /// The key of a `key: ...` entry at `p`: its text, span and the byte
     /// offset of its `:`. `None` when the line holds no simple key there.
-    fn key(&self, p: usize, end: usize) -> Option<(CompactString, Span, usize)> {
+    fn key(&self, p: usize, end: usize) -> Option<(Cow<'a, str>, Span, usize)> {
         let t = self.t;
         match t[p] {
             q @ (b'"' | b'\'') => {
                 let (text, close) = self.quoted(p, end, q)?;
                 let colon = close + 1;
                 if colon < end && t[colon] == b':' && (colon + 1 == end || t[colon + 1] == b' ') {
-                    Some((text, Span::new(self.at(p), self.at(colon)), colon))
+                    Some((
+                        Cow::Owned(text.into()),
+                        Span::new(self.at(p), self.at(colon)),
+                        colon,
+                    ))
                 } else {
                     None
                 }
@@ -372,10 +390,10 @@ impl Block<'_> {
                     return None;
                 }
                 let text = &self.s[p..q];
-                if !matches!(resolve_plain(text), Value::Str(_)) {
+                if resolve_typed(text).is_some() {
                     return None;
                 }
-                Some((text.into(), Span::new(self.at(p), self.at(q)), q))
+                Some((Cow::Borrowed(text), Span::new(self.at(p), self.at(q)), q))
             }
         }
     }
@@ -420,11 +438,10 @@ impl Block<'_> {
                 }
                 // saphyr ends a quoted scalar after the blanks and comment
                 // that follow it on its line.
-                Some(Node {
-                    value: Value::Str(text),
-                    span: Span::new(self.at(p), self.at(end)),
-                    style: ScalarStyle::Quoted,
-                })
+                Some(Node::new(
+                    Value::Str(Text::new(&text, ScalarStyle::Quoted)),
+                    Span::new(self.at(p), self.at(end)),
+                ))
             }
             open @ (b'[' | b'{') => {
                 let close = if open == b'[' { b']' } else { b'}' };
@@ -436,9 +453,9 @@ impl Block<'_> {
                     return None;
                 }
                 let value = if open == b'[' {
-                    Value::Seq(Box::default())
+                    Value::Seq(Default::default())
                 } else {
-                    Value::Map(Box::default())
+                    Value::Map(Default::default())
                 };
                 // As with quoted scalars, the blanks and comment after the
                 // closing bracket belong to it.

@@ -23,7 +23,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle as PStyle, Span as PSpan,
 
 use compact_str::CompactString;
 
-use crate::tree::{Entry, LineIndex, Node, ScalarStyle, Span, Value};
+use crate::tree::{Entry, LineIndex, Node, ScalarStyle, Span, Text, Value};
 
 /// Bounds that keep hostile input from exhausting the stack or memory.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,10 @@ pub struct Limits {
     pub max_depth: usize,
     /// Nodes that alias expansion may add to one file.
     pub max_alias_nodes: usize,
+    /// Load for a reader that never points into the documents: each node
+    /// but a document's root has an empty span, and equal lists are one
+    /// list ([`crate::share`]; issue 37). `lint` keeps its spans.
+    pub share: bool,
 }
 
 impl Default for Limits {
@@ -39,6 +43,7 @@ impl Default for Limits {
         Limits {
             max_depth: 256,
             max_alias_nodes: 100_000,
+            share: false,
         }
     }
 }
@@ -449,16 +454,10 @@ fn load_part(
                     } else {
                         let span = node.span;
                         let text = match node.value {
-                            Value::Str(s) => s,
+                            Value::Str(s) => CompactString::from(s.as_str()),
                             Value::Null => CompactString::default(),
                             // sigs.k8s.io/yaml turns non-string keys into their text.
-                            other => match (Node {
-                                value: other,
-                                span,
-                                style: node.style,
-                            })
-                            .scalar_text()
-                            {
+                            other => match Node::new(other, span).scalar_text() {
                                 Some(t) => CompactString::from(t.as_ref()),
                                 None => CompactString::default(),
                             },
@@ -525,6 +524,12 @@ fn load_part(
             },
         }
     }
+    if limits.share {
+        let mut sharing = crate::share::Sharing::default();
+        for d in &mut out.documents {
+            sharing.share_below(&mut d.root);
+        }
+    }
     Part {
         loaded: out,
         documents_seen: doc_index,
@@ -547,7 +552,7 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
                 Value::Seq(_) => {
                     let mut value = e.value;
                     if let Value::Seq(items) = &mut value.value {
-                        merged.extend(std::mem::take(items).into_vec());
+                        merged.extend(std::mem::take(items).iter().cloned());
                     }
                 }
                 _ => own.push(e),
@@ -558,7 +563,7 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
     }
     for mut m in merged {
         if let Value::Map(es) = &mut m.value {
-            for e in std::mem::take(es).into_vec() {
+            for e in std::mem::take(es).iter().cloned() {
                 if !own.iter().any(|o| o.key == e.key) {
                     own.push(e);
                 }
@@ -584,15 +589,11 @@ fn scalar(text: &str, style: PStyle, tag: Option<&Tag>, sp: Span) -> Node {
         _ => ScalarStyle::Block,
     };
     let value = match core_tag(tag) {
-        Some("str") => Value::Str(text.into()),
-        Some(_) | None if style != ScalarStyle::Plain => Value::Str(text.into()),
+        Some("str") => Value::Str(Text::new(text, style)),
+        Some(_) | None if style != ScalarStyle::Plain => Value::Str(Text::new(text, style)),
         _ => resolve_plain(text),
     };
-    Node {
-        value,
-        span: sp,
-        style,
-    }
+    Node::new(value, sp)
 }
 
 #[cfg(test)]

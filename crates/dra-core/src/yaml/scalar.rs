@@ -5,33 +5,37 @@ use crate::tree::Value;
 
 /// Resolves a plain scalar the way go-yaml v2 does (YAML 1.1 booleans).
 pub fn resolve_plain(text: &str) -> Value {
+    resolve_typed(text).unwrap_or_else(|| Value::Str(text.into()))
+}
+
+/// [`resolve_plain`] but for a string, which is `None` (a key is checked
+/// without making the string value it is not kept as).
+pub fn resolve_typed(text: &str) -> Option<Value> {
     // Most scalars are names: a first character that starts no null,
     // boolean or number settles it without the comparisons below.
     match text.as_bytes().first() {
-        None => return Value::Null,
-        Some(b) if b.is_ascii_alphabetic() && !b"nNyYtTfFoO".contains(b) => {
-            return Value::Str(text.into())
-        }
+        None => return Some(Value::Null),
+        Some(b) if b.is_ascii_alphabetic() && !b"nNyYtTfFoO".contains(b) => return None,
         _ => {}
     }
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
         "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
-            return Value::Bool(true)
+            return Some(Value::Bool(true))
         }
         "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off" | "OFF" => {
-            return Value::Bool(false)
+            return Some(Value::Bool(false))
         }
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY)
+            return Some(Value::Float(f64::INFINITY))
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Value::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Value::Float(f64::NAN)),
         _ => {}
     }
     let first = text.as_bytes()[0];
     if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
-        return Value::Str(text.into());
+        return None;
     }
     let plain: std::borrow::Cow<'_, str> = if text.contains('_') {
         text.chars()
@@ -67,18 +71,18 @@ pub fn resolve_plain(text: &str) -> Value {
         None
     };
     if let Some(i) = int {
-        return Value::Int(if neg { -i } else { i });
+        return Some(Value::Int(if neg { -i } else { i }));
     }
     if is_float(digits) {
         // ParseFloat fails with ErrRange past the largest float64: go-yaml
         // then keeps the scalar as a string (`1e999` is "1e999").
         if let Ok(f) = plain.parse::<f64>() {
             if f.is_finite() {
-                return Value::Float(f);
+                return Some(Value::Float(f));
             }
         }
     }
-    Value::Str(text.into())
+    None
 }
 
 fn is_float(s: &str) -> bool {

@@ -75,6 +75,7 @@ fn the_alias_budget_counts_the_whole_file_when_split() {
     let limits = Limits {
         max_depth: 256,
         max_alias_nodes: 1000,
+        share: false,
     };
     let split = load_split(&text, limits, 64);
     assert_eq!(split, load_split(&text, limits, usize::MAX));

@@ -162,7 +162,7 @@ fn hash_node<H: std::hash::Hasher>(n: &Node, h: &mut H) {
         }
         Value::Map(entries) => {
             entries.len().hash(h);
-            for e in entries {
+            for e in entries.iter() {
                 e.key.hash(h);
                 hash_node(&e.value, h);
             }

@@ -461,7 +461,7 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
 /// A node's value and style, unambiguously (tags and lengths).
 fn write_node(out: &mut Vec<u8>, n: &Node) {
     use crate::tree::Value;
-    out.push(n.style as u8);
+    out.push(n.style() as u8);
     match &n.value {
         Value::Null => out.push(0),
         Value::Bool(b) => out.extend([1, u8::from(*b)]),
@@ -480,14 +480,14 @@ fn write_node(out: &mut Vec<u8>, n: &Node) {
         Value::Seq(items) => {
             out.push(5);
             out.extend((items.len() as u64).to_le_bytes());
-            for i in items {
+            for i in items.iter() {
                 write_node(out, i);
             }
         }
         Value::Map(entries) => {
             out.push(6);
             out.extend((entries.len() as u64).to_le_bytes());
-            for e in entries {
+            for e in entries.iter() {
                 write_str(out, &e.key);
                 write_node(out, &e.value);
             }
