@@ -14,7 +14,7 @@ use dra_core::yaml::Limits;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const SELECTORS: [(&str, &str); 4] = [
+const SELECTORS: [(&str, &str); 5] = [
     (
         "driver-and-attribute",
         r#"device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "A100-SXM4-80GB""#,
@@ -22,6 +22,12 @@ const SELECTORS: [(&str, &str); 4] = [
     (
         "quantity",
         r#"device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0"#,
+    ),
+    // The same attribute compared with `==`: `matches()` should cost no
+    // more per device (issue 37).
+    (
+        "equals",
+        r#"device.attributes["gpu.example.com"].model == "A100-SXM4-80GB""#,
     ),
     (
         "matches",

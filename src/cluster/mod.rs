@@ -231,6 +231,11 @@ pub fn decode_page(
     }
     let page: Page = serde_json::from_slice(body).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
+    // A cluster's slices repeat their devices' capacity, counters and
+    // attribute values: equal lists become one (issue 37). Slices only:
+    // no reader tells two slices' nodes apart by their address, as the
+    // RBAC rules do with roles' rules.
+    let mut sharing = (kind == "ResourceSlice").then(dra_core::share::Sharing::reused);
     for mut item in page.items.unwrap_or_default() {
         if metadata_only {
             // PartialObjectMetadata names itself; the object is the resource's.
@@ -238,10 +243,16 @@ pub fn decode_page(
             item.remove("kind");
         }
         dra_core::reduce::for_scheduler(kind, &mut item);
+        if let Some(sharing) = sharing.as_mut() {
+            sharing.share_below(&mut item);
+        }
         let doc = first_doc + out.len();
         if let Some(o) = model::object_from_node(CLUSTER_FILE, doc, item, api_version, kind) {
             out.push(o);
         }
+    }
+    if let Some(sharing) = sharing {
+        sharing.give_back();
     }
     let token = page
         .metadata

@@ -9,7 +9,10 @@
 //! objects have none, and then each list that equals one already seen is
 //! that one: at 20,000 nodes this is most of the memory. The loader shares
 //! lists as it ends them ([`crate::yaml::Limits::share`]), so a repeated
-//! list is never allocated. `lint`, which points at lines, never shares.
+//! list is never allocated. `lint`, which points at lines, never shares;
+//! nor does a reader that tells nodes apart by their address (the RBAC
+//! rules compare roles' rules so), since equal nodes of two objects may
+//! now be one.
 
 use std::hash::{BuildHasher, Hash, Hasher};
 

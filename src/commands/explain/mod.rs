@@ -968,8 +968,8 @@ fn report(
                 v["verdict"] = summary.json();
                 serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             } else {
-                // One node's value at a time, as it is written: a fleet of
-                // 100,000 nodes is never one JSON tree.
+                // One node's value at a time, as it is written to stdout: a
+                // fleet of 100,000 nodes is never one JSON tree, nor its text.
                 let nodes = per_node
                     .iter()
                     .zip(&advice)
@@ -1004,7 +1004,9 @@ fn report(
                                 "excluded": excluded.len(),
                                 "unsatisfiable": per_node.len() - summary.allocated.len() - errors}),
                 };
-                serde_json::to_string_pretty(&fleet).unwrap_or_default() + "\n"
+                // Written as it is serialized: a fleet's answer is never
+                // held as text (issue 37).
+                crate::render::stream_json(&fleet)
             }
         }
         MatchOutput::Text if common.node.is_some() && excluded.is_empty() => {
