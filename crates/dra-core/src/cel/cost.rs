@@ -37,6 +37,18 @@ pub(super) fn size(v: &Value) -> u64 {
     }
 }
 
+/// `s.matches(re)`: the subject's length (plus one) times the pattern's.
+pub(super) fn matches_cost(subject: &Value, pattern: &Value) -> u64 {
+    matches_cost_of_sizes(size(subject), size(pattern))
+}
+
+/// [`matches_cost`] of the operands' sizes (code points).
+pub(super) fn matches_cost_of_sizes(subject: u64, pattern: u64) -> u64 {
+    let text = ((1 + subject) as f64 * TRAVERSAL).ceil() as u64;
+    let regex = (pattern as f64 * REGEX_LENGTH).ceil() as u64;
+    text.saturating_mul(regex)
+}
+
 /// cel-go's `common.ListCreateBaseCost` and `MapCreateBaseCost`.
 pub(super) const LIST_CREATE: u64 = 10;
 pub(super) const MAP_CREATE: u64 = 30;
@@ -110,11 +122,7 @@ pub(super) fn call_cost(
         {
             traversal(size(a).saturating_add(size(b)))
         }
-        ("matches", Some(s @ Value::String(_)), Some(re @ Value::String(_))) => {
-            let text = ((1 + size(s)) as f64 * TRAVERSAL).ceil() as u64;
-            let regex = (size(re) as f64 * REGEX_LENGTH).ceil() as u64;
-            text.saturating_mul(regex)
-        }
+        ("matches", Some(s @ Value::String(_)), Some(re @ Value::String(_))) => matches_cost(s, re),
         ("contains", Some(s @ Value::String(_)), Some(sub @ Value::String(_))) => {
             traversal(size(s)).saturating_mul(traversal(size(sub)))
         }
@@ -260,5 +268,45 @@ mod runtime_tests {
         );
         let e = "sets.contains(lists.range(900), lists.range(900))";
         assert_eq!(run(e), Ok(true));
+    }
+
+    /// A constant pattern is compiled when the program is built and its
+    /// answers remembered (`cel/pattern.rs`); the verdict and the cost are
+    /// those of the general path, which evaluates the same call unplanned.
+    #[test]
+    fn a_planned_pattern_costs_what_the_general_path_costs() {
+        let env = Env::stored_latest();
+        for expr in [
+            r#"device.attributes["d.example.com"].s.matches("^a[b-c]+$")"#,
+            r#"device.attributes["d.example.com"].s.matches("x")"#,
+            r#"device.attributes["d.example.com"].s.matches("")"#,
+            r#"lists.range(3000).all(i, device.attributes["d.example.com"].s.matches("^(a|b|c)+[a-z]*$"))"#,
+            // Past the cost limit: the same error at the same step.
+            r#"lists.range(300000).all(i, device.attributes["d.example.com"].s.matches("^(a|b|c)+[a-z]*$"))"#,
+        ] {
+            let p = Program::compile(expr, &env).unwrap();
+            assert!(p.patterns.iter().any(Option::is_some), "{expr} is planned");
+            let d = device();
+            let mut planned = crate::cel::eval::Eval::new(&d, &p.literals, &p.patterns);
+            let mut general = crate::cel::eval::Eval::new(&d, &p.literals, &[]);
+            // Twice: the second planned answer comes from the memo.
+            for _ in 0..2 {
+                let (a, b) = (planned.eval(&p.expr), general.eval(&p.expr));
+                if expr.contains("300000") {
+                    assert_eq!(
+                        a.as_ref().err().map(String::as_str),
+                        Some("operation cancelled: actual cost limit exceeded")
+                    );
+                }
+                assert_eq!(
+                    a.as_ref().map(|v| v.to_string()),
+                    b.as_ref().map(|v| v.to_string()),
+                    "{expr}"
+                );
+                assert_eq!(planned.cost, general.cost, "{expr}");
+                planned.cost = 0;
+                general.cost = 0;
+            }
+        }
     }
 }

@@ -20,6 +20,9 @@ pub(crate) struct Eval<'a> {
     device: &'a Arc<Device>,
     /// String literals as values, by expression id, built once per program.
     literals: &'a [Option<Value>],
+    /// Constant `matches` patterns, compiled when the program was built, by
+    /// the pattern literal's expression id.
+    patterns: &'a [Option<super::pattern::Pattern>],
     scopes: Vec<(&'a str, Result<Value, String>)>,
     pub cost: u64,
 }
@@ -78,10 +81,15 @@ fn growth_bound(name: &str, target: Option<&Value>, args: &[Value]) -> Result<()
 }
 
 impl<'a> Eval<'a> {
-    pub fn new(device: &'a Arc<Device>, literals: &'a [Option<Value>]) -> Self {
+    pub fn new(
+        device: &'a Arc<Device>,
+        literals: &'a [Option<Value>],
+        patterns: &'a [Option<super::pattern::Pattern>],
+    ) -> Self {
         Eval {
             device,
             literals,
+            patterns,
             scopes: Vec::new(),
             cost: 0,
         }
@@ -397,6 +405,9 @@ impl<'a> Eval<'a> {
             }
             self.cost = before;
         }
+        if let Some(r) = self.planned_matches(name, call) {
+            return r;
+        }
         // A namespace such as `sets` or `optional` as the call's target.
         let namespace = match call.target.as_deref() {
             Some(IdedExpr {
@@ -521,6 +532,30 @@ impl<'a> Eval<'a> {
                 ))
             }
         }))
+    }
+
+    /// `device...x.matches("literal")` with the pattern compiled when the
+    /// program was built, as cel-go's `OptimizeRegex` (which the Kubernetes
+    /// base environment enables) plans it, and the subject read in place:
+    /// no lookup of the pattern and no clone per device (issue 37). Charged
+    /// as the general path charges it; `None` when that path must run.
+    fn planned_matches(&mut self, name: &str, call: &'a CallExpr) -> Option<R> {
+        if name != "matches" || call.args.len() != 1 {
+            return None;
+        }
+        let id = call.args[0].id as usize;
+        let re = self.patterns.get(id)?.as_ref()?;
+        let before = self.cost;
+        match self.eval_ref(call.target.as_deref()?) {
+            Some(Value::String(subject)) => {
+                let (matched, charge) = re.is_match(subject);
+                Some(self.charge(charge).map(|()| Value::Bool(matched)))
+            }
+            _ => {
+                self.cost = before;
+                None
+            }
+        }
     }
 
     /// The macros the parser leaves as calls.

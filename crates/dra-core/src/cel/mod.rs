@@ -14,6 +14,7 @@ pub(crate) mod functions;
 mod go_fmt;
 pub mod lookups;
 pub mod parse;
+mod pattern;
 mod plan;
 pub mod semver;
 mod strings_format;
@@ -100,6 +101,8 @@ pub struct Program {
     expr: IdedExpr,
     /// String literals as runtime values, by expression id (no allocation per evaluation).
     literals: Vec<Option<Value>>,
+    /// Constant `matches` patterns, compiled once, by the pattern literal's id.
+    patterns: Vec<Option<pattern::Pattern>>,
     /// Worst-case cost as the apiserver estimates it.
     pub estimated_cost: f64,
 }
@@ -171,9 +174,12 @@ impl Program {
         }
         let mut literals = Vec::new();
         collect_literals(expr, &mut literals);
+        let mut patterns = Vec::new();
+        collect_patterns(expr, &mut patterns);
         Ok(Program {
             expr: expr.clone(),
             literals,
+            patterns,
             estimated_cost: checked.cost,
         })
     }
@@ -184,7 +190,7 @@ impl Program {
         if let Some(why) = &device.attribute_error {
             return Err(EvalError(why.clone()));
         }
-        let mut ev = eval::Eval::new(device, &self.literals);
+        let mut ev = eval::Eval::new(device, &self.literals, &self.patterns);
         match ev.eval(&self.expr) {
             Ok(Value::Bool(b)) => Ok(b),
             Ok(other) => Err(EvalError(format!(
@@ -272,6 +278,31 @@ fn collect_literals(e: &IdedExpr, out: &mut Vec<Option<Value>>) {
     }
     for child in children(e) {
         collect_literals(child, out);
+    }
+}
+
+/// The pattern of each `x.matches("literal")`, compiled once by the
+/// program (cel-go's `OptimizeRegex`), by the literal's expression id.
+fn collect_patterns(e: &IdedExpr, out: &mut Vec<Option<pattern::Pattern>>) {
+    use cel::common::ast::{Expr, LiteralValue};
+    if let Expr::Call(c) = &e.expr {
+        if let (true, Some(pattern)) = (
+            c.func_name == "matches" && c.target.is_some(),
+            c.args.first(),
+        ) {
+            let i = pattern.id as usize;
+            if let (Expr::Literal(LiteralValue::String(s)), true) = (&pattern.expr, i < 1 << 20) {
+                if let Some(re) = pattern::Pattern::new(s.inner()) {
+                    if out.len() <= i {
+                        out.resize_with(i + 1, || None);
+                    }
+                    out[i] = Some(re);
+                }
+            }
+        }
+    }
+    for child in children(e) {
+        collect_patterns(child, out);
     }
 }
 
