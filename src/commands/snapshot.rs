@@ -104,9 +104,11 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
         }
         None => {
             // Escaped as main escapes any answer; a closed pipe is no error.
-            let mut w = crate::render::terminal::SafeWriter::new(std::io::BufWriter::new(
-                std::io::stdout().lock(),
-            ));
+            // Buffered before the escaping: it scans large pieces.
+            let mut w = std::io::BufWriter::with_capacity(
+                1 << 16,
+                crate::render::terminal::SafeWriter::new(std::io::stdout().lock()),
+            );
             let _ = write(&mut w).and_then(|()| std::io::Write::flush(&mut w));
         }
     }

@@ -123,7 +123,12 @@ impl Report<'_> {
 /// time as text. Returns the (empty) rest of the answer for `main` to print.
 pub fn stream_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     use std::io::Write;
-    let mut w = terminal::SafeWriter::new(std::io::BufWriter::new(std::io::stdout().lock()));
+    // Buffered before the escaping, so that it scans large pieces, not
+    // each of serde's tokens.
+    let mut w = std::io::BufWriter::with_capacity(
+        1 << 16,
+        terminal::SafeWriter::new(std::io::stdout().lock()),
+    );
     // A closed pipe (`| head`) is not an error.
     let _ = serde_json::to_writer_pretty(&mut w, value)
         .map_err(std::io::Error::from)

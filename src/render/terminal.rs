@@ -196,6 +196,13 @@ impl<W: std::io::Write> SafeWriter<W> {
 
 impl<W: std::io::Write> std::io::Write for SafeWriter<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // Nothing waiting and whole characters: no copy.
+        if self.carry.is_empty() {
+            if let Ok(text) = std::str::from_utf8(buf) {
+                self.inner.write_all(safe(text, false).as_bytes())?;
+                return Ok(buf.len());
+            }
+        }
         self.carry.extend_from_slice(buf);
         let valid = match std::str::from_utf8(&self.carry) {
             Ok(s) => s.len(),
