@@ -81,6 +81,20 @@ pub struct Object {
     pub pod_spec_path: &'static [&'static str],
 }
 
+/// Each Node object's name and labels (`None`: it has none), as node
+/// selectors and `-l` read them.
+pub fn node_labels(objects: &[Object]) -> impl Iterator<Item = (&str, Option<&Node>)> {
+    objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Node)
+        .filter_map(|o| {
+            Some((
+                o.name()?,
+                o.root.get("metadata").and_then(|m| m.get("labels")),
+            ))
+        })
+}
+
 impl Object {
     pub fn name(&self) -> Option<&str> {
         self.reference.name.as_deref()

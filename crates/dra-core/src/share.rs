@@ -59,19 +59,14 @@ impl Sharing {
             e.key_span = Span::default();
             e.value.span = Span::default();
         }
-        let hash = hash_with(&self.hasher, &stack[mark..], shallow_entry);
-        if let Some(seen) = self
-            .maps
-            .find(hash, |seen| same_list(seen, &stack[mark..], same_entry))
-        {
-            stack.truncate(mark);
-            return seen.clone();
-        }
-        let list: List<Entry> = stack.drain(mark..).collect();
-        let state = &self.hasher;
-        self.maps
-            .insert_unique(hash, list.clone(), |l| hash_with(state, l, shallow_entry));
-        list
+        share(
+            &mut self.maps,
+            &self.hasher,
+            stack,
+            mark,
+            shallow_entry,
+            same_entry,
+        )
     }
 
     /// [`Sharing::entries`] for the items of a sequence.
@@ -79,19 +74,14 @@ impl Sharing {
         for n in &mut stack[mark..] {
             n.span = Span::default();
         }
-        let hash = hash_with(&self.hasher, &stack[mark..], shallow_node);
-        if let Some(seen) = self
-            .seqs
-            .find(hash, |seen| same_list(seen, &stack[mark..], same_node))
-        {
-            stack.truncate(mark);
-            return seen.clone();
-        }
-        let list: List<Node> = stack.drain(mark..).collect();
-        let state = &self.hasher;
-        self.seqs
-            .insert_unique(hash, list.clone(), |l| hash_with(state, l, shallow_node));
-        list
+        share(
+            &mut self.seqs,
+            &self.hasher,
+            stack,
+            mark,
+            shallow_node,
+            same_node,
+        )
     }
 
     /// Shares a tree already built (by the general loader): every list
@@ -116,6 +106,28 @@ impl Sharing {
             _ => {}
         }
     }
+}
+
+/// `stack[mark..]` as a list, taken off the stack: the one in `seen` that
+/// equals it, or a new one, then kept there.
+fn share<T>(
+    seen: &mut HashTable<List<T>>,
+    state: &State,
+    stack: &mut Vec<T>,
+    mark: usize,
+    // Generic, not `fn` pointers: each list's hash and comparison are
+    // inlined on the loader's hot path.
+    shallow: impl Fn(&T, &mut FoldHasher) + Copy,
+    same: impl Fn(&T, &T) -> bool + Copy,
+) -> List<T> {
+    let hash = hash_with(state, &stack[mark..], shallow);
+    if let Some(list) = seen.find(hash, |l| same_list(l, &stack[mark..], same)) {
+        stack.truncate(mark);
+        return list.clone();
+    }
+    let list: List<T> = stack.drain(mark..).collect();
+    seen.insert_unique(hash, list.clone(), |l| hash_with(state, l, shallow));
+    list
 }
 
 fn hash_with<T>(state: &State, list: &[T], item: impl Fn(&T, &mut FoldHasher)) -> u64 {

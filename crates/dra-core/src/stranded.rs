@@ -41,14 +41,7 @@ pub struct Stranded {
 /// are not known then).
 pub fn stranded(objects: &[Object], class: &Object, gates: &FeatureGates) -> Vec<Stranded> {
     let list_types = crate::cel::list_values_converted(gates);
-    let nodes: Vec<(&str, Option<&Node>)> = objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::Node)
-        .filter_map(|o| {
-            let labels = o.root.get("metadata").and_then(|m| m.get("labels"));
-            Some((o.name()?, labels))
-        })
-        .collect();
+    let nodes: Vec<(&str, Option<&Node>)> = crate::model::node_labels(objects).collect();
     if nodes.is_empty() {
         return Vec::new();
     }

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use dra_core::model::{Object, ObjectKind};
+use dra_core::model::{node_labels, Object};
 use dra_core::tree::Node;
 use dra_core::usage::{self, DeviceRow};
 
@@ -24,15 +24,7 @@ pub fn applies(args: &DevicesArgs) -> bool {
 
 pub fn run(args: &DevicesArgs, inv: &Inventory) -> Result<Outcome, String> {
     // Nodes' labels by name, for `-l`: looked up per device.
-    let labels: HashMap<&str, Option<&Node>> = inv
-        .objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::Node)
-        .filter_map(|o| {
-            let labels = o.root.get("metadata").and_then(|m| m.get("labels"));
-            Some((o.name()?, labels))
-        })
-        .collect();
+    let labels: HashMap<&str, Option<&Node>> = node_labels(&inv.objects).collect();
     let keep = |r: &DeviceRow| -> Result<bool, String> {
         if args.node.as_ref().is_some_and(|n| &r.node != n)
             || args.driver.as_ref().is_some_and(|d| &r.driver != d)

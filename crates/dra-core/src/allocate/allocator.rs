@@ -93,10 +93,8 @@ pub(super) struct Shared<'a> {
 impl<'a> Shared<'a> {
     pub(super) fn new(objects: &'a [Object]) -> Self {
         Shared {
-            labels: objects
-                .iter()
-                .filter(|o| o.kind == ObjectKind::Node)
-                .filter_map(|o| Some((o.name()?, o.root.get("metadata")?.get("labels")?)))
+            labels: crate::model::node_labels(objects)
+                .filter_map(|(name, labels)| Some((name, labels?)))
                 .collect(),
             held: {
                 let mut held: HashMap<(&str, &str), Vec<HeldResult<'a>>> = HashMap::new();

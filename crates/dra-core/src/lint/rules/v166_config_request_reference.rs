@@ -1,5 +1,6 @@
 //! DRA-V166: a config naming a request that does not exist.
 use super::prelude::*;
+use super::v156_constraint_requests_list::check_request_set;
 use super::v157_constraint_request_reference::check_request_ref;
 
 declare_rule! {
@@ -24,10 +25,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     }
 }
 
-/// A config entry's `requests`, a `validateSet` of request references (the
-/// claim's config here, an allocation's config in DRA-V171): at most 32;
-/// past that, 1.35+ checks nothing else of the list while 1.34 still checks
-/// each entry; each names a request of the claim, none twice.
+/// A config entry's `requests` (the claim's config here, an allocation's
+/// config in DRA-V171): the set DRA-V156 checks, each entry naming a
+/// request of the claim.
 pub(crate) fn check_request_list(
     cx: &Ctx<'_>,
     obj: &Object,
@@ -36,34 +36,7 @@ pub(crate) fn check_request_list(
     names: &[(String, Vec<String>)],
     out: &mut Sink<'_>,
 ) {
-    let refs = items(owner, "requests");
-    let path = format!("{path}.requests");
-    check_too_many(
-        obj,
-        owner,
-        "requests",
-        format_args!("{path}"),
-        MAX_REQUESTS,
-        "request references",
-        out,
-    );
-    if !items_validated(cx.gates.version, refs.len(), MAX_REQUESTS) {
-        return;
-    }
-    for (j, r) in refs.iter().enumerate() {
-        check_request_ref(obj, r, format!("{path}[{j}]"), names, out);
-    }
-    for (j, name) in duplicates(
-        refs.iter()
-            .enumerate()
-            .filter_map(|(j, r)| r.as_str().map(|s| (j, s))),
-    ) {
-        out.report(
-            obj,
-            Duplicate,
-            format!("{path}[{j}]"),
-            refs[j].span,
-            format!("{name:?} is listed twice"),
-        );
-    }
+    check_request_set(cx, obj, owner, path, out, |out, path, r| {
+        check_request_ref(obj, r, path, names, out)
+    });
 }
