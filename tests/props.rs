@@ -45,6 +45,33 @@ fn lint_text(text: String) {
     }
 }
 
+/// A seed manifest and the same with one line edited (indentation, empty
+/// values, quotes, comments, an item or key added).
+fn edited(seed: usize, line: usize, edit: usize, word: &str) -> (String, String) {
+    let seeds = seeds();
+    let base = &seeds[seed % seeds.len()];
+    let mut lines: Vec<String> = base.lines().map(str::to_owned).collect();
+    let n = line % lines.len().max(1);
+    if let Some(l) = lines.get_mut(n) {
+        let edited = match edit {
+            0 => format!("  {l}"),
+            1 => l.trim_start_matches(' ').to_owned(),
+            2 => l.split(':').next().unwrap_or("").to_owned() + ":",
+            3 => format!("{l} # {word}"),
+            4 => format!("{l}   "),
+            5 => l.replacen(": ", ": '", 1) + "'",
+            6 => l.replacen(": ", ": \"", 1) + "\"",
+            7 => format!("- {l}"),
+            8 => l.replacen("- ", "-   ", 1),
+            9 => l.replacen(": ", ": []", 1),
+            10 => format!("{l}\n# {word}\n"),
+            _ => format!("{l}\n{word}: {word}"),
+        };
+        *l = edited;
+    }
+    (base.clone(), lines.join("\n"))
+}
+
 fn seeds() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
@@ -92,29 +119,29 @@ proptest! {
     /// quotes, comments), where the fast path applies more often.
     #[test]
     fn fast_path_equals_saphyr_on_edited_lines(seed in 0usize..1000, line in 0usize..200, edit in 0usize..12, word in "[a-z0-9]{0,6}") {
-        let seeds = seeds();
-        let base = &seeds[seed % seeds.len()];
-        let mut lines: Vec<String> = base.lines().map(str::to_owned).collect();
-        let n = line % lines.len().max(1);
-        if let Some(l) = lines.get_mut(n) {
-            let edited = match edit {
-                0 => format!("  {l}"),
-                1 => l.trim_start_matches(' ').to_owned(),
-                2 => l.split(':').next().unwrap_or("").to_owned() + ":",
-                3 => format!("{l} # {word}"),
-                4 => format!("{l}   "),
-                5 => l.replacen(": ", ": '", 1) + "'",
-                6 => l.replacen(": ", ": \"", 1) + "\"",
-                7 => format!("- {l}"),
-                8 => l.replacen("- ", "-   ", 1),
-                9 => l.replacen(": ", ": []", 1),
-                10 => format!("{l}\n# {word}\n"),
-                _ => format!("{l}\n{word}: {word}"),
-            };
-            *l = edited;
-        }
-        let text = lines.join("\n");
+        let text = edited(seed, line, edit, &word).1;
         prop_assert_eq!(load_general(&text, Limits::default()), load_split(&text, Limits::default(), usize::MAX));
+    }
+
+    /// Loaded shared, as inventory readers load (issue 37), a stream reads
+    /// as it does loaded for `lint`: the same errors, values and objects'
+    /// spans. The manifest comes unedited, edited, then edited again, so
+    /// that the block values the shared loader remembers meet near misses
+    /// and exact repeats at other depths.
+    #[test]
+    fn a_shared_load_reads_as_a_plain_load(seed in 0usize..1000, line in 0usize..200, edit in 0usize..12, word in "[a-z0-9]{0,6}", nest in 0usize..3) {
+        let (base, changed) = edited(seed, line, edit, &word);
+        let nested: String = changed.lines().map(|l| format!("{}{l}\n", "  ".repeat(nest))).collect();
+        let text = format!("{base}\n---\n{changed}\n---\n{changed}\n---\nwrap:\n{nested}\n---\nwrap:\n{nested}");
+        let plain = dra_core::yaml::load(&text, Limits::default());
+        let shared = dra_core::yaml::load(&text, Limits { share: true, ..Limits::default() });
+        prop_assert_eq!(&shared.errors, &plain.errors);
+        prop_assert_eq!(shared.documents.len(), plain.documents.len());
+        for (s, p) in shared.documents.iter().zip(&plain.documents) {
+            prop_assert_eq!(s.index, p.index);
+            prop_assert_eq!(s.root.span, p.root.span);
+            prop_assert_eq!(s.root.to_json(), p.root.to_json());
+        }
     }
 
     #[test]

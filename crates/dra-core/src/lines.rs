@@ -146,6 +146,59 @@ impl LineIndex {
     }
 }
 
+/// The 1-based lines of character indices asked for mostly in order,
+/// for a text whose lines are wanted a few times only (the first and last
+/// line of each document of a chunk): newlines are counted from the last
+/// answer on, where a [`LineIndex`] records every line first (2.6% of a
+/// 20,000-node explain). A query behind the last counts back from it; a
+/// non-ASCII text is indexed as before.
+pub struct LineCounter<'a> {
+    text: &'a [u8],
+    /// Set for a non-ASCII text.
+    index: Option<LineIndex>,
+    /// Where the count stands: a byte (= character) offset and the 0-based
+    /// line it is on.
+    at: usize,
+    line: u32,
+}
+
+impl<'a> LineCounter<'a> {
+    pub fn new(text: &'a str) -> Self {
+        LineCounter {
+            text: text.as_bytes(),
+            index: (!text.is_ascii()).then(|| LineIndex::new(text)),
+            at: 0,
+            line: 0,
+        }
+    }
+
+    /// The 1-based line of a character index, as [`LineIndex::line_col`]
+    /// gives it (an index past the end is on the last line).
+    pub fn line(&mut self, index: u32) -> u32 {
+        if let Some(lines) = &self.index {
+            return lines.line_col(index).0;
+        }
+        let to = (index as usize).min(self.text.len());
+        let count =
+            |bytes: &[u8]| u32::try_from(bytecount::count(bytes, b'\n')).unwrap_or(u32::MAX);
+        if to >= self.at {
+            self.line += count(&self.text[self.at..to]);
+        } else {
+            self.line -= count(&self.text[to..self.at]);
+        }
+        self.at = to;
+        self.line + 1
+    }
+
+    /// How many lines start in the text (one more than its newlines).
+    pub fn line_count(&mut self) -> usize {
+        match &self.index {
+            Some(lines) => lines.line_count(),
+            None => self.line(u32::try_from(self.text.len()).unwrap_or(u32::MAX)) as usize,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::LineIndex;
@@ -245,6 +298,29 @@ mod tests {
                 chars += 1;
             }
             assert_eq!(index.line_count(), line + 1);
+        }
+    }
+
+    /// A counter answers what an index answers, in order, backwards, past
+    /// the end, on ASCII and non-ASCII text.
+    #[test]
+    fn a_counter_answers_as_the_index_does() {
+        for text in [
+            "",
+            "a",
+            "a\nbb\n",
+            "\n\n\nx",
+            "é\nü\nx\n",
+            "k: v\n---\nk: w",
+        ] {
+            let index = LineIndex::new(text);
+            let total = text.chars().count() as u32;
+            let mut counter = super::LineCounter::new(text);
+            let order: Vec<u32> = (0..=total + 2).chain((0..=total).rev()).collect();
+            for i in order {
+                assert_eq!(counter.line(i), index.line_col(i).0, "{text:?} at {i}");
+            }
+            assert_eq!(counter.line_count(), index.line_count(), "{text:?}");
         }
     }
 }

@@ -279,12 +279,12 @@ fn classify(
 pub fn parse_file(file: usize, text: &str, limits: Limits) -> ParsedFile {
     let loaded = yaml::load(text, limits);
     let mut out = ParsedFile::default();
-    let index = crate::tree::LineIndex::new(text);
+    let counter = std::cell::RefCell::new(crate::lines::LineCounter::new(text));
     let mut prev_end_line = 0u32;
     add_documents(
         file,
         loaded,
-        &|i| index.line_col(i).0,
+        &|i| counter.borrow_mut().line(i),
         &mut prev_end_line,
         &mut out,
     );
@@ -407,15 +407,13 @@ impl StreamedFile {
         for e in &mut loaded.loaded.errors {
             e.document += base;
         }
-        let index = crate::tree::LineIndex::new(chunk);
+        let counter = std::cell::RefCell::new(crate::lines::LineCounter::new(chunk));
         let (char_base, line_base) = (self.char_base, self.line_base);
         // A position just past the chunk (an empty document's marker) is
         // on the next chunk's first line.
         let line = |i: u32| {
-            if i >= next_base {
-                return line_base + index.line_col(next_base - char_base).0;
-            }
-            line_base + index.line_col(i.saturating_sub(char_base)).0
+            let local = i.min(next_base).saturating_sub(char_base);
+            line_base + counter.borrow_mut().line(local)
         };
         add_documents(
             self.file,
@@ -426,7 +424,8 @@ impl StreamedFile {
         );
         self.documents += loaded.documents_seen;
         self.char_base = next_base;
-        self.line_base += u32::try_from(index.line_count().saturating_sub(1)).unwrap_or(u32::MAX);
+        let lines = counter.borrow_mut().line_count();
+        self.line_base += u32::try_from(lines.saturating_sub(1)).unwrap_or(u32::MAX);
     }
 }
 

@@ -290,3 +290,41 @@ fn deep_flow_nesting_is_a_limit() {
     let l = load(&text, Limits::default());
     assert_eq!(l.errors[0].kind, LoadErrorKind::TooDeep, "{:?}", l.errors);
 }
+
+/// A block value the shared loader remembers (issue 37) is reused only
+/// where reading it again would pass the depth limit: the same lines met
+/// deeper (under compact nested sequences, at the same column) are too
+/// deep here, as they are to a plain load.
+#[test]
+fn a_remembered_value_keeps_the_depth_limit() {
+    let value = format!("{}v: {{}}\n", " ".repeat(10));
+    let shallow = format!("a:\n{}k:\n{value}", " ".repeat(8));
+    let deep = format!("- - - - k:\n{value}");
+    let text = format!("{shallow}---\n{deep}");
+    for max_depth in [3, 4, 5, 6, 7, 256] {
+        let limits = Limits {
+            max_depth,
+            ..Limits::default()
+        };
+        let plain = load(&text, limits);
+        let shared = load(
+            &text,
+            Limits {
+                share: true,
+                ..limits
+            },
+        );
+        assert_eq!(shared.errors, plain.errors, "max_depth {max_depth}");
+        let json = |l: &Loaded| {
+            l.documents
+                .iter()
+                .map(|d| d.root.to_json())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(json(&shared), json(&plain), "max_depth {max_depth}");
+    }
+    // The deep document is read at all with room enough.
+    let plain = load(&text, Limits::default());
+    assert!(plain.errors.is_empty());
+    assert_eq!(plain.documents.len(), 2);
+}
