@@ -290,7 +290,7 @@ fn qualified(driver: &str, name: &str) -> String {
 }
 
 /// The value of an attribute written `{string: ...}` and nothing else.
-fn string_attribute(v: &Node) -> Option<&str> {
+fn string_attribute(v: &Node) -> Option<&'static str> {
     match v.as_map()? {
         [e] if e.key == "string" => match &e.value.value {
             crate::tree::Value::Str(s) => Some(s.as_str()),
@@ -379,8 +379,13 @@ fn write_pool<'a>(
                                 match string_attribute(&a.value) {
                                     Some(v) => {
                                         shape.push(b'$');
+                                        // By address: strings of a tree are
+                                        // interned (`tree::Text`), so equal
+                                        // values are one address, and a
+                                        // node's UUIDs cost 8 bytes each
+                                        // here, not their text (issue 37).
                                         entry.values.extend(device.to_le_bytes());
-                                        write_str(&mut entry.values, v);
+                                        entry.values.extend((v.as_ptr() as u64).to_le_bytes());
                                         let next = entry.seen.len();
                                         let at = *entry.seen.entry(v).or_insert(next);
                                         // A value the answer's debug text would
