@@ -269,12 +269,15 @@ mod tests {
     /// Loaded shared, a stream reads as it does loaded for `lint`: the
     /// same documents and values, the roots' spans (the objects' lines),
     /// through the block fast path and through saphyr (flow style, anchors).
+    /// The fleet has enough devices that the loader stops looking up the
+    /// values of keys that never repeat (`attributes`, a UUID) and goes on
+    /// finding those that do (yaml::block's `Tries`).
     #[test]
     fn a_shared_load_reads_as_a_plain_load() {
         let fleet = crate::fleet::generate(crate::fleet::FleetSpec {
-            nodes: 3,
-            gpus_per_node: 2,
-            partitions_per_gpu: 2,
+            nodes: 10,
+            gpus_per_node: 4,
+            partitions_per_gpu: 3,
         });
         let general = "a: &x {k: [1, 2, {v: '10Gi'}]}\nb: *x\nc: {k: [1, 2, {v: '10Gi'}]}\n---\n- [x, y]\n- [x, y]\n- !!str 3\n";
         let shared = Limits {

@@ -20,7 +20,7 @@ use compact_str::CompactString;
 
 use super::{resolve_plain, scalar::resolve_typed, Document, Limits};
 use crate::share::Sharing;
-use crate::tree::{Entry, Node, ScalarStyle, Span, Text, Value};
+use crate::tree::{Entry, Key, Node, ScalarStyle, Span, Text, Value};
 use foldhash::fast::FixedState;
 use hashbrown::HashTable;
 use std::borrow::Cow;
@@ -53,6 +53,7 @@ pub(super) fn load(text: &str, char_base: u32, limits: Limits) -> Option<(Vec<Do
         sharing: limits.share.then(Sharing::reused),
         memo: HashTable::new(),
         peak: 0,
+        tries: foldhash::HashMap::default(),
     };
     p.advance();
     let mut docs = Vec::new();
@@ -136,7 +137,20 @@ struct Block<'a> {
     memo: HashTable<Memoized>,
     /// The deepest nesting reached so far (a memoized value's height).
     peak: usize,
+    /// Per key and column: how often its value was looked up and found.
+    tries: foldhash::HashMap<(Key, usize), Tries>,
 }
+
+/// Lookups of a key's block values, and how many were found.
+#[derive(Default)]
+struct Tries {
+    looked: u32,
+    found: u32,
+}
+
+/// Values of a key looked up before the share found decides whether its
+/// values are looked up at all.
+const MEMO_TRIAL: u32 = 32;
 
 /// Most lines a block value may have to be remembered: longer ones repeat
 /// rarely, and each key with a block value scans this far ahead.
@@ -260,10 +274,12 @@ impl<'a> Block<'a> {
         (self.depth < self.max_depth).then_some(())
     }
 
-    /// The block value of a key at column `col` whose first line is
+    /// The block value of `key` at column `col` whose first line is
     /// `next`: read, or in share mode the tree of the same text read
-    /// before ([`Memoized`]).
-    fn block_value(&mut self, next: Line, col: usize, indentless: bool) -> Option<Node> {
+    /// before ([`Memoized`]). A key whose values rarely repeat (a device's
+    /// `attributes`, with its UUID) stops being looked up after a few
+    /// values: its lines are then read once, not scanned and hashed first.
+    fn block_value(&mut self, key: Key, next: Line, col: usize, indentless: bool) -> Option<Node> {
         let read = |b: &mut Self| {
             if indentless {
                 b.seq(next.content, col, true)
@@ -274,6 +290,11 @@ impl<'a> Block<'a> {
         if self.sharing.is_none() {
             return read(self);
         }
+        let tries = self.tries.entry((key, col)).or_default();
+        if tries.looked >= MEMO_TRIAL && tries.found * 8 < tries.looked {
+            return read(self);
+        }
+        tries.looked += 1;
         let Some(end) = self.extent(next, col, indentless) else {
             return read(self);
         };
@@ -287,6 +308,9 @@ impl<'a> Block<'a> {
         if let Some(m) = found {
             if self.depth + m.height < self.max_depth {
                 let node = m.node.clone();
+                if let Some(tries) = self.tries.get_mut(&(key, col)) {
+                    tries.found += 1;
+                }
                 self.next_line = end + 1;
                 self.advance();
                 return Some(node);
@@ -403,14 +427,14 @@ impl<'a> Block<'a> {
                 self.advance();
                 match self.cur {
                     Some(next) if !next.doc_start && next.indent > col => {
-                        self.block_value(next, col, false)?
+                        self.block_value(key, next, col, false)?
                     }
                     Some(next)
                         if !next.doc_start
                             && next.indent == col
                             && self.is_dash(next.content, next.end) =>
                     {
-                        self.block_value(next, col, true)?
+                        self.block_value(key, next, col, true)?
                     }
                     _ => Node::new(Value::Null, Span::point(self.at(colon))),
                 }

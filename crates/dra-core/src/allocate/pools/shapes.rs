@@ -341,7 +341,7 @@ fn write_pool<'a>(
         let spec_map = spec.as_map()?;
         write_len(&mut shape, spec_map.len());
         for e in spec_map {
-            write_str(&mut shape, &e.key);
+            write_str(&mut shape, e.key.as_str());
             match e.key.as_str() {
                 // The node's own name, the same for every slice here.
                 "nodeName" => {}
@@ -349,7 +349,7 @@ fn write_pool<'a>(
                     let pool = e.value.as_map()?;
                     write_len(&mut shape, pool.len());
                     for p in pool {
-                        write_str(&mut shape, &p.key);
+                        write_str(&mut shape, p.key.as_str());
                         if p.key != "name" {
                             write_node(&mut shape, &p.value);
                         }
@@ -362,7 +362,7 @@ fn write_pool<'a>(
                         let fields = d.as_map()?;
                         write_len(&mut shape, fields.len());
                         for f in fields {
-                            write_str(&mut shape, &f.key);
+                            write_str(&mut shape, f.key.as_str());
                             if f.key != "attributes" {
                                 write_node(&mut shape, &f.value);
                                 continue;
@@ -370,7 +370,7 @@ fn write_pool<'a>(
                             let map = f.value.as_map()?;
                             write_len(&mut shape, map.len());
                             for a in map {
-                                write_str(&mut shape, &a.key);
+                                write_str(&mut shape, a.key.as_str());
                                 let at = *attr_at.entry(a.key.as_str()).or_insert_with(|| {
                                     attrs.push((a.key.as_str(), Values::default()));
                                     attrs.len() - 1
@@ -458,9 +458,12 @@ fn write_len(out: &mut Vec<u8>, n: usize) {
     out.extend((n as u64).to_le_bytes());
 }
 
-fn write_str(out: &mut Vec<u8>, s: &str) {
-    write_len(out, s.len());
-    out.extend(s.as_bytes());
+/// A key or string of a tree, by address and length: they are interned
+/// (`tree::Key`, `tree::Text`), so equal strings are one address and the
+/// bytes compare them exactly without holding their text (issue 37).
+fn write_str(out: &mut Vec<u8>, s: &'static str) {
+    out.extend((s.as_ptr() as u64).to_le_bytes());
+    out.extend((s.len() as u64).to_le_bytes());
 }
 
 /// A node's value and style, unambiguously (tags and lengths).
@@ -480,7 +483,7 @@ fn write_node(out: &mut Vec<u8>, n: &Node) {
         }
         Value::Str(s) => {
             out.push(4);
-            write_str(out, s);
+            write_str(out, s.as_str());
         }
         Value::Seq(items) => {
             out.push(5);
@@ -493,7 +496,7 @@ fn write_node(out: &mut Vec<u8>, n: &Node) {
             out.push(6);
             out.extend((entries.len() as u64).to_le_bytes());
             for e in entries.iter() {
-                write_str(out, &e.key);
+                write_str(out, e.key.as_str());
                 write_node(out, &e.value);
             }
         }
