@@ -22,6 +22,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const WORKER_STACK: usize = 256 << 20;
 
 fn main() -> ExitCode {
+    // No transparent huge pages: mimalloc asks for them, and a fault on one
+    // zeroes 2 MiB, after the kernel compacts memory to find it when memory
+    // is fragmented (after a build, on a busy laptop). On a 20,000-node
+    // inventory that cost 1.3-2.3 s of system time for `explain` and 7-10 s
+    // for `lint`, against 0.7-1.0 s and 3 s with 4 KiB pages, the user time
+    // the same (issue 37; docs/performance.md). A failure changes nothing.
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
     // Before any parallel work; if a pool exists already, it stays.
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(WORKER_STACK)
