@@ -148,8 +148,8 @@ struct Tries {
     found: u32,
 }
 
-/// Values of a key looked up before the share found decides whether its
-/// values are looked up at all.
+/// Values of a key looked up before the share of them found decides
+/// whether its values are looked up at all (found in under one of 8: not).
 const MEMO_TRIAL: u32 = 32;
 
 /// Most lines a block value may have to be remembered: longer ones repeat
@@ -205,31 +205,19 @@ impl<'a> Block<'a> {
     /// parser goes, so no line table is held).
     fn advance(&mut self) {
         let t = self.t;
-        self.cur = None;
-        while self.next_line < t.len() {
-            let start = self.next_line;
-            let end = memchr::memchr(b'\n', &t[start..]).map_or(t.len(), |i| start + i);
-            self.next_line = end + 1;
-            let indent = t[start..end].iter().take_while(|&&b| b == b' ').count();
-            let content = start + indent;
-            if content == end || t[content] == b'#' {
-                continue;
-            }
-            let doc_start = indent == 0 && t[start..end].starts_with(b"---");
-            if doc_start && t[start + 3..end].iter().any(|&b| b != b' ')
-                || indent == 0 && (t[start] == b'%' || t[start..end].starts_with(b"..."))
-            {
-                // `--- content`, `----`, directives and document-end markers.
-                self.bad_line = true;
-                return;
-            }
-            self.cur = Some(Line {
-                content,
-                end,
-                indent,
-                doc_start,
-            });
+        self.cur = self.line_from(self.next_line);
+        let Some(line) = self.cur else {
+            self.next_line = t.len();
             return;
+        };
+        self.next_line = line.end + 1;
+        let start = line.content - line.indent;
+        if line.doc_start && t[start + 3..line.end].iter().any(|&b| b != b' ')
+            || line.indent == 0 && (t[start] == b'%' || t[start..line.end].starts_with(b"..."))
+        {
+            // `--- content`, `----`, directives and document-end markers.
+            self.bad_line = true;
+            self.cur = None;
         }
     }
 
@@ -366,8 +354,9 @@ impl<'a> Block<'a> {
         None
     }
 
-    /// The next line with a token on it from byte `from`, as [`Block::advance`]
-    /// finds it (`None` at the end).
+    /// The next line with a token on it from byte `from` (`None` at the
+    /// end): what [`Block::advance`] moves to, and what
+    /// [`Block::extent`] looks ahead through.
     fn line_from(&self, mut from: usize) -> Option<Line> {
         let t = self.t;
         while from < t.len() {
@@ -382,7 +371,7 @@ impl<'a> Block<'a> {
                 content,
                 end,
                 indent,
-                doc_start: false,
+                doc_start: indent == 0 && t[from..end].starts_with(b"---"),
             });
         }
         None
