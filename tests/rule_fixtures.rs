@@ -115,3 +115,26 @@ fn eleven_valid_values_per_release() {
         assert_eq!(got, want, "{version}");
     }
 }
+
+/// ValidateAnnotations (apimachinery objectmeta.go): keys and values of all
+/// annotations together may hold 256 KiB (TooLong at metadata.annotations);
+/// ValidateObjectMeta runs on a Pod as on the DRA kinds (DRA-V186).
+#[test]
+fn object_metadata_annotation_size_and_pods() {
+    let claim = |bytes: usize| {
+        format!(
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: default\n  annotations:\n    k: \"{}\"\nspec: {{devices: {{requests: []}}}}\n",
+            "x".repeat(bytes - 1)
+        )
+    };
+    assert_eq!(errors(&claim(256 << 10), &[]), []);
+    assert_eq!(
+        errors(&claim((256 << 10) + 1), &[]),
+        [("metadata.annotations".to_owned(), "TooLong".to_owned())]
+    );
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  labels: {app: \"a b\"}\n  generation: -4\nspec:\n  containers: [{name: app, image: busybox}]\n";
+    assert_eq!(
+        errors(pod, &[]),
+        [("metadata.labels".to_owned(), "Invalid".to_owned())]
+    );
+}

@@ -25,6 +25,31 @@ pub fn is_dns_subdomain(s: &str) -> bool {
     s.len() <= DNS_SUBDOMAIN_MAX && s.split('.').all(label_chars_ok)
 }
 
+/// A generateName as `NameIsDNSSubdomain(name, prefix=true)` takes it:
+/// `maskTrailingDash` first replaces a final `-` and the character before
+/// it by one letter (a name of one character is left as it is).
+pub fn is_dns_subdomain_prefix(s: &str) -> bool {
+    if !s.is_ascii() {
+        return false;
+    }
+    if s.len() > 1 && s.ends_with('-') {
+        is_dns_subdomain(&format!("{}a", &s[..s.len() - 2]))
+    } else {
+        is_dns_subdomain(s)
+    }
+}
+
+/// What `SimpleNameGenerator.GenerateName` makes of a generateName: its
+/// first 58 bytes and 5 random lower-case letters or digits (any five give
+/// the same verdict). `None` when those bytes are not all ASCII: Go cuts
+/// bytes, and such a name is no DNS subdomain whatever follows.
+pub fn generated_name(base: &str) -> Option<String> {
+    const MAX_BASE: usize = 58;
+    let head = &base.as_bytes()[..base.len().min(MAX_BASE)];
+    head.is_ascii()
+        .then(|| format!("{}xxxxx", String::from_utf8_lossy(head)))
+}
+
 /// C identifier: `[A-Za-z_][A-Za-z0-9_]*` (length checked separately).
 pub fn is_c_identifier(s: &str) -> bool {
     let b = s.as_bytes();
@@ -265,5 +290,28 @@ mod tests {
         assert_eq!(q(Version::V1_37, "a/b/c").len(), 1);
         assert!(!q(Version::V1_35, "Bad_Domain/model").is_empty());
         assert!(!q(Version::V1_35, "/model").is_empty());
+    }
+
+    /// `NameIsDNSSubdomain(prefix=true)` masks a trailing dash by replacing
+    /// the last two characters with one letter (apimachinery generic.go).
+    #[test]
+    fn generate_name_prefixes() {
+        assert!(is_dns_subdomain_prefix("gpu-"));
+        assert!(is_dns_subdomain_prefix("a-"));
+        assert!(!is_dns_subdomain_prefix("-"));
+        assert!(!is_dns_subdomain_prefix("Gpu-"));
+        // "a.-" masks to "aa": the prefix passes, the generated name not.
+        assert!(is_dns_subdomain_prefix("a.-"));
+        assert!(!is_dns_subdomain(&generated_name("a.-").unwrap()));
+        // 252 letters and '-' mask to 252 characters, within 253.
+        let long = format!("{}-", "a".repeat(252));
+        assert!(is_dns_subdomain_prefix(&long));
+        assert!(is_dns_subdomain_prefix(&format!("a{long}")));
+        assert!(!is_dns_subdomain_prefix(&format!("aa{long}")));
+        assert_eq!(generated_name(&long).unwrap().len(), 63);
+        assert_eq!(generated_name("gpu-").unwrap(), "gpu-xxxxx");
+        // Go cuts bytes: a character across byte 58 leaves no valid name.
+        assert_eq!(generated_name(&format!("{}é", "a".repeat(57))), None);
+        assert!(generated_name(&format!("{}é", "a".repeat(58))).is_some());
     }
 }

@@ -26,31 +26,74 @@ pub(crate) fn is_mirror_pod(obj: &Object) -> bool {
             .is_some()
 }
 
-/// Reports `metadata.name` when it is not a DNS subdomain (all DRA kinds).
+/// `metadata.name` and `metadata.generateName` as `ValidateObjectMetaAccessor`
+/// (apimachinery `api/validation/objectmeta.go`) checks them with
+/// `NameIsDNSSubdomain`, for every DRA kind: a generateName is checked as a
+/// prefix (`maskTrailingDash`), and without a name the name is the one
+/// `SimpleNameGenerator` makes from it (at most 58 bytes of it, then five
+/// lower-case letters and digits), checked again; with neither, the name
+/// is Required.
 pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
-    let Some(meta) = get(&obj.root, "metadata") else {
-        return;
-    };
-    for key in ["name", "generateName"] {
-        let Some(e) = entry(meta, key) else { continue };
-        let Some(name) = e.value.as_str() else {
-            continue;
-        };
-        // generateName gets a random suffix; its prefix may end in '-'.
-        let checked = if key == "generateName" {
-            format!("{}x", name)
-        } else {
-            name.to_owned()
-        };
-        if !name.is_empty() && !is_dns_subdomain(&checked) {
+    let meta = get(&obj.root, "metadata");
+    let field = |key: &str| meta.and_then(|m| entry(m, key));
+    const NOT_SUBDOMAIN: &str =
+        "is not a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters";
+    let generate = field("generateName")
+        .and_then(|e| Some((e, e.value.as_str()?)))
+        .filter(|(_, g)| !g.is_empty());
+    if let Some((e, g)) = generate {
+        if !is_dns_subdomain_prefix(g) {
             out.report(
                 obj,
                 Invalid,
-                format!("metadata.{key}"),
+                "metadata.generateName",
                 e.value.span,
-                format!("{name:?} is not a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters"),
+                format!("{g:?} {NOT_SUBDOMAIN}"),
             );
         }
+    }
+    let name = field("name");
+    match name.map(|e| (e, e.value.as_str())) {
+        // Not a string: the decoding rule (DRA-S002) reports it.
+        Some((_, None)) => {}
+        Some((e, Some(n))) if !n.is_empty() => {
+            if !is_dns_subdomain(n) {
+                out.report(
+                    obj,
+                    Invalid,
+                    "metadata.name",
+                    e.value.span,
+                    format!("{n:?} {NOT_SUBDOMAIN}"),
+                );
+            }
+        }
+        _ => match generate {
+            Some((e, g)) => {
+                if generated_name(g).is_none_or(|n| !is_dns_subdomain(&n)) {
+                    out.report(
+                        obj,
+                        Invalid,
+                        "metadata.name",
+                        e.value.span,
+                        format!("the name generated from {g:?} (its first 58 characters and 5 random ones) {NOT_SUBDOMAIN}"),
+                    );
+                }
+            }
+            None => {
+                let span = match (name, meta) {
+                    (Some(e), _) => e.value.span,
+                    (None, Some(m)) => missing_span(m),
+                    (None, None) => missing_span(&obj.root),
+                };
+                out.report(
+                    obj,
+                    Required,
+                    "metadata.name",
+                    span,
+                    "name or generateName is required",
+                );
+            }
+        },
     }
 }
 

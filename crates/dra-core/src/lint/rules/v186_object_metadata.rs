@@ -1,0 +1,213 @@
+//! DRA-V186: invalid object metadata (labels, annotations, owner
+//! references, finalizers, namespace, generation).
+use super::prelude::*;
+use crate::tree::Value;
+
+declare_rule! {
+    id: "DRA-V186", name: "invalid-object-metadata", severity: Error, origin: Apiserver,
+    summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation",
+    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). Each finding is reported at the field, without an index, as the apiserver does.",
+    example: "metadata:\n  name: gpu-claim\n  labels:\n    team: ml platform\n",
+    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload], check),
+}
+
+/// The most bytes of keys and values `ValidateAnnotationsSize` allows.
+const ANNOTATIONS_MAX_BYTES: usize = 256 << 10;
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let Some(meta) = get(&obj.root, "metadata") else {
+        return;
+    };
+    if matches!(obj.kind, ResourceClaim | ResourceClaimTemplate | Workload) {
+        namespace(obj, meta, out);
+    }
+    if matches!(obj.kind, ResourceClaim | ResourceClaimTemplate) {
+        if let Some(g) = get(meta, "generation").filter(|g| g.as_i64().is_some_and(|g| g < 0)) {
+            out.report(
+                obj,
+                Invalid,
+                "metadata.generation",
+                g.span,
+                "must be greater than or equal to 0",
+            );
+        }
+    }
+    labels(obj, meta, out);
+    annotations(obj, meta, out);
+    owner_references(obj, meta, out);
+    finalizers(obj, meta, out);
+}
+
+/// `ValidateNamespaceName`: a DNS label (an empty namespace is filled in
+/// from the request, as kubectl sends it).
+fn namespace(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+    if let Some(n) = get(meta, "namespace") {
+        if let Some(ns) = n.as_str().filter(|ns| !ns.is_empty() && !is_dns_label(ns)) {
+            out.report(
+                obj,
+                Invalid,
+                "metadata.namespace",
+                n.span,
+                format!("{ns:?} is not a DNS label: lower-case letters, digits and '-', at most 63 characters"),
+            );
+        }
+    }
+}
+
+/// `ValidateLabels`: qualified-name keys, label values.
+fn labels(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+    for l in entries(meta, "labels") {
+        if !is_label_key(&l.key) {
+            out.report(
+                obj,
+                Invalid,
+                "metadata.labels",
+                l.key_span,
+                format!("{:?} is not a valid label key: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric", l.key.as_str()),
+            );
+        }
+        if let Some(v) = l.value.as_str().filter(|v| !is_label_value(v)) {
+            out.report(
+                obj,
+                Invalid,
+                "metadata.labels",
+                l.value.span,
+                format!("{v:?} is not a valid label value: empty, or at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric"),
+            );
+        }
+    }
+}
+
+/// `ValidateAnnotations`: keys are qualified names in any case, and all
+/// keys and values together at most 256 KiB.
+fn annotations(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+    let mut bytes = 0usize;
+    for a in entries(meta, "annotations") {
+        bytes += a.key.len() + a.value.as_str().map_or(0, str::len);
+        if !is_label_key(&a.key.to_ascii_lowercase()) {
+            out.report(
+                obj,
+                Invalid,
+                "metadata.annotations",
+                a.key_span,
+                format!("{:?} is not a valid annotation key: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric", a.key.as_str()),
+            );
+        }
+    }
+    if bytes > ANNOTATIONS_MAX_BYTES {
+        if let Some(e) = entry(meta, "annotations") {
+            out.report(
+                obj,
+                TooLong,
+                "metadata.annotations",
+                e.key_span,
+                format!("annotations hold {bytes} bytes; at most {ANNOTATIONS_MAX_BYTES} (256 KiB) are allowed"),
+            );
+        }
+    }
+}
+
+/// `ValidateOwnerReferences`: each reference's fields (reported without
+/// the index), banned owners, and one controller at most.
+fn owner_references(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+    const PATH: &str = "metadata.ownerReferences";
+    let mut controller: Option<String> = None;
+    for r in items(meta, "ownerReferences") {
+        if !matches!(r.value, Value::Map(_)) {
+            continue;
+        }
+        let text = |k: &str| get(r, k).and_then(Node::as_str).unwrap_or("");
+        let span = |k: &str| get(r, k).map_or_else(|| missing_span(r), |n| n.span);
+        let api_version = text("apiVersion");
+        let (group, version) = group_version(api_version);
+        let kind = text("kind");
+        if version.is_empty() {
+            out.report(
+                obj,
+                Invalid,
+                format!("{PATH}.apiVersion"),
+                span("apiVersion"),
+                format!("{api_version:?}: version must not be empty"),
+            );
+        }
+        for key in ["kind", "name", "uid"] {
+            if text(key).is_empty() {
+                out.report(
+                    obj,
+                    Invalid,
+                    format!("{PATH}.{key}"),
+                    span(key),
+                    "must not be empty",
+                );
+            }
+        }
+        if group.is_empty() && version == "v1" && kind == "Event" {
+            out.report(
+                obj,
+                Invalid,
+                PATH,
+                r.span,
+                "/v1, Kind=Event is disallowed from being an owner",
+            );
+        }
+        if get(r, "controller").and_then(Node::as_bool) == Some(true) {
+            let this = format!("{kind}/{}", text("name"));
+            match &controller {
+                Some(first) => {
+                    out.report(
+                        obj,
+                        Invalid,
+                        PATH,
+                        span("controller"),
+                        format!("Only one reference can have Controller set to true. Found \"true\" in references for {first} and {this}"),
+                    );
+                }
+                None => controller = Some(this),
+            }
+        }
+    }
+}
+
+/// `schema.ParseGroupVersion` as `FromAPIVersionAndKind` uses it: a value
+/// with more than one `/` parses to nothing (no version).
+fn group_version(api_version: &str) -> (&str, &str) {
+    if api_version == "/" {
+        return ("", "");
+    }
+    match api_version.matches('/').count() {
+        0 => ("", api_version),
+        1 => api_version.split_once('/').unwrap_or(("", "")),
+        _ => ("", ""),
+    }
+}
+
+/// `ValidateFinalizers`: qualified names, and not both ways of deleting
+/// dependents.
+fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+    const PATH: &str = "metadata.finalizers";
+    let list = items(meta, "finalizers");
+    let names: Vec<(&Node, &str)> = list.iter().filter_map(|n| Some((n, n.as_str()?))).collect();
+    for (n, f) in &names {
+        if !is_label_key(f) {
+            out.report(
+                obj,
+                Invalid,
+                PATH,
+                n.span,
+                format!("{f:?} is not a qualified name: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric"),
+            );
+        }
+    }
+    let has = |x: &str| names.iter().any(|(_, f)| *f == x);
+    if has("orphan") && has("foregroundDeletion") {
+        if let Some(e) = entry(meta, "finalizers") {
+            out.report(
+                obj,
+                Invalid,
+                PATH,
+                e.key_span,
+                "finalizer orphan and foregroundDeletion cannot be both set",
+            );
+        }
+    }
+}
