@@ -5,8 +5,8 @@ use crate::tree::Value;
 
 declare_rule! {
     id: "DRA-V186", name: "invalid-object-metadata", severity: Error, origin: Apiserver,
-    summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation",
-    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). Each finding is reported at the field, without an index, as the apiserver does.",
+    summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation (or, on a Pod or workload, name or pod template labels)",
+    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod or workload is also checked for its name (a DNS subdomain, from `generateName` too; a CronJob at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
     example: "metadata:\n  name: gpu-claim\n  labels:\n    team: ml platform\n",
     check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload], check),
 }
@@ -32,10 +32,55 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             );
         }
     }
-    labels(obj, meta, out);
-    annotations(obj, meta, out);
+    labels(obj, meta, "metadata", out);
+    annotations(obj, meta, "metadata", out);
     owner_references(obj, meta, out);
     finalizers(obj, meta, out);
+    if obj.kind == Workload {
+        workload(obj, out);
+    }
+}
+
+/// A Pod's or workload's name (`NameIsDNSSubdomain` for every kind, and a
+/// CronJob's at most 52 characters: its jobs append 11), and the labels and
+/// annotations of a built-in workload's pod template, which
+/// `ValidatePodTemplateSpec` reports at `<template>.labels`, without
+/// `metadata` (a custom resource's template is its schema's to check).
+fn workload(obj: &Object, out: &mut Sink<'_>) {
+    check_object_name(obj, out);
+    let api = obj.reference.api_version.as_str();
+    if obj.reference.kind == "CronJob" && api == "batch/v1" {
+        if let Some(n) = get(&obj.root, "metadata").and_then(|m| get(m, "name")) {
+            if n.as_str().is_some_and(|name| name.len() > 52) {
+                out.report(
+                    obj,
+                    Invalid,
+                    "metadata.name",
+                    n.span,
+                    "must be no more than 52 characters",
+                );
+            }
+        }
+    }
+    if !matches!(api, "v1" | "apps/v1" | "batch/v1") {
+        return;
+    }
+    // A Pod's spec is at `spec`: it has no template.
+    let Some((_, template_path)) = obj
+        .pod_spec_path
+        .split_last()
+        .filter(|(_, t)| !t.is_empty())
+    else {
+        return;
+    };
+    let template = template_path
+        .iter()
+        .try_fold(&obj.root, |node, key| get(node, key));
+    if let Some(meta) = template.and_then(|t| get(t, "metadata")) {
+        let path = template_path.join(".");
+        labels(obj, meta, &path, out);
+        annotations(obj, meta, &path, out);
+    }
 }
 
 /// `ValidateNamespaceName`: a DNS label (an empty namespace is filled in
@@ -54,14 +99,16 @@ fn namespace(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
     }
 }
 
-/// `ValidateLabels`: qualified-name keys, label values.
-fn labels(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+/// `ValidateLabels`: qualified-name keys, label values, reported at
+/// `<at>.labels`.
+fn labels(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
+    let path = format!("{at}.labels");
     for l in entries(meta, "labels") {
         if !is_label_key(&l.key) {
             out.report(
                 obj,
                 Invalid,
-                "metadata.labels",
+                &path,
                 l.key_span,
                 format!("{:?} is not a valid label key: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric", l.key.as_str()),
             );
@@ -70,7 +117,7 @@ fn labels(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 Invalid,
-                "metadata.labels",
+                &path,
                 l.value.span,
                 format!("{v:?} is not a valid label value: empty, or at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric"),
             );
@@ -79,8 +126,9 @@ fn labels(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
 }
 
 /// `ValidateAnnotations`: keys are qualified names in any case, and all
-/// keys and values together at most 256 KiB.
-fn annotations(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
+/// keys and values together at most 256 KiB, reported at `<at>.annotations`.
+fn annotations(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
+    let path = format!("{at}.annotations");
     let mut bytes = 0usize;
     for a in entries(meta, "annotations") {
         bytes += a.key.len() + a.value.as_str().map_or(0, str::len);
@@ -88,7 +136,7 @@ fn annotations(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 Invalid,
-                "metadata.annotations",
+                &path,
                 a.key_span,
                 format!("{:?} is not a valid annotation key: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric", a.key.as_str()),
             );
@@ -99,7 +147,7 @@ fn annotations(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
             out.report(
                 obj,
                 TooLong,
-                "metadata.annotations",
+                &path,
                 e.key_span,
                 format!("annotations hold {bytes} bytes; at most {ANNOTATIONS_MAX_BYTES} (256 KiB) are allowed"),
             );
