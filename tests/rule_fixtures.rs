@@ -118,7 +118,8 @@ fn eleven_valid_values_per_release() {
 
 /// ValidateAnnotations (apimachinery objectmeta.go): keys and values of all
 /// annotations together may hold 256 KiB (TooLong at metadata.annotations);
-/// ValidateObjectMeta runs on a Pod as on the DRA kinds (DRA-V186).
+/// ValidateObjectMeta runs on a Pod as on the DRA kinds (DRA-V186), and a
+/// claim template's metadata is held to the same total (DRA-V131).
 #[test]
 fn object_metadata_annotation_size_and_pods() {
     let claim = |bytes: usize| {
@@ -131,6 +132,15 @@ fn object_metadata_annotation_size_and_pods() {
     assert_eq!(
         errors(&claim((256 << 10) + 1), &[]),
         [("metadata.annotations".to_owned(), "TooLong".to_owned())]
+    );
+    // ValidateTemplateObjectMeta: a template's claim metadata alike (DRA-V131).
+    let template = format!(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {{name: t, namespace: default}}\nspec:\n  metadata:\n    annotations:\n      k: \"{}\"\n  spec: {{devices: {{requests: []}}}}\n",
+        "x".repeat(256 << 10)
+    );
+    assert_eq!(
+        errors(&template, &[]),
+        [("spec.metadata.annotations".to_owned(), "TooLong".to_owned())]
     );
     let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  labels: {app: \"a b\"}\n  generation: -4\nspec:\n  containers: [{name: app, image: busybox}]\n";
     assert_eq!(

@@ -3,7 +3,7 @@ use super::prelude::*;
 
 declare_rule! {
     id: "DRA-V131", name: "invalid-template-metadata", severity: Error, origin: Apiserver,
-    summary: "ResourceClaimTemplate spec.metadata sets a field other than labels and annotations, or has invalid label keys/values or annotation keys",
+    summary: "ResourceClaimTemplate spec.metadata sets a field other than labels and annotations, or has invalid label keys/values or annotation keys, or annotations over 256 KiB",
     docs: "The template's metadata is copied into every claim generated from it, so it follows the usual label and annotation rules. `ValidateTemplateObjectMeta` allows only labels and annotations: any other ObjectMeta field set to a non-zero value (name, namespace, uid, finalizers, ...) is Forbidden (\"cannot be set\"), at the Go field's name with a lower-case first letter (so `uid` is reported as `uID`).",
     example: "spec:\n  metadata:\n    labels: {\"bad key\": x}\n",
     check: Check::Object(&[ResourceClaimTemplate], check),
@@ -55,35 +55,8 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             );
         }
     }
-    for l in entries(meta, "labels") {
-        if !is_label_key(&l.key) {
-            out.report(
-                obj,
-                Invalid,
-                "spec.metadata.labels",
-                l.key_span,
-                format!("{:?} is not a valid label key", l.key),
-            );
-        }
-        if l.value.as_str().is_some_and(|v| !is_label_value(v)) {
-            out.report(
-                obj,
-                Invalid,
-                "spec.metadata.labels",
-                l.value.span,
-                "not a valid label value",
-            );
-        }
-    }
-    for a in entries(meta, "annotations") {
-        if !is_label_key(&a.key.to_ascii_lowercase()) {
-            out.report(
-                obj,
-                Invalid,
-                "spec.metadata.annotations",
-                a.key_span,
-                format!("{:?} is not a valid annotation key", a.key),
-            );
-        }
-    }
+    // ValidateTemplateObjectMeta checks labels and annotations as every
+    // object's metadata is checked (DRA-V186), at spec.metadata.
+    super::v186_object_metadata::labels(obj, meta, "spec.metadata", out);
+    super::v186_object_metadata::annotations(obj, meta, "spec.metadata", out);
 }

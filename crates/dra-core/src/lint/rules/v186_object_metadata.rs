@@ -101,7 +101,7 @@ fn namespace(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
 
 /// `ValidateLabels`: qualified-name keys, label values, reported at
 /// `<at>.labels`.
-fn labels(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
+pub(crate) fn labels(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
     let path = format!("{at}.labels");
     for l in entries(meta, "labels") {
         if !is_label_key(&l.key) {
@@ -127,7 +127,7 @@ fn labels(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
 
 /// `ValidateAnnotations`: keys are qualified names in any case, and all
 /// keys and values together at most 256 KiB, reported at `<at>.annotations`.
-fn annotations(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
+pub(crate) fn annotations(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
     let path = format!("{at}.annotations");
     let mut bytes = 0usize;
     for a in entries(meta, "annotations") {
