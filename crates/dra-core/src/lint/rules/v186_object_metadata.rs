@@ -6,10 +6,35 @@ use crate::tree::Value;
 declare_rule! {
     id: "DRA-V186", name: "invalid-object-metadata", severity: Error, origin: Apiserver,
     summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation (or, on a Pod or workload, name or pod template labels)",
-    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod or workload is also checked for its name (a DNS subdomain, from `generateName` too; a CronJob at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
+    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template (and an RBAC object, ServiceAccount or Namespace, whose metadata is checked the same way) also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod or workload is also checked for its name (a DNS subdomain, from `generateName` too; a CronJob at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
     example: "metadata:\n  name: gpu-claim\n  labels:\n    team: ml platform\n",
-    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload], check),
+    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload, Namespace, Role, ClusterRole, RoleBinding, ClusterRoleBinding, ServiceAccount], check),
 }
+
+/// The kinds whose objects live in a namespace (the others have theirs
+/// cleared before validation: `rest.BeforeCreate`).
+const NAMESPACED: &[ObjectKind] = &[
+    ResourceClaim,
+    ResourceClaimTemplate,
+    Workload,
+    Role,
+    RoleBinding,
+    ServiceAccount,
+];
+
+/// The kinds whose strategy keeps the generation a client sends on create
+/// (DeviceClass, ResourceSlice, DeviceTaintRule, Pods and the workloads
+/// are created with generation 1 by their `PrepareForCreate`).
+const GENERATION_KEPT: &[ObjectKind] = &[
+    ResourceClaim,
+    ResourceClaimTemplate,
+    Namespace,
+    Role,
+    ClusterRole,
+    RoleBinding,
+    ClusterRoleBinding,
+    ServiceAccount,
+];
 
 /// The most bytes of keys and values `ValidateAnnotationsSize` allows.
 const ANNOTATIONS_MAX_BYTES: usize = 256 << 10;
@@ -18,10 +43,10 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(meta) = get(&obj.root, "metadata") else {
         return;
     };
-    if matches!(obj.kind, ResourceClaim | ResourceClaimTemplate | Workload) {
+    if NAMESPACED.contains(&obj.kind) {
         namespace(obj, meta, out);
     }
-    if matches!(obj.kind, ResourceClaim | ResourceClaimTemplate) {
+    if GENERATION_KEPT.contains(&obj.kind) {
         if let Some(g) = get(meta, "generation").filter(|g| g.as_i64().is_some_and(|g| g < 0)) {
             out.report(
                 obj,
