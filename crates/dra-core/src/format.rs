@@ -25,18 +25,35 @@ pub fn is_dns_subdomain(s: &str) -> bool {
     s.len() <= DNS_SUBDOMAIN_MAX && s.split('.').all(label_chars_ok)
 }
 
-/// A generateName as `NameIsDNSSubdomain(name, prefix=true)` takes it:
-/// `maskTrailingDash` first replaces a final `-` and the character before
-/// it by one letter (a name of one character is left as it is).
-pub fn is_dns_subdomain_prefix(s: &str) -> bool {
+/// A generateName as `NameIsDNSSubdomain`/`NameIsDNSLabel(name,
+/// prefix=true)` take it: `maskTrailingDash` replaces a final `-` and the
+/// character before it by one letter (a name of one character is left as
+/// it is). `None` for non-ASCII text, which no DNS name accepts.
+fn mask_trailing_dash(s: &str) -> Option<String> {
     if !s.is_ascii() {
-        return false;
+        return None;
     }
-    if s.len() > 1 && s.ends_with('-') {
-        is_dns_subdomain(&format!("{}a", &s[..s.len() - 2]))
+    Some(if s.len() > 1 && s.ends_with('-') {
+        format!("{}a", &s[..s.len() - 2])
     } else {
-        is_dns_subdomain(s)
-    }
+        s.to_owned()
+    })
+}
+
+/// A generateName that `NameIsDNSSubdomain(prefix=true)` accepts.
+pub fn is_dns_subdomain_prefix(s: &str) -> bool {
+    mask_trailing_dash(s).is_some_and(|m| is_dns_subdomain(&m))
+}
+
+/// A generateName that `NameIsDNSLabel(prefix=true)` accepts.
+pub fn is_dns_label_prefix(s: &str) -> bool {
+    mask_trailing_dash(s).is_some_and(|m| is_dns_label(&m))
+}
+
+/// `path.IsValidPathSegmentName` (RBAC names): not `.` or `..`, and no
+/// `/` or `%`; a prefix (`IsValidPathSegmentPrefix`) only the latter.
+pub fn is_path_segment_name(s: &str, prefix: bool) -> bool {
+    !s.contains(['/', '%']) && (prefix || (s != "." && s != ".."))
 }
 
 /// What `SimpleNameGenerator.GenerateName` makes of a generateName: its
@@ -300,6 +317,12 @@ mod tests {
         assert!(is_dns_subdomain_prefix("a-"));
         assert!(!is_dns_subdomain_prefix("-"));
         assert!(!is_dns_subdomain_prefix("Gpu-"));
+        assert!(is_dns_label_prefix("ml-"));
+        assert!(!is_dns_label_prefix("ml.team-"));
+        assert!(is_path_segment_name("system:aggregate-to-edit", false));
+        assert!(!is_path_segment_name("..", false));
+        assert!(is_path_segment_name("..", true));
+        assert!(!is_path_segment_name("a%2F", true));
         // "a.-" masks to "aa": the prefix passes, the generated name not.
         assert!(is_dns_subdomain_prefix("a.-"));
         assert!(!is_dns_subdomain(&generated_name("a.-").unwrap()));

@@ -26,29 +26,69 @@ pub(crate) fn is_mirror_pod(obj: &Object) -> bool {
             .is_some()
 }
 
+/// How a kind's validation checks its name (its `ValidateNameFunc`).
+#[derive(Clone, Copy)]
+pub(crate) enum NameFormat {
+    /// `NameIsDNSSubdomain`: the DRA kinds, Pods, workloads, ServiceAccounts.
+    DnsSubdomain,
+    /// `NameIsDNSLabel`: Namespaces.
+    DnsLabel,
+    /// `path.IsValidPathSegmentName`: the RBAC kinds.
+    PathSegment,
+}
+
+impl NameFormat {
+    /// Whether a name (or, `prefix`, a generateName) passes.
+    fn accepts(self, name: &str, prefix: bool) -> bool {
+        match (self, prefix) {
+            (NameFormat::DnsSubdomain, false) => is_dns_subdomain(name),
+            (NameFormat::DnsSubdomain, true) => is_dns_subdomain_prefix(name),
+            (NameFormat::DnsLabel, false) => is_dns_label(name),
+            (NameFormat::DnsLabel, true) => is_dns_label_prefix(name),
+            (NameFormat::PathSegment, prefix) => is_path_segment_name(name, prefix),
+        }
+    }
+
+    fn rule(self) -> &'static str {
+        match self {
+            NameFormat::DnsSubdomain => {
+                "is not a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters"
+            }
+            NameFormat::DnsLabel => {
+                "is not a DNS label: lower-case letters, digits and '-', at most 63 characters"
+            }
+            NameFormat::PathSegment => "may not be '.' or '..' and may not contain '/' or '%'",
+        }
+    }
+}
+
 /// `metadata.name` and `metadata.generateName` as `ValidateObjectMetaAccessor`
-/// (apimachinery `api/validation/objectmeta.go`) checks them with
-/// `NameIsDNSSubdomain`, for every DRA kind: a generateName is checked as a
-/// prefix (`maskTrailingDash`), and without a name the name is the one
+/// (apimachinery `api/validation/objectmeta.go`) checks them with the
+/// kind's name function: a generateName is checked as a prefix
+/// (`maskTrailingDash` for DNS names), and without a name the name
 /// `SimpleNameGenerator` makes from it (at most 58 bytes of it, then five
-/// lower-case letters and digits), checked again; with neither, the name
+/// lower-case letters and digits) is checked again; with neither, the name
 /// is Required.
 pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
+    check_name_as(obj, NameFormat::DnsSubdomain, out);
+}
+
+/// [`check_object_name`] with the kind's own name format.
+pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>) {
     let meta = get(&obj.root, "metadata");
     let field = |key: &str| meta.and_then(|m| entry(m, key));
-    const NOT_SUBDOMAIN: &str =
-        "is not a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters";
+    let not_valid = format.rule();
     let generate = field("generateName")
         .and_then(|e| Some((e, e.value.as_str()?)))
         .filter(|(_, g)| !g.is_empty());
     if let Some((e, g)) = generate {
-        if !is_dns_subdomain_prefix(g) {
+        if !format.accepts(g, true) {
             out.report(
                 obj,
                 Invalid,
                 "metadata.generateName",
                 e.value.span,
-                format!("{g:?} {NOT_SUBDOMAIN}"),
+                format!("{g:?} {not_valid}"),
             );
         }
     }
@@ -57,25 +97,25 @@ pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
         // Not a string: the decoding rule (DRA-S002) reports it.
         Some((_, None)) => {}
         Some((e, Some(n))) if !n.is_empty() => {
-            if !is_dns_subdomain(n) {
+            if !format.accepts(n, false) {
                 out.report(
                     obj,
                     Invalid,
                     "metadata.name",
                     e.value.span,
-                    format!("{n:?} {NOT_SUBDOMAIN}"),
+                    format!("{n:?} {not_valid}"),
                 );
             }
         }
         _ => match generate {
             Some((e, g)) => {
-                if generated_name(g).is_none_or(|n| !is_dns_subdomain(&n)) {
+                if generated_name(g).is_none_or(|n| !format.accepts(&n, false)) {
                     out.report(
                         obj,
                         Invalid,
                         "metadata.name",
                         e.value.span,
-                        format!("the name generated from {g:?} (its first 58 characters and 5 random ones) {NOT_SUBDOMAIN}"),
+                        format!("the name generated from {g:?} (its first 58 characters and 5 random ones) {not_valid}"),
                     );
                 }
             }

@@ -6,7 +6,7 @@ use crate::tree::Value;
 declare_rule! {
     id: "DRA-V186", name: "invalid-object-metadata", severity: Error, origin: Apiserver,
     summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation (or, on a Pod or workload, name or pod template labels)",
-    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template (and an RBAC object, ServiceAccount or Namespace, whose metadata is checked the same way) also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod or workload is also checked for its name (a DNS subdomain, from `generateName` too; a CronJob at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
+    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template (and an RBAC object, ServiceAccount or Namespace, whose metadata is checked the same way) also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod, workload, ServiceAccount (a DNS subdomain), Namespace (a DNS label) or RBAC object (no `/` or `%`, not `.` or `..`) is also checked for its name, from `generateName` too (a CronJob's at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
     example: "metadata:\n  name: gpu-claim\n  labels:\n    team: ml platform\n",
     check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload, Namespace, Role, ClusterRole, RoleBinding, ClusterRoleBinding, ServiceAccount], check),
 }
@@ -61,8 +61,14 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     annotations(obj, meta, "metadata", out);
     owner_references(obj, meta, out);
     finalizers(obj, meta, out);
-    if obj.kind == Workload {
-        workload(obj, out);
+    match obj.kind {
+        Workload => workload(obj, out),
+        Namespace => check_name_as(obj, NameFormat::DnsLabel, out),
+        ServiceAccount => check_name_as(obj, NameFormat::DnsSubdomain, out),
+        Role | ClusterRole | RoleBinding | ClusterRoleBinding => {
+            check_name_as(obj, NameFormat::PathSegment, out)
+        }
+        _ => {}
     }
 }
 
