@@ -76,6 +76,10 @@ pub(crate) fn check_object_name(obj: &Object, out: &mut Sink<'_>) {
 /// [`check_object_name`] with the kind's own name format.
 pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>) {
     let meta = get(&obj.root, "metadata");
+    // Metadata that is not a map fails to decode (DRA-S002); null is empty.
+    if meta.is_some_and(|m| !m.is_null() && m.as_map().is_none()) {
+        return;
+    }
     let field = |key: &str| meta.and_then(|m| entry(m, key));
     let not_valid = format.rule();
     let generate = field("generateName")
@@ -94,8 +98,9 @@ pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>
     }
     let name = field("name");
     match name.map(|e| (e, e.value.as_str())) {
-        // Not a string: the decoding rule (DRA-S002) reports it.
-        Some((_, None)) => {}
+        // Not a string: the decoding rule (DRA-S002) reports it (null
+        // decodes to "", which is Required below).
+        Some((e, None)) if !e.value.is_null() => {}
         Some((e, Some(n))) if !n.is_empty() => {
             if !format.accepts(n, false) {
                 out.report(
