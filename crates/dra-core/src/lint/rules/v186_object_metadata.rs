@@ -40,6 +40,16 @@ const GENERATION_KEPT: &[ObjectKind] = &[
 const ANNOTATIONS_MAX_BYTES: usize = 256 << 10;
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    // The name first: without any metadata it is Required.
+    match obj.kind {
+        Workload => workload(obj, out),
+        Namespace => check_name_as(obj, NameFormat::DnsLabel, out),
+        ServiceAccount => check_name_as(obj, NameFormat::DnsSubdomain, out),
+        Role | ClusterRole | RoleBinding | ClusterRoleBinding => {
+            check_name_as(obj, NameFormat::PathSegment, out)
+        }
+        _ => {}
+    }
     let Some(meta) = get(&obj.root, "metadata") else {
         return;
     };
@@ -61,15 +71,6 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     annotations(obj, meta, "metadata", out);
     owner_references(obj, meta, out);
     finalizers(obj, meta, out);
-    match obj.kind {
-        Workload => workload(obj, out),
-        Namespace => check_name_as(obj, NameFormat::DnsLabel, out),
-        ServiceAccount => check_name_as(obj, NameFormat::DnsSubdomain, out),
-        Role | ClusterRole | RoleBinding | ClusterRoleBinding => {
-            check_name_as(obj, NameFormat::PathSegment, out)
-        }
-        _ => {}
-    }
 }
 
 /// A Pod's or workload's name (`NameIsDNSSubdomain` for every kind, and a
