@@ -36,6 +36,9 @@ const GENERATION_KEPT: &[ObjectKind] = &[
     ServiceAccount,
 ];
 
+/// What `IsQualifiedName` accepts (label and annotation keys, finalizers).
+const QUALIFIED_NAME: &str = "an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric";
+
 /// The most bytes of keys and values `ValidateAnnotationsSize` allows.
 const ANNOTATIONS_MAX_BYTES: usize = 256 << 10;
 
@@ -142,7 +145,10 @@ pub(crate) fn labels(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_>) {
                 Invalid,
                 &path,
                 l.key_span,
-                format!("{:?} is not a valid label key: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric", l.key.as_str()),
+                format!(
+                    "{:?} is not a valid label key: {QUALIFIED_NAME}",
+                    l.key.as_str()
+                ),
             );
         }
         if let Some(v) = l.value.as_str().filter(|v| !is_label_value(v)) {
@@ -170,7 +176,10 @@ pub(crate) fn annotations(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_
                 Invalid,
                 &path,
                 a.key_span,
-                format!("{:?} is not a valid annotation key: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric", a.key.as_str()),
+                format!(
+                    "{:?} is not a valid annotation key: {QUALIFIED_NAME}",
+                    a.key.as_str()
+                ),
             );
         }
     }
@@ -274,7 +283,7 @@ fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
                 Invalid,
                 PATH,
                 n.span,
-                format!("{f:?} is not a qualified name: an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric"),
+                format!("{f:?} is not a qualified name: {QUALIFIED_NAME}"),
             );
         }
     }
