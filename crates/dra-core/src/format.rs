@@ -58,13 +58,12 @@ pub fn is_path_segment_name(s: &str, prefix: bool) -> bool {
 
 /// What `SimpleNameGenerator.GenerateName` makes of a generateName: its
 /// first 58 bytes and 5 random lower-case letters or digits (any five give
-/// the same verdict). `None` when those bytes are not all ASCII: Go cuts
-/// bytes, and such a name is no DNS subdomain whatever follows.
-pub fn generated_name(base: &str) -> Option<String> {
+/// the same verdict). Go cuts bytes: a character cut in two becomes U+FFFD
+/// here, which no DNS name accepts and which is neither `/` nor `%`.
+pub fn generated_name(base: &str) -> String {
     const MAX_BASE: usize = 58;
     let head = &base.as_bytes()[..base.len().min(MAX_BASE)];
-    head.is_ascii()
-        .then(|| format!("{}xxxxx", String::from_utf8_lossy(head)))
+    format!("{}xxxxx", String::from_utf8_lossy(head))
 }
 
 /// C identifier: `[A-Za-z_][A-Za-z0-9_]*` (length checked separately).
@@ -325,16 +324,27 @@ mod tests {
         assert!(!is_path_segment_name("a%2F", true));
         // "a.-" masks to "aa": the prefix passes, the generated name not.
         assert!(is_dns_subdomain_prefix("a.-"));
-        assert!(!is_dns_subdomain(&generated_name("a.-").unwrap()));
+        assert!(!is_dns_subdomain(&generated_name("a.-")));
         // 252 letters and '-' mask to 252 characters, within 253.
         let long = format!("{}-", "a".repeat(252));
         assert!(is_dns_subdomain_prefix(&long));
         assert!(is_dns_subdomain_prefix(&format!("a{long}")));
         assert!(!is_dns_subdomain_prefix(&format!("aa{long}")));
-        assert_eq!(generated_name(&long).unwrap().len(), 63);
-        assert_eq!(generated_name("gpu-").unwrap(), "gpu-xxxxx");
+        assert_eq!(generated_name(&long).len(), 63);
+        assert_eq!(generated_name("gpu-"), "gpu-xxxxx");
         // Go cuts bytes: a character across byte 58 leaves no valid name.
-        assert_eq!(generated_name(&format!("{}é", "a".repeat(57))), None);
-        assert!(generated_name(&format!("{}é", "a".repeat(58))).is_some());
+        assert!(!is_dns_subdomain(&generated_name(&format!(
+            "{}é",
+            "a".repeat(57)
+        ))));
+        assert!(is_dns_subdomain(&generated_name(&format!(
+            "{}é",
+            "a".repeat(58)
+        ))));
+        // A path segment (RBAC) may hold any other character, cut or not.
+        assert!(is_path_segment_name(
+            &generated_name(&format!("{}é", "a".repeat(57))),
+            false
+        ));
     }
 }

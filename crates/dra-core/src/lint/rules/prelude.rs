@@ -114,7 +114,7 @@ pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>
         }
         _ => match generate {
             Some((e, g)) => {
-                if generated_name(g).is_none_or(|n| !format.accepts(&n, false)) {
+                if !format.accepts(&generated_name(g), false) {
                     out.report(
                         obj,
                         Invalid,
