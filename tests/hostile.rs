@@ -626,6 +626,9 @@ fn huge_status_lists_are_checked_in_linear_time() {
         "json",
         "--kubernetes-version",
         "1.35",
+        // Kept, so that the binding conditions are walked too.
+        "--feature-gates",
+        "DRADeviceBindingConditions=true",
         dir.join("status.yaml").to_str().unwrap(),
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -30,6 +30,7 @@ pub mod fix;
 pub mod fleet;
 pub mod format;
 pub mod gates;
+pub mod go_time;
 pub mod inventory;
 pub mod key;
 pub mod lines;

@@ -439,6 +439,17 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
                 vec!["the apiserver fails to decode the object (400 Bad Request)".into()],
             )
         }
+        ShapeFinding::BadTime {
+            path,
+            span,
+            message,
+        } => (
+            &rules::s002_wrong_type::RULE,
+            path,
+            span,
+            message,
+            vec!["the apiserver fails to decode the object (400 Bad Request); write times as RFC 3339, e.g. \"2026-01-01T00:00:00Z\"".into()],
+        ),
         ShapeFinding::Dropped { path, span, gate } => {
             let since = match gate.default_on_since() {
                 Some(v) if v > gates.version => format!(" (on by default from Kubernetes {v})"),

@@ -140,12 +140,20 @@ pub(super) fn prepare(
         ApiVersion::Other if obj.kind.is_dra() => return (None, found),
         _ => {}
     }
-    let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates));
+    let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates, status));
     let mut findings = schema::decode_and_drop_update(obj.kind, &mut obj.root, gates, &kept);
+    let in_status = |f: &schema::ShapeFinding| {
+        let p = f.path();
+        p == "status" || p.starts_with("status.")
+    };
     if status {
         // A status write keeps the stored spec and metadata (the status
         // strategy's PrepareForUpdate): only the status is decoded.
-        findings.retain(|f| f.path().starts_with("status"));
+        findings.retain(in_status);
+    } else {
+        // Decoded strictly, then discarded whole (PrepareForCreate,
+        // PrepareForUpdate: DRA-V169): nothing in it is dropped on its own.
+        findings.retain(|f| !(in_status(f) && matches!(f, schema::ShapeFinding::Dropped { .. })));
     }
     let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
     found.extend(
@@ -165,11 +173,23 @@ pub(super) fn prepare(
 }
 
 /// The gates whose fields a stored object uses (in the v1 shape) although
-/// they are off: an update keeps those fields.
-fn stored_gates_in_use(old: &Object, gates: &FeatureGates) -> Vec<crate::gates::Gate> {
+/// they are off: an update keeps those fields. A status write asks the
+/// whole stored claim (`draAdminAccessFeatureInUse(oldClaim)` reads its spec
+/// and status); an update of the spec asks the stored spec only
+/// (`resourceclaimspec.DropDisabledFields(&new.Spec, &old.Spec)`).
+fn stored_gates_in_use(
+    old: &Object,
+    gates: &FeatureGates,
+    status: bool,
+) -> Vec<crate::gates::Gate> {
     let mut root = old.root.clone();
     if matches!(old.api, ApiVersion::V1Beta1 | ApiVersion::V1Alpha3) {
         crate::convert::v1beta1_to_v1(old.kind, &mut root);
+    }
+    if !status {
+        if let crate::tree::Value::Map(entries) = &mut root.value {
+            crate::tree::edit(entries, |v| v.retain(|e| e.key != "status"));
+        }
     }
     schema::gates_in_use(old.kind, root, gates)
 }

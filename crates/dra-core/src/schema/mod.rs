@@ -20,7 +20,9 @@ pub enum Ty {
     Bool,
     Int,
     Quantity,
-    /// Anything: raw extensions, status, and shapes still moving upstream.
+    /// `metav1.Time`: a string Go's `time.Parse(time.RFC3339, ...)` reads.
+    Time,
+    /// Anything: raw extensions and shapes still moving upstream.
     Any,
     Obj(&'static [Field]),
     List(&'static Ty),
@@ -100,14 +102,23 @@ pub const OBJECT_META: &[Field] = &[
     f("uid", Str),
     f("resourceVersion", Str),
     f("generation", Int),
-    f("creationTimestamp", Any),
-    f("deletionTimestamp", Any),
+    f("creationTimestamp", Time),
+    f("deletionTimestamp", Time),
     f("deletionGracePeriodSeconds", Int),
     f("labels", Map(&Str)),
     f("annotations", Map(&Str)),
-    f("ownerReferences", Any),
+    f("ownerReferences", List(&Obj(OWNER_REFERENCE))),
     f("finalizers", STRINGS),
     f("managedFields", Any),
+];
+
+const OWNER_REFERENCE: &[Field] = &[
+    f("apiVersion", Str),
+    f("kind", Str),
+    f("name", Str),
+    f("uid", Str),
+    f("controller", Bool),
+    f("blockOwnerDeletion", Bool),
 ];
 
 const NODE_SELECTOR_REQUIREMENT: &[Field] =
@@ -116,7 +127,8 @@ const NODE_SELECTOR_TERM: &[Field] = &[
     f("matchExpressions", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
     f("matchFields", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
 ];
-const NODE_SELECTOR: &[Field] = &[f("nodeSelectorTerms", List(&Obj(NODE_SELECTOR_TERM)))];
+pub(crate) const NODE_SELECTOR: &[Field] =
+    &[f("nodeSelectorTerms", List(&Obj(NODE_SELECTOR_TERM)))];
 
 const COUNTER: &[Field] = &[f("value", Quantity)];
 
@@ -161,7 +173,7 @@ const DEVICE_TAINT: &[Field] = &[
     f("key", Str),
     f("value", Str),
     f("effect", Str),
-    f("timeAdded", Any),
+    f("timeAdded", Time),
 ];
 
 const BINDING_GATES: &[Gate] = &[
@@ -271,7 +283,7 @@ const RESOURCE_SLICE_SPEC: &[Field] = &[
 
 const CEL_SELECTOR: &[Field] = &[f("expression", Str)];
 const DEVICE_SELECTOR: &[Field] = &[f("cel", Obj(CEL_SELECTOR))];
-const OPAQUE: &[Field] = &[f("driver", Str), f("parameters", Any)];
+pub(crate) const OPAQUE: &[Field] = &[f("driver", Str), f("parameters", Any)];
 const CLASS_CONFIG: &[Field] = &[f("opaque", Obj(OPAQUE))];
 
 const DEVICE_CLASS_SPEC: &[Field] = &[
@@ -280,7 +292,7 @@ const DEVICE_CLASS_SPEC: &[Field] = &[
     g("extendedResourceName", Str, Gate::DRAExtendedResource),
 ];
 
-const TOLERATION: &[Field] = &[
+pub(crate) const TOLERATION: &[Field] = &[
     f("key", Str),
     f("operator", Str),
     f("value", Str),
@@ -386,19 +398,26 @@ const fn top(spec: Ty) -> [Field; 4] {
     ]
 }
 
-// Only ResourceClaim has a `status` (the other kinds have none: strict
-// decoding rejects it). It is accepted as anything: the apiserver discards
-// it on create (DRA-V169).
+// Only ResourceClaim and (from 1.35) DeviceTaintRule have a `status` (the
+// other kinds have none: strict decoding rejects it). It is decoded as the
+// rest of the object; a create discards it (DRA-V169), so its gated fields
+// are dropped only on a status write (`status.rs`).
 static SLICE: [Field; 4] = top(Obj(RESOURCE_SLICE_SPEC));
 static CLASS: [Field; 4] = top(Obj(DEVICE_CLASS_SPEC));
 static CLAIM: [Field; 5] = {
     let [a, k, m, s] = top(Obj(CLAIM_SPEC));
-    [a, k, m, s, f("status", Any)]
+    [a, k, m, s, f("status", Obj(status::CLAIM_STATUS))]
 };
 static TEMPLATE: [Field; 4] = top(Obj(TEMPLATE_SPEC));
 static TAINT_RULE: [Field; 5] = {
     let [a, k, m, s] = top(Obj(DEVICE_TAINT_RULE_SPEC));
-    [a, k, m, s, between(f("status", Any), 35, NOW)]
+    [
+        a,
+        k,
+        m,
+        s,
+        between(f("status", Obj(status::TAINT_RULE_STATUS)), 35, NOW),
+    ]
 };
 
 /// The top-level fields of a kind, or `None` when kubectl-dra does not check
@@ -435,6 +454,12 @@ pub enum ShapeFinding {
         span: Span,
         message: String,
     },
+    /// A `metav1.Time` Go's parser refuses.
+    BadTime {
+        path: String,
+        span: Span,
+        message: String,
+    },
     Dropped {
         path: String,
         span: Span,
@@ -449,6 +474,7 @@ impl ShapeFinding {
             ShapeFinding::UnknownField { path, .. }
             | ShapeFinding::WrongType { path, .. }
             | ShapeFinding::BadQuantity { path, .. }
+            | ShapeFinding::BadTime { path, .. }
             | ShapeFinding::Dropped { path, .. } => path,
         }
     }
@@ -691,6 +717,18 @@ fn walk_ty(
             }
             _ => out.push(wrong("quantity (string or number)", node, path)),
         },
+        Time => match node.as_str() {
+            Some(text) => {
+                if let Some(message) = crate::go_time::rfc3339_error(text) {
+                    out.push(ShapeFinding::BadTime {
+                        path: path.render(),
+                        span: node.span,
+                        message,
+                    });
+                }
+            }
+            None => out.push(wrong("string (an RFC 3339 time)", node, path)),
+        },
         Obj(fields) => {
             if matches!(node.value, Value::Map(_)) {
                 walk_obj(fields, node, path, gates, out);
@@ -719,55 +757,6 @@ fn walk_ty(
     }
 }
 
+mod status;
 #[cfg(test)]
-mod tests {
-    use crate::gates::{FeatureGates, Version};
-    use crate::lint::{lint, Selection, Settings, SourceFile};
-
-    /// sigs.k8s.io/yaml turns YAML into JSON before the apiserver decodes
-    /// it: a whole float below 2^63 is marshalled as digits and decodes into
-    /// an int64 field; a fraction (or a number that big) does not.
-    #[test]
-    fn whole_floats_are_integers_after_yaml_to_json() {
-        let rules_for = |count: &str| {
-            let text = format!("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: c, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: gpu\n        count: {count}\n");
-            let settings = Settings {
-                gates: FeatureGates::defaults(Version::LATEST),
-                selection: Selection::default(),
-                per_file: Vec::new(),
-                inventory_from_input: false,
-                limits: crate::yaml::Limits::default(),
-                inventory: None,
-                stored: Vec::new(),
-                status: false,
-            };
-            let r = lint(
-                &[SourceFile {
-                    name: "c.yaml".into(),
-                    text,
-                }],
-                Vec::new(),
-                &settings,
-            );
-            r.diagnostics
-                .iter()
-                .filter(|d| d.severity == crate::diag::Severity::Error)
-                .map(|d| d.rule.to_owned())
-                .collect::<Vec<_>>()
-        };
-        for whole in ["2", "2.0", "1e1", "0x2"] {
-            assert!(
-                rules_for(whole).is_empty(),
-                "{whole}: {:?}",
-                rules_for(whole)
-            );
-        }
-        for wrong in ["2.5", "1e19", "'2'"] {
-            assert!(rules_for(wrong).contains(&"DRA-S002".to_owned()), "{wrong}");
-        }
-        // Validated as the integer it became: -1 is not a valid count (0 is
-        // defaulted to 1).
-        assert!(!rules_for("-1.0").is_empty());
-        assert!(rules_for("0.0").is_empty());
-    }
-}
+mod tests;
