@@ -176,6 +176,19 @@ const DEVICE_TAINT: &[Field] = &[
     f("timeAdded", Time),
 ];
 
+const NODE_ALLOCATABLE_MAPPING_1_36: &[Field] =
+    &[f("capacityKey", Str), f("allocationMultiplier", Quantity)];
+const NODE_ALLOCATABLE_MAPPING: &[Field] = &[
+    f("capacityKey", Str),
+    f("capacityMultiplier", Quantity),
+    f("deviceMultiplier", Quantity),
+];
+const NODE_ALLOCATABLE_OVERHEAD: &[Field] = &[f("perPod", Quantity), f("perContainer", Quantity)];
+const NODE_ALLOCATABLE_RESOURCE: &[Field] = &[
+    f("mapping", Obj(NODE_ALLOCATABLE_MAPPING)),
+    f("overhead", Obj(NODE_ALLOCATABLE_OVERHEAD)),
+];
+
 const BINDING_GATES: &[Gate] = &[
     Gate::DRADeviceBindingConditions,
     Gate::DRAResourceClaimDeviceStatus,
@@ -225,11 +238,12 @@ const DEVICE: &[Field] = &[
         Gate::DRAConsumableCapacity,
     ),
     // 1.36 (KEP-5517 alpha) named it nodeAllocatableResourceMappings, a map
-    // of {capacityKey, allocationMultiplier}; 1.37 reshaped and renamed it.
+    // of {capacityKey, allocationMultiplier}; 1.37 reshaped and renamed it
+    // (kubernetes/api release-1.36 and master `resource/v1/types.go`).
     between(
         g(
             "nodeAllocatableResourceMappings",
-            Map(&Any),
+            Map(&Obj(NODE_ALLOCATABLE_MAPPING_1_36)),
             Gate::DRANodeAllocatableResources,
         ),
         36,
@@ -237,7 +251,7 @@ const DEVICE: &[Field] = &[
     ),
     gs(
         "nodeAllocatableResources",
-        Map(&Any),
+        Map(&Obj(NODE_ALLOCATABLE_RESOURCE)),
         Gate::DRANodeAllocatableResources,
         37,
     ),
@@ -488,7 +502,10 @@ impl ShapeFinding {
 }
 
 /// Decodes `root` against the kind's fields and strips gated fields that are
-/// off. Type errors leave the node in place; rules skip values of the wrong type.
+/// off, and unknown fields: the Go struct has no place for them, so no
+/// validation sees them (strict decoding refuses the request; without it the
+/// field is silently gone). Type errors leave the node in place; rules skip
+/// values of the wrong type.
 pub fn decode_and_drop(
     kind: ObjectKind,
     root: &mut Node,
@@ -629,19 +646,26 @@ fn walk_obj(
                 }
                 walk_ty(&fd.ty, &mut e.value, &field_path, gates, out);
             }
-            Some(fd) if fd.since > version.0 => out.push(ShapeFinding::UnknownField {
-                path: field_path.render(),
-                span: e.key_span,
-                suggestion: None,
-                since: Some(Version(fd.since)),
-            }),
-            Some(_) => out.push(ShapeFinding::UnknownField {
-                path: field_path.render(),
-                span: e.key_span,
-                suggestion: None,
-                since: None,
-            }),
+            Some(fd) if fd.since > version.0 => {
+                out.push(ShapeFinding::UnknownField {
+                    path: field_path.render(),
+                    span: e.key_span,
+                    suggestion: None,
+                    since: Some(Version(fd.since)),
+                });
+                drop_keys.push(e.key);
+            }
+            Some(_) => {
+                out.push(ShapeFinding::UnknownField {
+                    path: field_path.render(),
+                    span: e.key_span,
+                    suggestion: None,
+                    since: None,
+                });
+                drop_keys.push(e.key);
+            }
             None => {
+                drop_keys.push(e.key);
                 let suggestion = did_you_mean(
                     &e.key,
                     fields
