@@ -404,6 +404,9 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
                 Some(s) => format!("unknown field \"{leaf}\" (did you mean \"{s}\"?)"),
                 None => format!("unknown field \"{leaf}\""),
             };
+            if leaf == "source" && path.contains("resourceClaims[") {
+                notes.push("the `source: {resourceClaimName | resourceClaimTemplateName}` shape is the pre-1.31 API (resource.k8s.io/v1alpha2): set the field directly on the claim entry".into());
+            }
             notes.push("kubectl's strict field validation rejects it; without it the apiserver drops it silently".into());
             (&rules::s001_unknown_field::RULE, path, span, message, notes)
         }

@@ -142,6 +142,16 @@ pub(super) fn prepare(
     }
     let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates, status));
     let mut findings = schema::decode_and_drop_update(obj.kind, &mut obj.root, gates, &kept);
+    if !obj.pod_spec_path.is_empty() {
+        let field = obj.pod_spec_field();
+        let path = obj.pod_spec_path;
+        findings.extend(schema::pod::decode_pod_claims(
+            &mut obj.root,
+            path,
+            &field,
+            gates,
+        ));
+    }
     let in_status = |f: &schema::ShapeFinding| {
         let p = f.path();
         p == "status" || p.starts_with("status.")

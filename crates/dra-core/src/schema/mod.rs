@@ -781,6 +781,7 @@ fn walk_ty(
     }
 }
 
+pub mod pod;
 mod status;
 #[cfg(test)]
 mod tests;
