@@ -232,9 +232,13 @@ pub(crate) fn check_pool_name(
         return;
     };
     let Some(name) = n.as_str() else { return };
+    // `validatePoolName` (C34-C37): TooLong past 253 characters, and each
+    // '/'-separated part's own `ValidateDNS1123Subdomain` errors beside it.
     if name.is_empty() {
         out.report(obj, Required, path, n.span, "a pool name is required");
-    } else if name.len() > 253 {
+        return;
+    }
+    if name.len() > 253 {
         out.report(
             obj,
             TooLong,
@@ -242,7 +246,8 @@ pub(crate) fn check_pool_name(
             n.span,
             "pool name is longer than 253 characters",
         );
-    } else if !name.split('/').all(is_dns_subdomain) {
+    }
+    if !name.split('/').all(is_dns_subdomain) {
         out.report(
             obj,
             Invalid,
