@@ -466,3 +466,51 @@ pub(crate) fn pod_exists(cx: &Ctx<'_>, ns: &str, name: &str) -> bool {
 pub(crate) fn cluster_state(cx: &Ctx<'_>) -> bool {
     has(cx, Node, false)
 }
+
+/// `validateDeviceAttributeStringValue`: Go's `len`, so bytes, not characters.
+pub(crate) fn check_attribute_string(
+    obj: &Object,
+    value: &str,
+    path: String,
+    span: crate::tree::Span,
+    out: &mut Sink<'_>,
+) {
+    if value.len() > MAX_STRING_ATTR {
+        out.report(
+            obj,
+            TooLong,
+            path,
+            span,
+            format!(
+                "{} bytes; may not be more than {MAX_STRING_ATTR} bytes",
+                value.len()
+            ),
+        );
+    }
+}
+
+/// `validateDeviceAttributeVersionValue`: semver and the 64-byte limit, each
+/// reported on its own.
+pub(crate) fn check_attribute_version(
+    obj: &Object,
+    value: &str,
+    path: String,
+    span: crate::tree::Span,
+    out: &mut Sink<'_>,
+) {
+    if !is_semver(value) {
+        let d = out.report(
+            obj,
+            Invalid,
+            path.clone(),
+            span,
+            format!("{value:?} is not a semantic version 2.0.0"),
+        );
+        if let Some(stripped) = value.strip_prefix('v') {
+            if is_semver(stripped) {
+                d.note(format!("drop the leading 'v': {stripped:?}"));
+            }
+        }
+    }
+    check_attribute_string(obj, value, path, span, out);
+}

@@ -3,8 +3,8 @@ use super::prelude::*;
 
 declare_rule! {
     id: "DRA-V038", name: "invalid-version-attribute", severity: Error, origin: Apiserver,
-    summary: "A version attribute is not a semantic version 2.0.0 (or longer than 64 characters)",
-    docs: "Version attributes are compared with CEL's semver functions, so they must be strict semver: MAJOR.MINOR.PATCH with optional -prerelease and +build, no leading 'v', no leading zeros.",
+    summary: "A version attribute is not a semantic version 2.0.0, or longer than 64 bytes",
+    docs: "Version attributes are compared with CEL's semver functions, so they must be strict semver: MAJOR.MINOR.PATCH with optional -prerelease and +build, no leading 'v', no leading zeros; at most 64 bytes (both are reported when both fail, as `validateDeviceAttributeVersionValue` does).",
     example: "attributes:\n  driverVersion: {version: v1.2}\n",
     check: Check::Object(SLICES, check),
 }
@@ -17,28 +17,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             };
             let Some(v) = n.as_str() else { continue };
             let path = format!("spec.devices[{i}].attributes[{}].version", a.key);
-            if v.chars().count() > MAX_STRING_ATTR {
-                out.report(
-                    obj,
-                    TooLong,
-                    path,
-                    n.span,
-                    format!("may not be longer than {MAX_STRING_ATTR} characters"),
-                );
-            } else if !is_semver(v) {
-                let d = out.report(
-                    obj,
-                    Invalid,
-                    path,
-                    n.span,
-                    format!("{v:?} is not a semantic version 2.0.0"),
-                );
-                if let Some(stripped) = v.strip_prefix('v') {
-                    if is_semver(stripped) {
-                        d.note(format!("drop the leading 'v': {stripped:?}"));
-                    }
-                }
-            }
+            check_attribute_version(obj, v, path, n.span, out);
         }
     }
 }
