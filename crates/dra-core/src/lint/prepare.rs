@@ -94,7 +94,7 @@ fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
                 format!("{api} is {off}{instead}")
             };
             notes.push(match obj.api {
-                ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 if obj.kind != ObjectKind::DeviceTaintRule => "in v1, device fields move out of `basic` and request fields into `exactly`; checked here after that conversion".into(),
+                ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 if obj.kind != ObjectKind::DeviceTaintRule => "in v1, device fields move out of `basic` and request fields into `exactly`; decoded here in this version's shape, then validated after that conversion".into(),
                 _ => "this version has the v1 shape: change the apiVersion; checked here as v1".into(),
             });
             VersionCheck::Served(Some(diag(r, ErrorType::Warning, message, notes)))
@@ -129,9 +129,16 @@ pub(super) fn prepare(
         // Refused before validation: nothing else applies.
         VersionCheck::Refused(d) => return (None, vec![d]),
     };
+    // A v1beta1 object is decoded in its own shape (the paths of decoding
+    // errors are those of the file), then converted; its gated fields are
+    // dropped in the v1 shape below.
+    let mut decoded_first: Option<Vec<schema::ShapeFinding>> = None;
     match obj.api {
         // v1alpha3 claims and slices had the v1beta1 shape.
         ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
+            if obj.kind != ObjectKind::DeviceTaintRule {
+                decoded_first = Some(schema::decode_v1beta1(obj.kind, &mut obj.root, gates));
+            }
             crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)
         }
         // Nodes are read, not validated: the stored-state rules (DRA-H)
@@ -142,6 +149,15 @@ pub(super) fn prepare(
     }
     let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates, status));
     let mut findings = schema::decode_and_drop_update(obj.kind, &mut obj.root, gates, &kept);
+    if let Some(mut decoded) = decoded_first {
+        // Only the drops are new: decoding was reported in the v1beta1 shape.
+        decoded.extend(
+            findings
+                .into_iter()
+                .filter(|f| matches!(f, schema::ShapeFinding::Dropped { .. })),
+        );
+        findings = decoded;
+    }
     if !obj.pod_spec_path.is_empty() {
         let field = obj.pod_spec_field();
         let path = obj.pod_spec_path;

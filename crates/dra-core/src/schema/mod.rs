@@ -25,6 +25,15 @@ pub enum Ty {
     /// Anything: raw extensions and shapes still moving upstream.
     Any,
     Obj(&'static [Field]),
+    /// An object with the fields of both lists (a v1 Device is its name and
+    /// the fields v1beta1 nests under `basic`).
+    Obj2(&'static [Field], &'static [Field]),
+    /// A type whose shape differs in v1beta1 (decoded in the version the
+    /// object is written in, as the apiserver decodes the request).
+    ByApi {
+        v1: &'static Ty,
+        v1beta1: &'static Ty,
+    },
     List(&'static Ty),
     /// `map[string]T`
     Map(&'static Ty),
@@ -92,347 +101,7 @@ const NOW: u8 = u8::MAX;
 
 use Ty::*;
 
-const STRINGS: Ty = List(&Str);
-
-pub const OBJECT_META: &[Field] = &[
-    f("name", Str),
-    f("generateName", Str),
-    f("namespace", Str),
-    f("selfLink", Str),
-    f("uid", Str),
-    f("resourceVersion", Str),
-    f("generation", Int),
-    f("creationTimestamp", Time),
-    f("deletionTimestamp", Time),
-    f("deletionGracePeriodSeconds", Int),
-    f("labels", Map(&Str)),
-    f("annotations", Map(&Str)),
-    f("ownerReferences", List(&Obj(OWNER_REFERENCE))),
-    f("finalizers", STRINGS),
-    f("managedFields", Any),
-];
-
-const OWNER_REFERENCE: &[Field] = &[
-    f("apiVersion", Str),
-    f("kind", Str),
-    f("name", Str),
-    f("uid", Str),
-    f("controller", Bool),
-    f("blockOwnerDeletion", Bool),
-];
-
-const NODE_SELECTOR_REQUIREMENT: &[Field] =
-    &[f("key", Str), f("operator", Str), f("values", STRINGS)];
-const NODE_SELECTOR_TERM: &[Field] = &[
-    f("matchExpressions", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
-    f("matchFields", List(&Obj(NODE_SELECTOR_REQUIREMENT))),
-];
-pub(crate) const NODE_SELECTOR: &[Field] =
-    &[f("nodeSelectorTerms", List(&Obj(NODE_SELECTOR_TERM)))];
-
-const COUNTER: &[Field] = &[f("value", Quantity)];
-
-const DEVICE_ATTRIBUTE: &[Field] = &[
-    f("int", Int),
-    f("bool", Bool),
-    f("string", Str),
-    f("version", Str),
-    gs("ints", List(&Int), Gate::DRAListTypeAttributes, 36),
-    gs("bools", List(&Bool), Gate::DRAListTypeAttributes, 36),
-    gs("strings", List(&Str), Gate::DRAListTypeAttributes, 36),
-    gs("versions", List(&Str), Gate::DRAListTypeAttributes, 36),
-];
-
-const VALID_RANGE: &[Field] = &[f("min", Quantity), f("max", Quantity), f("step", Quantity)];
-const REQUEST_POLICY: &[Field] = &[
-    f("default", Quantity),
-    f("validValues", List(&Quantity)),
-    f("validRange", Obj(VALID_RANGE)),
-];
-const DEVICE_CAPACITY: &[Field] = &[
-    f("value", Quantity),
-    g(
-        "requestPolicy",
-        Obj(REQUEST_POLICY),
-        Gate::DRAConsumableCapacity,
-    ),
-];
-
-const COUNTER_CONSUMPTION: &[Field] = &[
-    f("counterSet", Str),
-    f("counters", Map(&Obj(COUNTER))),
-    gs(
-        "compatibilityGroups",
-        STRINGS,
-        Gate::DRADeviceCompatibilityGroups,
-        37,
-    ),
-];
-
-const DEVICE_TAINT: &[Field] = &[
-    f("key", Str),
-    f("value", Str),
-    f("effect", Str),
-    f("timeAdded", Time),
-];
-
-const NODE_ALLOCATABLE_MAPPING_1_36: &[Field] =
-    &[f("capacityKey", Str), f("allocationMultiplier", Quantity)];
-const NODE_ALLOCATABLE_MAPPING: &[Field] = &[
-    f("capacityKey", Str),
-    f("capacityMultiplier", Quantity),
-    f("deviceMultiplier", Quantity),
-];
-const NODE_ALLOCATABLE_OVERHEAD: &[Field] = &[f("perPod", Quantity), f("perContainer", Quantity)];
-const NODE_ALLOCATABLE_RESOURCE: &[Field] = &[
-    f("mapping", Obj(NODE_ALLOCATABLE_MAPPING)),
-    f("overhead", Obj(NODE_ALLOCATABLE_OVERHEAD)),
-];
-
-const BINDING_GATES: &[Gate] = &[
-    Gate::DRADeviceBindingConditions,
-    Gate::DRAResourceClaimDeviceStatus,
-];
-
-const DEVICE: &[Field] = &[
-    f("name", Str),
-    f("attributes", Map(&Obj(DEVICE_ATTRIBUTE))),
-    f("capacity", Map(&Obj(DEVICE_CAPACITY))),
-    g(
-        "consumesCounters",
-        List(&Obj(COUNTER_CONSUMPTION)),
-        Gate::DRAPartitionableDevices,
-    ),
-    g("nodeName", Str, Gate::DRAPartitionableDevices),
-    g(
-        "nodeSelector",
-        Obj(NODE_SELECTOR),
-        Gate::DRAPartitionableDevices,
-    ),
-    g("allNodes", Bool, Gate::DRAPartitionableDevices),
-    g("taints", List(&Obj(DEVICE_TAINT)), Gate::DRADeviceTaints),
-    Field {
-        name: "bindsToNode",
-        ty: Bool,
-        needs: Needs::AllOf(BINDING_GATES),
-        since: 34,
-        until: NOW,
-    },
-    Field {
-        name: "bindingConditions",
-        ty: STRINGS,
-        needs: Needs::AllOf(BINDING_GATES),
-        since: 34,
-        until: NOW,
-    },
-    Field {
-        name: "bindingFailureConditions",
-        ty: STRINGS,
-        needs: Needs::AllOf(BINDING_GATES),
-        since: 34,
-        until: NOW,
-    },
-    g(
-        "allowMultipleAllocations",
-        Bool,
-        Gate::DRAConsumableCapacity,
-    ),
-    // 1.36 (KEP-5517 alpha) named it nodeAllocatableResourceMappings, a map
-    // of {capacityKey, allocationMultiplier}; 1.37 reshaped and renamed it
-    // (kubernetes/api release-1.36 and master `resource/v1/types.go`).
-    between(
-        g(
-            "nodeAllocatableResourceMappings",
-            Map(&Obj(NODE_ALLOCATABLE_MAPPING_1_36)),
-            Gate::DRANodeAllocatableResources,
-        ),
-        36,
-        37,
-    ),
-    gs(
-        "nodeAllocatableResources",
-        Map(&Obj(NODE_ALLOCATABLE_RESOURCE)),
-        Gate::DRANodeAllocatableResources,
-        37,
-    ),
-];
-
-const POOL: &[Field] = &[
-    f("name", Str),
-    f("generation", Int),
-    f("resourceSliceCount", Int),
-];
-const COUNTER_SET: &[Field] = &[f("name", Str), f("counters", Map(&Obj(COUNTER)))];
-
-const RESOURCE_SLICE_SPEC: &[Field] = &[
-    f("driver", Str),
-    f("pool", Obj(POOL)),
-    f("nodeName", Str),
-    f("nodeSelector", Obj(NODE_SELECTOR)),
-    f("allNodes", Bool),
-    f("devices", List(&Obj(DEVICE))),
-    g(
-        "perDeviceNodeSelection",
-        Bool,
-        Gate::DRAPartitionableDevices,
-    ),
-    g(
-        "sharedCounters",
-        List(&Obj(COUNTER_SET)),
-        Gate::DRAPartitionableDevices,
-    ),
-    gs(
-        "partitionTypeAttribute",
-        Str,
-        Gate::DRAPartitionableDevicesType,
-        37,
-    ),
-    gs(
-        "skipNodeOperations",
-        STRINGS,
-        Gate::DRAOptionalNodeOperations,
-        37,
-    ),
-];
-
-const CEL_SELECTOR: &[Field] = &[f("expression", Str)];
-const DEVICE_SELECTOR: &[Field] = &[f("cel", Obj(CEL_SELECTOR))];
-pub(crate) const OPAQUE: &[Field] = &[f("driver", Str), f("parameters", Any)];
-const CLASS_CONFIG: &[Field] = &[f("opaque", Obj(OPAQUE))];
-
-const DEVICE_CLASS_SPEC: &[Field] = &[
-    f("selectors", List(&Obj(DEVICE_SELECTOR))),
-    f("config", List(&Obj(CLASS_CONFIG))),
-    g("extendedResourceName", Str, Gate::DRAExtendedResource),
-];
-
-pub(crate) const TOLERATION: &[Field] = &[
-    f("key", Str),
-    f("operator", Str),
-    f("value", Str),
-    f("effect", Str),
-    f("tolerationSeconds", Int),
-];
-const CAPACITY_REQUIREMENTS: &[Field] = &[f("requests", Map(&Quantity))];
-
-const EXACT_REQUEST: &[Field] = &[
-    f("deviceClassName", Str),
-    f("selectors", List(&Obj(DEVICE_SELECTOR))),
-    f("allocationMode", Str),
-    f("count", Int),
-    g("adminAccess", Bool, Gate::DRAAdminAccess),
-    g("tolerations", List(&Obj(TOLERATION)), Gate::DRADeviceTaints),
-    g(
-        "capacity",
-        Obj(CAPACITY_REQUIREMENTS),
-        Gate::DRAConsumableCapacity,
-    ),
-    gs(
-        "derivedAttributes",
-        List(&Any),
-        Gate::DRADerivedAttributes,
-        37,
-    ),
-];
-const SUB_REQUEST: &[Field] = &[
-    f("name", Str),
-    f("deviceClassName", Str),
-    f("selectors", List(&Obj(DEVICE_SELECTOR))),
-    f("allocationMode", Str),
-    f("count", Int),
-    g("tolerations", List(&Obj(TOLERATION)), Gate::DRADeviceTaints),
-    g(
-        "capacity",
-        Obj(CAPACITY_REQUIREMENTS),
-        Gate::DRAConsumableCapacity,
-    ),
-    gs(
-        "derivedAttributes",
-        List(&Any),
-        Gate::DRADerivedAttributes,
-        37,
-    ),
-];
-const DEVICE_REQUEST: &[Field] = &[
-    f("name", Str),
-    f("exactly", Obj(EXACT_REQUEST)),
-    g(
-        "firstAvailable",
-        List(&Obj(SUB_REQUEST)),
-        Gate::DRAPrioritizedList,
-    ),
-];
-// distinctAttribute is gated by DRAConsumableCapacity. 1.34's strategy
-// cleared a copy of each constraint (`for _, constaint := range ...`), so
-// the field survived; kubernetes/kubernetes#134962 ("Fix setting
-// distinctAttribute=nil when DRAConsumableCapacity is disabled", in the
-// v1.35.0-alpha.3 CHANGELOG) made resourceclaimspec.DropDisabledFields
-// index the slice: dropped from 1.35 on.
-const CONSTRAINT: &[Field] = &[
-    f("requests", STRINGS),
-    f("matchAttribute", Str),
-    Field {
-        name: "distinctAttribute",
-        ty: Str,
-        needs: Needs::GateFrom(Gate::DRAConsumableCapacity, 35),
-        since: 34,
-        until: NOW,
-    },
-];
-const CLAIM_CONFIG: &[Field] = &[f("requests", STRINGS), f("opaque", Obj(OPAQUE))];
-const DEVICE_CLAIM: &[Field] = &[
-    f("requests", List(&Obj(DEVICE_REQUEST))),
-    f("constraints", List(&Obj(CONSTRAINT))),
-    f("config", List(&Obj(CLAIM_CONFIG))),
-];
-const CLAIM_SPEC: &[Field] = &[f("devices", Obj(DEVICE_CLAIM))];
-const TEMPLATE_SPEC: &[Field] = &[f("metadata", Obj(OBJECT_META)), f("spec", Obj(CLAIM_SPEC))];
-
-// DeviceTaintRule (served as v1alpha3 from 1.33, v1beta2 from 1.36, v1 from
-// 1.37; see served.rs). 1.34's selector also had deviceClassName and CEL
-// selectors, removed in 1.35; 1.35 added the status.
-const DEVICE_TAINT_SELECTOR: &[Field] = &[
-    between(f("deviceClassName", Str), 34, 35),
-    f("driver", Str),
-    f("pool", Str),
-    f("device", Str),
-    between(f("selectors", List(&Obj(DEVICE_SELECTOR))), 34, 35),
-];
-const DEVICE_TAINT_RULE_SPEC: &[Field] = &[
-    f("deviceSelector", Obj(DEVICE_TAINT_SELECTOR)),
-    f("taint", Obj(DEVICE_TAINT)),
-];
-
-const fn top(spec: Ty) -> [Field; 4] {
-    [
-        f("apiVersion", Str),
-        f("kind", Str),
-        f("metadata", Obj(OBJECT_META)),
-        f("spec", spec),
-    ]
-}
-
-// Only ResourceClaim and (from 1.35) DeviceTaintRule have a `status` (the
-// other kinds have none: strict decoding rejects it). It is decoded as the
-// rest of the object; a create discards it (DRA-V169), so its gated fields
-// are dropped only on a status write (`status.rs`).
-static SLICE: [Field; 4] = top(Obj(RESOURCE_SLICE_SPEC));
-static CLASS: [Field; 4] = top(Obj(DEVICE_CLASS_SPEC));
-static CLAIM: [Field; 5] = {
-    let [a, k, m, s] = top(Obj(CLAIM_SPEC));
-    [a, k, m, s, f("status", Obj(status::CLAIM_STATUS))]
-};
-static TEMPLATE: [Field; 4] = top(Obj(TEMPLATE_SPEC));
-static TAINT_RULE: [Field; 5] = {
-    let [a, k, m, s] = top(Obj(DEVICE_TAINT_RULE_SPEC));
-    [
-        a,
-        k,
-        m,
-        s,
-        between(f("status", Obj(status::TAINT_RULE_STATUS)), 35, NOW),
-    ]
-};
+pub(crate) use fields::*;
 
 /// The top-level fields of a kind, or `None` when kubectl-dra does not check
 /// its shape (pods, namespaces).
@@ -526,7 +195,37 @@ pub fn decode_and_drop_update(
 ) -> Vec<ShapeFinding> {
     let mut out = Vec::new();
     if let Some(fields) = fields_of(kind) {
-        walk_obj(fields, root, &Path::Root, &Drops { gates, kept }, &mut out);
+        let drops = Drops {
+            gates,
+            kept,
+            v1beta1: false,
+            drop: true,
+        };
+        walk_obj(&[fields], root, &Path::Root, &drops, &mut out);
+    }
+    out
+}
+
+/// Decodes a `resource.k8s.io/v1beta1` object in its own shape (a device's
+/// fields under `basic`, a request's directly in the request), as the
+/// apiserver decodes a request before converting it: unknown fields and
+/// wrong types are found at the paths of the file and unknown fields are
+/// removed. Nothing is dropped: the gated fields are dropped after the
+/// conversion to v1 ([`decode_and_drop_update`]).
+pub fn decode_v1beta1(
+    kind: ObjectKind,
+    root: &mut Node,
+    gates: &FeatureGates,
+) -> Vec<ShapeFinding> {
+    let mut out = Vec::new();
+    if let Some(fields) = fields_of(kind) {
+        let drops = Drops {
+            gates,
+            kept: &[],
+            v1beta1: true,
+            drop: false,
+        };
+        walk_obj(&[fields], root, &Path::Root, &drops, &mut out);
     }
     out
 }
@@ -550,6 +249,10 @@ pub fn gates_in_use(kind: ObjectKind, mut root: Node, gates: &FeatureGates) -> V
 struct Drops<'a> {
     gates: &'a FeatureGates,
     kept: &'a [Gate],
+    /// The object is written in v1beta1: `ByApi` takes that shape.
+    v1beta1: bool,
+    /// Gated fields are dropped (false: decoding only, every field kept).
+    drop: bool,
 }
 
 /// A field path built on the stack and rendered only for a finding, so the
@@ -595,6 +298,9 @@ impl Path<'_> {
 }
 
 fn needed_gate_off(needs: Needs, drops: &Drops<'_>) -> Option<Gate> {
+    if !drops.drop {
+        return None;
+    }
     let gates = drops.gates;
     let off = match needs {
         Needs::Always => None,
@@ -606,7 +312,7 @@ fn needed_gate_off(needs: Needs, drops: &Drops<'_>) -> Option<Gate> {
 }
 
 fn walk_obj(
-    fields: &'static [Field],
+    lists: &[&'static [Field]],
     node: &mut Node,
     path: &Path<'_>,
     gates: &Drops<'_>,
@@ -618,7 +324,10 @@ fn walk_obj(
     let version = gates.gates.version;
     let mut drop_keys: Vec<crate::tree::Key> = Vec::new();
     for e in crate::tree::items_mut(entries).iter_mut() {
-        let field = fields.iter().find(|fd| fd.name == e.key);
+        let field = lists
+            .iter()
+            .flat_map(|l| l.iter())
+            .find(|fd| fd.name == e.key);
         let field_path = Path::Field(path, &e.key);
         match field {
             Some(fd) if fd.since <= version.0 && version.0 < fd.until => {
@@ -668,8 +377,9 @@ fn walk_obj(
                 drop_keys.push(e.key);
                 let suggestion = did_you_mean(
                     &e.key,
-                    fields
+                    lists
                         .iter()
+                        .flat_map(|l| l.iter())
                         .filter(|fd| fd.since <= version.0 && version.0 < fd.until)
                         .map(|fd| fd.name),
                 );
@@ -755,10 +465,21 @@ fn walk_ty(
         },
         Obj(fields) => {
             if matches!(node.value, Value::Map(_)) {
-                walk_obj(fields, node, path, gates, out);
+                walk_obj(&[fields], node, path, gates, out);
             } else {
                 out.push(wrong("object", node, path));
             }
+        }
+        Obj2(a, b) => {
+            if matches!(node.value, Value::Map(_)) {
+                walk_obj(&[a, b], node, path, gates, out);
+            } else {
+                out.push(wrong("object", node, path));
+            }
+        }
+        ByApi { v1, v1beta1 } => {
+            let ty = if gates.v1beta1 { v1beta1 } else { v1 };
+            walk_ty(ty, node, path, gates, out);
         }
         List(item) => {
             if let Value::Seq(items) = &mut node.value {
@@ -781,6 +502,7 @@ fn walk_ty(
     }
 }
 
+mod fields;
 pub mod pod;
 mod status;
 #[cfg(test)]

@@ -35,7 +35,12 @@ pub fn decode_pod_claims(
     let Some(spec) = descend(root, spec_path) else {
         return out;
     };
-    let drops = Drops { gates, kept: &[] };
+    let drops = Drops {
+        gates,
+        kept: &[],
+        v1beta1: false,
+        drop: true,
+    };
     let base = Path::Field(&Path::Root, spec_field);
     if let Some(claims) = spec.get_mut("resourceClaims") {
         let path = Path::Field(&base, "resourceClaims");
