@@ -124,19 +124,24 @@ impl Object {
     }
     /// The key path of the pod spec, as a field-path prefix.
     pub fn pod_spec_field(&self) -> String {
-        let mut out = String::new();
-        for k in self.pod_spec_path {
-            if k.parse::<usize>().is_ok() {
-                out.push_str(&format!("[{k}]"));
-            } else {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-        }
-        out
+        field_path(self.pod_spec_path)
     }
+}
+
+/// A key path as a field path: a number is an index (`spec.replicatedJobs[0]`).
+pub fn field_path(path: &[&str]) -> String {
+    let mut out = String::new();
+    for k in path {
+        if k.parse::<usize>().is_ok() {
+            out.push_str(&format!("[{k}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(k);
+        }
+    }
+    out
 }
 
 /// A document that could not be turned into an object.

@@ -158,6 +158,20 @@ pub(super) fn prepare(
         );
         findings = decoded;
     }
+    use ObjectKind::*;
+    if matches!(
+        obj.kind,
+        Workload
+            | Namespace
+            | Role
+            | ClusterRole
+            | RoleBinding
+            | ClusterRoleBinding
+            | ServiceAccount
+    ) {
+        let path = obj.pod_spec_path;
+        findings.extend(schema::pod::decode_metadata(&mut obj.root, path, gates));
+    }
     if !obj.pod_spec_path.is_empty() {
         let field = obj.pod_spec_field();
         let path = obj.pod_spec_path;

@@ -1,5 +1,7 @@
-//! The claim fields of a pod spec (a Pod's, or a workload's pod template),
-//! decoded as strictly as the DRA kinds: the rest of the pod is not modelled.
+//! The parts of the other kinds lint checks that are decoded as strictly as
+//! the DRA kinds: their `metadata` (an `ObjectMeta` like any object's), and
+//! the claim fields of a pod spec (a Pod's, or a workload's pod template,
+//! with that template's metadata); the rest of a pod is not modelled.
 //! `core/v1` `PodResourceClaim` {name, resourceClaimName,
 //! resourceClaimTemplateName} and the containers' `ResourceClaim` {name,
 //! request}, the same on kubernetes/api release-1.34 and master. The most
@@ -8,7 +10,7 @@
 //! without it the claim has no source at all.
 
 use super::Ty::*;
-use super::{f, walk_ty, Drops, Field, Path, ShapeFinding, Ty};
+use super::{f, walk_ty, Drops, Field, Path, ShapeFinding, Ty, OBJECT_META};
 use crate::gates::FeatureGates;
 use crate::tree::{Node, Value};
 
@@ -21,6 +23,50 @@ const CONTAINER_CLAIM: &[Field] = &[f("name", Str), f("request", Str)];
 
 static POD_CLAIMS: Ty = List(&Obj(POD_RESOURCE_CLAIM));
 static CONTAINER_CLAIMS: Ty = List(&Obj(CONTAINER_CLAIM));
+static META: Ty = Obj(OBJECT_META);
+
+/// Decodes `metadata` of a Pod, workload, Namespace, ServiceAccount or RBAC
+/// object (YAML's `on`/`yes` as a label value is a boolean, which no
+/// `map[string]string` takes), and a workload's pod template metadata at
+/// `template_path` (`spec_path` without its last `spec`; a Pod has none).
+pub fn decode_metadata(
+    root: &mut Node,
+    spec_path: &[&str],
+    gates: &FeatureGates,
+) -> Vec<ShapeFinding> {
+    let mut out = Vec::new();
+    let drops = Drops {
+        gates,
+        kept: &[],
+        v1beta1: false,
+        drop: true,
+    };
+    if let Some(meta) = root.get_mut("metadata") {
+        walk_ty(
+            &META,
+            meta,
+            &Path::Field(&Path::Root, "metadata"),
+            &drops,
+            &mut out,
+        );
+    }
+    if let [template @ .., _] = spec_path {
+        if !template.is_empty() {
+            let field = crate::model::field_path(template);
+            if let Some(meta) = descend(root, template).and_then(|t| t.get_mut("metadata")) {
+                let path = Path::Field(&Path::Root, &field);
+                walk_ty(
+                    &META,
+                    meta,
+                    &Path::Field(&path, "metadata"),
+                    &drops,
+                    &mut out,
+                );
+            }
+        }
+    }
+    out
+}
 
 /// Decodes the claim lists of the pod spec at `spec_path` (as in
 /// `Object::pod_spec_path`; `spec_field` is its field path) and drops their
