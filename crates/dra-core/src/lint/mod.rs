@@ -238,6 +238,11 @@ impl<'r> Sink<'r> {
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.out
     }
+
+    /// How many findings the rule has reported so far.
+    pub fn count(&self) -> usize {
+        self.out.len()
+    }
 }
 
 impl Diagnostic {

@@ -158,16 +158,10 @@ pub(super) fn prepare(
         );
         findings = decoded;
     }
-    use ObjectKind::*;
+    // The RBAC kinds have a schema of their own (their metadata included).
     if matches!(
         obj.kind,
-        Workload
-            | Namespace
-            | Role
-            | ClusterRole
-            | RoleBinding
-            | ClusterRoleBinding
-            | ServiceAccount
+        ObjectKind::Workload | ObjectKind::Namespace | ObjectKind::ServiceAccount
     ) {
         let path = obj.pod_spec_path;
         findings.extend(schema::pod::decode_metadata(&mut obj.root, path, gates));

@@ -172,6 +172,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v184_resource_version_on_create::RULE,
     &rules::v185_pod_level_resource_claims::RULE,
     &rules::v186_object_metadata::RULE,
+    &rules::v187_rbac_object::RULE,
     &rules::v190_taint_rule_name::RULE,
     &rules::v191_taint_rule_selector::RULE,
     &rules::v192_taint_rule_cel_selectors::RULE,

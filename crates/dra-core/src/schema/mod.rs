@@ -112,6 +112,9 @@ pub fn fields_of(kind: ObjectKind) -> Option<&'static [Field]> {
         ObjectKind::ResourceClaim => Some(&CLAIM),
         ObjectKind::ResourceClaimTemplate => Some(&TEMPLATE),
         ObjectKind::DeviceTaintRule => Some(&TAINT_RULE),
+        ObjectKind::Role => Some(&rbac::ROLE),
+        ObjectKind::ClusterRole => Some(&rbac::CLUSTER_ROLE),
+        ObjectKind::RoleBinding | ObjectKind::ClusterRoleBinding => Some(&rbac::BINDING),
         _ => None,
     }
 }
@@ -504,6 +507,7 @@ fn walk_ty(
 
 mod fields;
 pub mod pod;
+mod rbac;
 mod status;
 #[cfg(test)]
 mod tests;

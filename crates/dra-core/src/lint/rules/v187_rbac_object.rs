@@ -1,0 +1,268 @@
+//! DRA-V187: an RBAC object kube-apiserver refuses (rules, role reference,
+//! subjects, aggregation selectors).
+use super::prelude::*;
+
+declare_rule! {
+    id: "DRA-V187", name: "invalid-rbac-object", severity: Error, origin: Apiserver,
+    summary: "A Role or ClusterRole rule, an aggregation selector, or a binding's roleRef or subject is invalid",
+    docs: "The RBAC objects a driver ships beside its DRA objects are validated by `pkg/apis/rbac/validation` (unchanged 1.34-1.37), after v1 defaulting (an empty `roleRef.apiGroup`, and a User or Group subject's empty `apiGroup`, become `rbac.authorization.k8s.io`). A rule needs `verbs`; a resource rule needs `apiGroups` and `resources`; `nonResourceURLs` only in a ClusterRole and never beside resources. A binding's `roleRef` must be in `rbac.authorization.k8s.io`, of kind Role or ClusterRole (only ClusterRole in a ClusterRoleBinding), with a name that is a path segment. A subject needs a name and a kind of ServiceAccount (a DNS subdomain name, no apiGroup, a namespace in a ClusterRoleBinding), User or Group (apiGroup `rbac.authorization.k8s.io`). A ClusterRole's `aggregationRule` needs at least one selector, each a valid label selector.",
+    example: "kind: RoleBinding\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Rolee, name: driver}\nsubjects:\n- {kind: ServiceAccount, name: driver}\n",
+    check: Check::Object(&[Role, ClusterRole, RoleBinding, ClusterRoleBinding], check),
+}
+
+const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    let root = &obj.root;
+    match obj.kind {
+        Role | ClusterRole => {
+            let namespaced = obj.kind == Role;
+            for (i, rule) in items(root, "rules").iter().enumerate() {
+                policy_rule(obj, rule, namespaced, &format!("rules[{i}]"), out);
+            }
+            if obj.kind == ClusterRole {
+                aggregation_rule(obj, out);
+            }
+        }
+        _ => {
+            role_ref(obj, out);
+            let namespaced = obj.kind == RoleBinding;
+            for (i, s) in items(root, "subjects").iter().enumerate() {
+                subject(obj, s, namespaced, &format!("subjects[{i}]"), out);
+            }
+        }
+    }
+}
+
+/// Whether a list field is set and not empty (Go's `len(x) > 0`).
+fn has(node: &Node, key: &str) -> bool {
+    !items(node, key).is_empty()
+}
+
+/// `ValidatePolicyRule`.
+fn policy_rule(obj: &Object, rule: &Node, namespaced: bool, path: &str, out: &mut Sink<'_>) {
+    let at = |key: &str| get(rule, key).map_or(rule.span, |n| n.span);
+    if !has(rule, "verbs") {
+        let msg = "verbs must contain at least one value";
+        out.report(obj, Required, format!("{path}.verbs"), at("verbs"), msg);
+    }
+    if has(rule, "nonResourceURLs") {
+        let field = format!("{path}.nonResourceURLs");
+        if namespaced {
+            let msg = "namespaced rules cannot apply to non-resource URLs";
+            out.report(obj, Invalid, &field, at("nonResourceURLs"), msg);
+        }
+        if has(rule, "apiGroups") || has(rule, "resources") || has(rule, "resourceNames") {
+            let msg = "rules cannot apply to both regular resources and non-resource URLs";
+            out.report(obj, Invalid, &field, at("nonResourceURLs"), msg);
+        }
+        return;
+    }
+    if !has(rule, "apiGroups") {
+        let msg = "resource rules must supply at least one api group";
+        out.report(
+            obj,
+            Required,
+            format!("{path}.apiGroups"),
+            at("apiGroups"),
+            msg,
+        );
+    }
+    if !has(rule, "resources") {
+        let msg = "resource rules must supply at least one resource";
+        out.report(
+            obj,
+            Required,
+            format!("{path}.resources"),
+            at("resources"),
+            msg,
+        );
+    }
+}
+
+/// A ClusterRole's `aggregationRule`: at least one selector, each valid.
+fn aggregation_rule(obj: &Object, out: &mut Sink<'_>) {
+    let Some(rule) = get(&obj.root, "aggregationRule").filter(|n| !n.is_null()) else {
+        return;
+    };
+    let selectors = items(rule, "clusterRoleSelectors");
+    let base = "aggregationRule.clusterRoleSelectors";
+    if selectors.is_empty() {
+        let msg = "at least one clusterRoleSelector required if aggregationRule is non-nil";
+        out.report(obj, Required, base, rule.span, msg);
+    }
+    for (i, sel) in selectors.iter().enumerate() {
+        label_selector(obj, sel, &format!("{base}[{i}]"), out);
+    }
+}
+
+/// `ValidateLabelSelector`, then the `invalid label selector.` that
+/// `LabelSelectorAsSelector` adds at the selector for any bad label or
+/// requirement.
+fn label_selector(obj: &Object, sel: &Node, path: &str, out: &mut Sink<'_>) {
+    let mut bad = false;
+    for l in entries(sel, "matchLabels") {
+        if !is_label_key(&l.key) {
+            let msg = format!("{:?} is not a valid label key", l.key.as_str());
+            out.report(obj, Invalid, format!("{path}.matchLabels"), l.key_span, msg);
+            bad = true;
+        }
+        if let Some(v) = l.value.as_str().filter(|v| !is_label_value(v)) {
+            let msg = format!("{v:?} is not a valid label value");
+            out.report(
+                obj,
+                Invalid,
+                format!("{path}.matchLabels"),
+                l.value.span,
+                msg,
+            );
+            bad = true;
+        }
+    }
+    for (j, r) in items(sel, "matchExpressions").iter().enumerate() {
+        bad |= requirement(obj, r, &format!("{path}.matchExpressions[{j}]"), out);
+    }
+    if bad {
+        out.report(obj, Invalid, path, sel.span, "invalid label selector.");
+    }
+}
+
+/// `ValidateLabelSelectorRequirement`; whether it found anything.
+fn requirement(obj: &Object, r: &Node, path: &str, out: &mut Sink<'_>) -> bool {
+    let before = out.count();
+    let values = items(r, "values");
+    let op = get_str(r, "operator").unwrap_or("");
+    let op_span = get(r, "operator").map_or(r.span, |n| n.span);
+    let values_span = get(r, "values").map_or(r.span, |n| n.span);
+    match op {
+        "In" | "NotIn" if values.is_empty() => {
+            let msg = "must be specified when `operator` is 'In' or 'NotIn'";
+            out.report(obj, Required, format!("{path}.values"), values_span, msg);
+        }
+        "Exists" | "DoesNotExist" if !values.is_empty() => {
+            let msg = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'";
+            out.report(obj, Forbidden, format!("{path}.values"), values_span, msg);
+        }
+        "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+        _ => {
+            let msg = format!("{op:?}: not a valid selector operator");
+            out.report(obj, Invalid, format!("{path}.operator"), op_span, msg);
+        }
+    }
+    let key = get_str(r, "key").unwrap_or("");
+    if !is_label_key(key) {
+        let span = get(r, "key").map_or(r.span, |n| n.span);
+        let msg = format!("{key:?} is not a valid label key");
+        out.report(obj, Invalid, format!("{path}.key"), span, msg);
+    }
+    for (k, v) in values.iter().enumerate() {
+        if let Some(s) = v.as_str().filter(|s| !is_label_value(s)) {
+            let msg = format!("{s:?} is not a valid label value");
+            out.report(obj, Invalid, format!("{path}.values[{k}]"), v.span, msg);
+        }
+    }
+    out.count() > before
+}
+
+/// A binding's `roleRef`, its apiGroup defaulted as v1 defaults it.
+fn role_ref(obj: &Object, out: &mut Sink<'_>) {
+    let root = &obj.root;
+    let r = get(root, "roleRef");
+    let span = |key: &str| {
+        r.and_then(|r| get(r, key))
+            .map_or_else(|| r.map_or(root.span, |r| r.span), |n| n.span)
+    };
+    let field = |key: &str| r.and_then(|r| get_str(r, key)).unwrap_or("");
+    let group = match field("apiGroup") {
+        "" => RBAC_GROUP,
+        g => g,
+    };
+    if group != RBAC_GROUP {
+        let msg = format!("unsupported value {group:?}: supported values: {RBAC_GROUP:?}");
+        out.report(obj, NotSupported, "roleRef.apiGroup", span("apiGroup"), msg);
+    }
+    let kinds: &[&str] = if obj.kind == RoleBinding {
+        &["Role", "ClusterRole"]
+    } else {
+        &["ClusterRole"]
+    };
+    let kind = field("kind");
+    if !kinds.contains(&kind) {
+        let msg = format!("unsupported value {kind:?}: supported values: {kinds:?}");
+        out.report(obj, NotSupported, "roleRef.kind", span("kind"), msg);
+    }
+    let name = field("name");
+    if name.is_empty() {
+        out.report(
+            obj,
+            Required,
+            "roleRef.name",
+            span("name"),
+            "a role name is required",
+        );
+    } else if !is_path_segment_name(name, false) {
+        let msg = format!("{name:?} may not be '.' or '..' and may not contain '/' or '%'");
+        out.report(obj, Invalid, "roleRef.name", span("name"), msg);
+    }
+}
+
+/// `ValidateRoleBindingSubject`, after `SetDefaults_Subject`.
+fn subject(obj: &Object, s: &Node, namespaced: bool, path: &str, out: &mut Sink<'_>) {
+    let span = |key: &str| get(s, key).map_or(s.span, |n| n.span);
+    let name = get_str(s, "name").unwrap_or("");
+    if name.is_empty() {
+        out.report(
+            obj,
+            Required,
+            format!("{path}.name"),
+            span("name"),
+            "a subject name is required",
+        );
+    }
+    let kind = get_str(s, "kind").unwrap_or("");
+    let group = get_str(s, "apiGroup").unwrap_or("");
+    match kind {
+        "ServiceAccount" => {
+            if !name.is_empty() && !is_dns_subdomain(name) {
+                let msg = format!("{name:?} is not a valid service account name: a DNS subdomain");
+                out.report(obj, Invalid, format!("{path}.name"), span("name"), msg);
+            }
+            if !group.is_empty() {
+                let msg = format!("unsupported value {group:?}: supported values: \"\"");
+                out.report(
+                    obj,
+                    NotSupported,
+                    format!("{path}.apiGroup"),
+                    span("apiGroup"),
+                    msg,
+                );
+            }
+            if !namespaced && get_str(s, "namespace").unwrap_or("").is_empty() {
+                let msg = "a ClusterRoleBinding's service account subject needs its namespace";
+                out.report(
+                    obj,
+                    Required,
+                    format!("{path}.namespace"),
+                    span("namespace"),
+                    msg,
+                );
+            }
+        }
+        "User" | "Group" => {
+            if !group.is_empty() && group != RBAC_GROUP {
+                let msg = format!("unsupported value {group:?}: supported values: {RBAC_GROUP:?}");
+                out.report(
+                    obj,
+                    NotSupported,
+                    format!("{path}.apiGroup"),
+                    span("apiGroup"),
+                    msg,
+                );
+            }
+        }
+        _ => {
+            let msg = format!("unsupported value {kind:?}: supported values: \"ServiceAccount\", \"User\", \"Group\"");
+            out.report(obj, NotSupported, format!("{path}.kind"), span("kind"), msg);
+        }
+    }
+}
