@@ -6,7 +6,7 @@ use crate::tree::Value;
 declare_rule! {
     id: "DRA-V186", name: "invalid-object-metadata", severity: Error, origin: Apiserver,
     summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation; or the name of a Pod, workload, Namespace, ServiceAccount or RBAC object, or a workload's pod template labels, is invalid",
-    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template (and an RBAC object, ServiceAccount or Namespace, whose metadata is checked the same way) also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod, workload, ServiceAccount (a DNS subdomain), Namespace (a DNS label) or RBAC object (no `/` or `%`, not `.` or `..`) is also checked for its name, from `generateName` too (a CronJob's at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
+    docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.37), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid, at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, one without a domain must be `kubernetes`, `orphan` or `foregroundDeletion` (core validation's `validateKubeFinalizerName`, reported at its index), and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template (and an RBAC object, ServiceAccount or Namespace, whose metadata is checked the same way) also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod, workload, ServiceAccount (a DNS subdomain), Namespace (a DNS label) or RBAC object (no `/` or `%`, not `.` or `..`) is also checked for its name, from `generateName` too (a CronJob's at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index, as the apiserver does.",
     example: "metadata:\n  name: gpu-claim\n  labels:\n    team: ml platform\n",
     check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload, Namespace, Role, ClusterRole, RoleBinding, ClusterRoleBinding, ServiceAccount], check),
 }
@@ -270,8 +270,14 @@ fn group_version(api_version: &str) -> (&str, &str) {
     }
 }
 
+/// The finalizers a name without a domain may be (core/helper
+/// `IsStandardFinalizerName`).
+const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+
 /// `ValidateFinalizers`: qualified names, and not both ways of deleting
-/// dependents.
+/// dependents; then core validation's `ValidateObjectMeta` (every kind here
+/// goes through it, or its `WithOpts` twin) adds `validateKubeFinalizerName`
+/// for each entry, at its index: a name without a '/' must be a standard one.
 fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
     const PATH: &str = "metadata.finalizers";
     let list = items(meta, "finalizers");
@@ -284,6 +290,18 @@ fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
                 PATH,
                 n.span,
                 format!("{f:?} is not a qualified name: {QUALIFIED_NAME}"),
+            );
+        }
+    }
+    for (i, n) in list.iter().enumerate() {
+        let Some(f) = n.as_str() else { continue };
+        if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f) {
+            out.report(
+                obj,
+                Invalid,
+                format!("{PATH}[{i}]"),
+                n.span,
+                format!("{f:?} is neither a standard finalizer name (kubernetes, orphan, foregroundDeletion) nor fully qualified (domain/name)"),
             );
         }
     }
