@@ -41,43 +41,36 @@ fn has(node: &Node, key: &str) -> bool {
 
 /// `ValidatePolicyRule`.
 fn policy_rule(obj: &Object, rule: &Node, namespaced: bool, path: &str, out: &mut Sink<'_>) {
-    let at = |key: &str| get(rule, key).map_or(rule.span, |n| n.span);
-    if !has(rule, "verbs") {
-        let msg = "verbs must contain at least one value";
-        out.report(obj, Required, format!("{path}.verbs"), at("verbs"), msg);
-    }
+    let required = |key: &str, msg: &str, out: &mut Sink<'_>| {
+        if !has(rule, key) {
+            let span = get(rule, key).map_or(rule.span, |n| n.span);
+            out.report(obj, Required, format!("{path}.{key}"), span, msg);
+        }
+    };
+    required("verbs", "verbs must contain at least one value", out);
     if has(rule, "nonResourceURLs") {
         let field = format!("{path}.nonResourceURLs");
+        let span = get(rule, "nonResourceURLs").map_or(rule.span, |n| n.span);
         if namespaced {
             let msg = "namespaced rules cannot apply to non-resource URLs";
-            out.report(obj, Invalid, &field, at("nonResourceURLs"), msg);
+            out.report(obj, Invalid, &field, span, msg);
         }
         if has(rule, "apiGroups") || has(rule, "resources") || has(rule, "resourceNames") {
             let msg = "rules cannot apply to both regular resources and non-resource URLs";
-            out.report(obj, Invalid, &field, at("nonResourceURLs"), msg);
+            out.report(obj, Invalid, &field, span, msg);
         }
         return;
     }
-    if !has(rule, "apiGroups") {
-        let msg = "resource rules must supply at least one api group";
-        out.report(
-            obj,
-            Required,
-            format!("{path}.apiGroups"),
-            at("apiGroups"),
-            msg,
-        );
-    }
-    if !has(rule, "resources") {
-        let msg = "resource rules must supply at least one resource";
-        out.report(
-            obj,
-            Required,
-            format!("{path}.resources"),
-            at("resources"),
-            msg,
-        );
-    }
+    required(
+        "apiGroups",
+        "resource rules must supply at least one api group",
+        out,
+    );
+    required(
+        "resources",
+        "resource rules must supply at least one resource",
+        out,
+    );
 }
 
 /// A ClusterRole's `aggregationRule`: at least one selector, each valid.
