@@ -158,11 +158,10 @@ pub(super) fn prepare(
         );
         findings = decoded;
     }
-    // The RBAC kinds have a schema of their own (their metadata included).
-    if matches!(
-        obj.kind,
-        ObjectKind::Workload | ObjectKind::Namespace | ObjectKind::ServiceAccount
-    ) {
+    // Namespaces, ServiceAccounts and the RBAC kinds have a schema of their
+    // own (their metadata included); of a Pod or workload only the metadata
+    // and the claims are modelled.
+    if obj.kind == ObjectKind::Workload {
         let path = obj.pod_spec_path;
         findings.extend(schema::pod::decode_metadata(&mut obj.root, path, gates));
     }

@@ -115,6 +115,8 @@ pub fn fields_of(kind: ObjectKind) -> Option<&'static [Field]> {
         ObjectKind::Role => Some(&rbac::ROLE),
         ObjectKind::ClusterRole => Some(&rbac::CLUSTER_ROLE),
         ObjectKind::RoleBinding | ObjectKind::ClusterRoleBinding => Some(&rbac::BINDING),
+        ObjectKind::Namespace => Some(&core::NAMESPACE),
+        ObjectKind::ServiceAccount => Some(&core::SERVICE_ACCOUNT),
         _ => None,
     }
 }
@@ -505,6 +507,7 @@ fn walk_ty(
     }
 }
 
+mod core;
 mod fields;
 pub mod pod;
 mod rbac;

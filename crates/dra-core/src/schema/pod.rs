@@ -1,7 +1,7 @@
-//! The parts of the other kinds lint checks that are decoded as strictly as
-//! the DRA kinds: their `metadata` (an `ObjectMeta` like any object's), and
-//! the claim fields of a pod spec (a Pod's, or a workload's pod template,
-//! with that template's metadata); the rest of a pod is not modelled.
+//! The parts of a Pod or workload that are decoded as strictly as the DRA
+//! kinds: its `metadata` (an `ObjectMeta` like any object's), and the claim
+//! fields of its pod spec (a Pod's, or a workload's pod template, with that
+//! template's metadata); the rest of a pod is not modelled.
 //! `core/v1` `PodResourceClaim` {name, resourceClaimName,
 //! resourceClaimTemplateName} and the containers' `ResourceClaim` {name,
 //! request}, the same on kubernetes/api release-1.34 and master. The most
@@ -25,9 +25,9 @@ static POD_CLAIMS: Ty = List(&Obj(POD_RESOURCE_CLAIM));
 static CONTAINER_CLAIMS: Ty = List(&Obj(CONTAINER_CLAIM));
 static META: Ty = Obj(OBJECT_META);
 
-/// Decodes `metadata` of a Pod, workload, Namespace, ServiceAccount or RBAC
-/// object (YAML's `on`/`yes` as a label value is a boolean, which no
-/// `map[string]string` takes), and a workload's pod template metadata at
+/// Decodes `metadata` of a Pod or workload (YAML's `on`/`yes` as a label
+/// value is a boolean, which no `map[string]string` takes), and a workload's
+/// pod template metadata at
 /// `template_path` (`spec_path` without its last `spec`; a Pod has none).
 pub fn decode_metadata(
     root: &mut Node,
