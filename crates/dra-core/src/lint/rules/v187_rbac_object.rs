@@ -213,49 +213,39 @@ fn subject(obj: &Object, s: &Node, namespaced: bool, path: &str, out: &mut Sink<
         );
     }
     let kind = get_str(s, "kind").unwrap_or("");
-    let group = get_str(s, "apiGroup").unwrap_or("");
-    match kind {
+    let want = match kind {
         "ServiceAccount" => {
             if !name.is_empty() && !is_dns_subdomain(name) {
                 let msg = format!("{name:?} is not a valid service account name: a DNS subdomain");
                 out.report(obj, Invalid, format!("{path}.name"), span("name"), msg);
             }
-            if !group.is_empty() {
-                let msg = format!("unsupported value {group:?}: supported values: \"\"");
-                out.report(
-                    obj,
-                    NotSupported,
-                    format!("{path}.apiGroup"),
-                    span("apiGroup"),
-                    msg,
-                );
-            }
             if !namespaced && get_str(s, "namespace").unwrap_or("").is_empty() {
                 let msg = "a ClusterRoleBinding's service account subject needs its namespace";
-                out.report(
-                    obj,
-                    Required,
-                    format!("{path}.namespace"),
-                    span("namespace"),
-                    msg,
-                );
+                let field = format!("{path}.namespace");
+                out.report(obj, Required, field, span("namespace"), msg);
             }
+            ""
         }
-        "User" | "Group" => {
-            if !group.is_empty() && group != RBAC_GROUP {
-                let msg = format!("unsupported value {group:?}: supported values: {RBAC_GROUP:?}");
-                out.report(
-                    obj,
-                    NotSupported,
-                    format!("{path}.apiGroup"),
-                    span("apiGroup"),
-                    msg,
-                );
-            }
-        }
+        "User" | "Group" => RBAC_GROUP,
         _ => {
             let msg = format!("unsupported value {kind:?}: supported values: \"ServiceAccount\", \"User\", \"Group\"");
             out.report(obj, NotSupported, format!("{path}.kind"), span("kind"), msg);
+            return;
         }
+    };
+    // SetDefaults_Subject gives a User or Group without apiGroup the RBAC one.
+    let group = match get_str(s, "apiGroup").unwrap_or("") {
+        "" if want == RBAC_GROUP => RBAC_GROUP,
+        g => g,
+    };
+    if group != want {
+        let msg = format!("unsupported value {group:?}: supported values: {want:?}");
+        out.report(
+            obj,
+            NotSupported,
+            format!("{path}.apiGroup"),
+            span("apiGroup"),
+            msg,
+        );
     }
 }
