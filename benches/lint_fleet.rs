@@ -10,7 +10,7 @@ use criterion::{criterion_group, Criterion, Throughput};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use dra_core::fleet::{generate, FleetSpec};
 use dra_core::gates::{FeatureGates, Version};
-use dra_core::lint::{lint, Selection, Settings, SourceFile};
+use dra_core::lint::{lint, Settings, SourceFile};
 use dra_core::yaml::{load, Limits};
 
 fn fleet() -> String {
@@ -22,16 +22,7 @@ fn fleet() -> String {
 }
 
 fn settings() -> Settings {
-    Settings {
-        gates: FeatureGates::defaults(Version::LATEST),
-        selection: Selection::default(),
-        per_file: Vec::new(),
-        inventory_from_input: false,
-        limits: Limits::default(),
-        inventory: None,
-        stored: Vec::new(),
-        status: false,
-    }
+    Settings::for_gates(FeatureGates::defaults(Version::LATEST))
 }
 
 fn bench(c: &mut Criterion) {

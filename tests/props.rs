@@ -3,21 +3,12 @@
 //! values swapped), go through the whole lint path in-process.
 
 use dra_core::gates::{FeatureGates, Version};
-use dra_core::lint::{lint, Selection, Settings, SourceFile};
+use dra_core::lint::{lint, Settings, SourceFile};
 use dra_core::yaml::{load_general, load_split, Limits};
 use proptest::prelude::*;
 
 fn lint_text(text: String) {
-    let settings = Settings {
-        gates: FeatureGates::defaults(Version::LATEST),
-        selection: Selection::default(),
-        per_file: Vec::new(),
-        inventory_from_input: false,
-        limits: Limits::default(),
-        inventory: None,
-        stored: Vec::new(),
-        status: false,
-    };
+    let settings = Settings::for_gates(FeatureGates::defaults(Version::LATEST));
     let chars = text.chars().count() as u32;
     let files = [SourceFile {
         name: "x.yaml".into(),

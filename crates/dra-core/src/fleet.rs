@@ -130,7 +130,7 @@ pub fn hopeless_case() -> String {
 mod tests {
     use super::*;
     use crate::gates::{FeatureGates, Version};
-    use crate::lint::{lint, Selection, Settings, SourceFile};
+    use crate::lint::{lint, Settings, SourceFile};
 
     #[test]
     fn generated_fleet_is_valid_and_complete() {
@@ -139,16 +139,7 @@ mod tests {
             ..FleetSpec::default()
         };
         let text = generate(spec);
-        let settings = Settings {
-            gates: FeatureGates::defaults(Version::LATEST),
-            selection: Selection::default(),
-            per_file: Vec::new(),
-            inventory_from_input: false,
-            limits: crate::yaml::Limits::default(),
-            inventory: None,
-            stored: Vec::new(),
-            status: false,
-        };
+        let settings = Settings::for_gates(FeatureGates::defaults(Version::LATEST));
         let r = lint(
             &[SourceFile {
                 name: "fleet.yaml".into(),

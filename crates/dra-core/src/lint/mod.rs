@@ -304,6 +304,21 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Every rule of `gates`' release, the default limits, no inventory,
+    /// nothing stored, objects created (not status writes).
+    pub fn for_gates(gates: FeatureGates) -> Self {
+        Settings {
+            gates,
+            selection: Selection::default(),
+            per_file: Vec::new(),
+            inventory_from_input: false,
+            limits: Limits::default(),
+            inventory: None,
+            stored: Vec::new(),
+            status: false,
+        }
+    }
+
     /// The rules and ids that apply to findings in `file`.
     pub fn selection_for(&self, file: usize) -> &Selection {
         self.per_file.get(file).unwrap_or(&self.selection)

@@ -1,5 +1,5 @@
 use crate::gates::{FeatureGates, Version};
-use crate::lint::{lint, Selection, Settings, SourceFile};
+use crate::lint::{lint, Settings, SourceFile};
 
 /// sigs.k8s.io/yaml turns YAML into JSON before the apiserver decodes
 /// it: a whole float below 2^63 is marshalled as digits and decodes into
@@ -8,16 +8,7 @@ use crate::lint::{lint, Selection, Settings, SourceFile};
 fn whole_floats_are_integers_after_yaml_to_json() {
     let rules_for = |count: &str| {
         let text = format!("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: c, namespace: default}}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: gpu\n        count: {count}\n");
-        let settings = Settings {
-            gates: FeatureGates::defaults(Version::LATEST),
-            selection: Selection::default(),
-            per_file: Vec::new(),
-            inventory_from_input: false,
-            limits: crate::yaml::Limits::default(),
-            inventory: None,
-            stored: Vec::new(),
-            status: false,
-        };
+        let settings = Settings::for_gates(FeatureGates::defaults(Version::LATEST));
         let r = lint(
             &[SourceFile {
                 name: "c.yaml".into(),
