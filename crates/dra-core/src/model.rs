@@ -242,13 +242,14 @@ fn classify(
             ApiVersion::Other,
             &["spec", "template", "spec"],
         )),
-        ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") | ("batch", "Job") => {
-            Some((
-                ObjectKind::Workload,
-                ApiVersion::Other,
-                &["spec", "template", "spec"],
-            ))
-        }
+        // extensions/v1beta1 is read to be refused (DRA-A002), not skipped.
+        ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet")
+        | ("extensions", "Deployment" | "DaemonSet" | "ReplicaSet")
+        | ("batch", "Job") => Some((
+            ObjectKind::Workload,
+            ApiVersion::Other,
+            &["spec", "template", "spec"],
+        )),
         // The first replicated job's pod template (JobSet), the workers'
         // (LeaderWorkerSet): the pods a workload has most of.
         ("jobset.x-k8s.io", "JobSet") => Some((

@@ -205,6 +205,61 @@ pub fn where_served(kind: ObjectKind) -> String {
         .join(", ")
 }
 
+/// A kind of another group that lint reads (RBAC, workloads, admission
+/// policies), in an API version no supported release (1.34+) serves: each
+/// is served only in `v1` there. `removed` is the first release that no
+/// longer served the version, from k8s.io/api's prerelease-lifecycle files
+/// (`APILifecycleRemoved`); `None` when the version has no such date (rbac
+/// v1alpha1, batch v2alpha1) or never had the kind.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RetiredVersion {
+    pub served_as: String,
+    pub removed: Option<u8>,
+}
+
+/// `Some` when the target does not serve `kind` in `api_version` (for the
+/// non-DRA kinds lint reads; `None` for a served version or a group whose
+/// versions kubectl-dra does not know, such as a CRD's).
+pub fn retired_version(api_version: &str, kind: &str) -> Option<RetiredVersion> {
+    /// A retired version, the kinds it had (all of the group's when
+    /// empty), and the first release without it.
+    type Removal = (&'static str, &'static [&'static str], u8);
+    let (group, version) = api_version.split_once('/')?;
+    let (served_group, removals): (&str, &[Removal]) = match (group, kind) {
+        (
+            "rbac.authorization.k8s.io",
+            "Role" | "ClusterRole" | "RoleBinding" | "ClusterRoleBinding",
+        ) => (group, &[("v1beta1", &[], 22)]),
+        ("apps", "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet") => (
+            group,
+            &[
+                ("v1beta1", &["Deployment", "StatefulSet"], 16),
+                ("v1beta2", &[], 16),
+            ],
+        ),
+        ("extensions", "Deployment" | "DaemonSet" | "ReplicaSet") => {
+            ("apps", &[("v1beta1", &[], 16)])
+        }
+        ("batch", "Job") => (group, &[]),
+        ("batch", "CronJob") => (group, &[("v1beta1", &[], 25)]),
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy") => {
+            (group, &[("v1beta1", &[], 34), ("v1alpha1", &[], 32)])
+        }
+        _ => return None,
+    };
+    if group == served_group && version == "v1" {
+        return None;
+    }
+    let removed = removals
+        .iter()
+        .find(|(v, kinds, _)| *v == version && (kinds.is_empty() || kinds.contains(&kind)))
+        .map(|(_, _, r)| *r);
+    Some(RetiredVersion {
+        served_as: format!("{served_group}/v1"),
+        removed,
+    })
+}
+
 /// The table as Markdown, for docs/served-versions.md.
 pub fn markdown() -> String {
     let mut out = String::from(
@@ -307,5 +362,38 @@ mod tests {
         assert_eq!(dep("resource.k8s.io/v1beta2", "1.36"), Some(true));
         assert_eq!(dep("resource.k8s.io/v1alpha3", "1.34"), None);
         assert_eq!(dep("resource.k8s.io/v1alpha2", "1.34"), None);
+    }
+
+    #[test]
+    fn other_kinds_are_served_in_v1_only() {
+        let r = |api: &str, kind: &str| retired_version(api, kind);
+        assert_eq!(r("rbac.authorization.k8s.io/v1", "Role"), None);
+        assert_eq!(
+            r("rbac.authorization.k8s.io/v1beta1", "ClusterRoleBinding"),
+            Some(RetiredVersion {
+                served_as: "rbac.authorization.k8s.io/v1".into(),
+                removed: Some(22)
+            })
+        );
+        assert_eq!(
+            r("extensions/v1beta1", "Deployment").unwrap().served_as,
+            "apps/v1"
+        );
+        assert_eq!(r("apps/v1beta1", "Deployment").unwrap().removed, Some(16));
+        // apps/v1beta1 never had DaemonSets.
+        assert_eq!(r("apps/v1beta1", "DaemonSet").unwrap().removed, None);
+        assert_eq!(r("batch/v1beta1", "CronJob").unwrap().removed, Some(25));
+        assert_eq!(r("batch/v1beta1", "Job").unwrap().removed, None);
+        assert_eq!(
+            r(
+                "admissionregistration.k8s.io/v1beta1",
+                "ValidatingAdmissionPolicy"
+            )
+            .unwrap()
+            .removed,
+            Some(34)
+        );
+        assert_eq!(r("jobset.x-k8s.io/v1alpha2", "JobSet"), None);
+        assert_eq!(r("batch/v1", "CronJob"), None);
     }
 }

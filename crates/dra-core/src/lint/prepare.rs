@@ -54,7 +54,20 @@ fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
         ));
     }
     if !obj.kind.is_dra() {
-        return VersionCheck::Served(None);
+        // `kubectl apply`: no matches for kind "Role" in version
+        // "rbac.authorization.k8s.io/v1beta1".
+        return match crate::served::retired_version(api, kind) {
+            None => VersionCheck::Served(None),
+            Some(r) => {
+                let when = r
+                    .removed
+                    .map_or(String::new(), |r| format!(" (removed in Kubernetes 1.{r})"));
+                VersionCheck::Refused(not_served(
+                    format!("Kubernetes {v} does not serve {kind} in {api}{when}"),
+                    vec![format!("{kind} is served as {}: change the apiVersion (and check what that version requires)", r.served_as)],
+                ))
+            }
+        };
     }
     match verdict(obj.kind, api, gates) {
         Verdict::NotServed => {
