@@ -173,6 +173,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v185_pod_level_resource_claims::RULE,
     &rules::v186_object_metadata::RULE,
     &rules::v187_rbac_object::RULE,
+    &rules::v188_namespace_finalizers::RULE,
     &rules::v190_taint_rule_name::RULE,
     &rules::v191_taint_rule_selector::RULE,
     &rules::v192_taint_rule_cel_selectors::RULE,

@@ -209,6 +209,7 @@ pub mod v184_resource_version_on_create;
 pub mod v185_pod_level_resource_claims;
 pub mod v186_object_metadata;
 pub mod v187_rbac_object;
+pub mod v188_namespace_finalizers;
 pub mod v190_taint_rule_name;
 pub mod v191_taint_rule_selector;
 pub mod v192_taint_rule_cel_selectors;

@@ -6,7 +6,7 @@ declare_rule! {
     summary: "metadata.resourceVersion is set: creating the object fails",
     docs: "The storage layer refuses to create an object that carries a resourceVersion (`resourceVersion should not be set on objects to be created`, storage.ErrResourceVersionSetOnCreate), and on an update it is a precondition that an old copy fails. It usually comes from saving `kubectl get -o yaml` output: remove it, together with `uid`, `creationTimestamp` and `managedFields`.",
     example: "metadata:\n  name: gpu-claim\n  resourceVersion: \"48211\"\n",
-    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload], check),
+    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload, Namespace, ServiceAccount, Role, ClusterRole, RoleBinding, ClusterRoleBinding], check),
     fix: &crate::fix::builders::SERVER_FIELDS,
 }
 

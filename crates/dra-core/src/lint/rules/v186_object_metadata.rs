@@ -37,7 +37,7 @@ const GENERATION_KEPT: &[ObjectKind] = &[
 ];
 
 /// What `IsQualifiedName` accepts (label and annotation keys, finalizers).
-const QUALIFIED_NAME: &str = "an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric";
+pub(crate) const QUALIFIED_NAME: &str = "an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric";
 
 /// The most bytes of keys and values `ValidateAnnotationsSize` allows.
 const ANNOTATIONS_MAX_BYTES: usize = 256 << 10;
@@ -272,12 +272,17 @@ fn group_version(api_version: &str) -> (&str, &str) {
 
 /// The finalizers a name without a domain may be (core/helper
 /// `IsStandardFinalizerName`).
-const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+pub(crate) const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
 
 /// `ValidateFinalizers`: qualified names, and not both ways of deleting
 /// dependents; then core validation's `ValidateObjectMeta` (every kind here
 /// goes through it, or its `WithOpts` twin) adds `validateKubeFinalizerName`
 /// for each entry, at its index: a name without a '/' must be a standard one.
+/// `validateKubeFinalizerName`'s words, for a name without a domain.
+pub(crate) fn not_standard_finalizer(f: &str) -> String {
+    format!("{f:?} is neither a standard finalizer name (kubernetes, orphan, foregroundDeletion) nor fully qualified (domain/name)")
+}
+
 fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
     const PATH: &str = "metadata.finalizers";
     let list = items(meta, "finalizers");
@@ -301,7 +306,7 @@ fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
                 Invalid,
                 format!("{PATH}[{i}]"),
                 n.span,
-                format!("{f:?} is neither a standard finalizer name (kubernetes, orphan, foregroundDeletion) nor fully qualified (domain/name)"),
+                not_standard_finalizer(f),
             );
         }
     }

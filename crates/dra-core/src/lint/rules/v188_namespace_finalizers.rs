@@ -1,0 +1,33 @@
+//! DRA-V188: a Namespace's spec.finalizers.
+use super::prelude::*;
+use super::v186_object_metadata::{not_standard_finalizer, QUALIFIED_NAME, STANDARD_FINALIZERS};
+
+declare_rule! {
+    id: "DRA-V188", name: "invalid-namespace-finalizer", severity: Error, origin: Apiserver,
+    summary: "A Namespace's spec.finalizers entry is not a qualified name, or has no domain and is not a standard finalizer",
+    docs: "`ValidateNamespace` (pkg/apis/core/validation, the same in 1.34-1.37) checks each entry of `spec.finalizers` with `validateFinalizerName`: a qualified name (`example.com/name`), and one without a domain must be `kubernetes`, `orphan` or `foregroundDeletion`. Both errors are reported at `spec.finalizers`, without an index, as the apiserver does. (The namespace strategy adds `kubernetes` on create; that one is valid.)",
+    example: "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: gpu-jobs\nspec:\n  finalizers: [cleanup]\n",
+    check: Check::Object(&[Namespace], check),
+}
+
+fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+    const PATH: &str = "spec.finalizers";
+    let Some(spec) = get(&obj.root, "spec") else {
+        return;
+    };
+    for n in items(spec, "finalizers") {
+        let Some(f) = n.as_str() else { continue };
+        if !is_label_key(f) {
+            out.report(
+                obj,
+                Invalid,
+                PATH,
+                n.span,
+                format!("{f:?} is not a qualified name: {QUALIFIED_NAME}"),
+            );
+        }
+        if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f) {
+            out.report(obj, Invalid, PATH, n.span, not_standard_finalizer(f));
+        }
+    }
+}
