@@ -114,7 +114,17 @@ pub fn collect_with(paths: &[PathBuf], walks: &[Walk]) -> Collected {
             }
             let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
             let seen_notes = notes.clone();
+            let inside = Inside::new(p);
             builder.filter_entry(move |e| {
+                if e.path_is_symlink() && !inside.admits(e.path()) {
+                    let mut n = seen_notes.lock().unwrap_or_else(|p| p.into_inner());
+                    n.push(format!(
+                        "{}: a symbolic link out of {} and the working directory: not read (name it on the command line to read it)",
+                        display_path(e.path()),
+                        display_path(inside.shown()),
+                    ));
+                    return false;
+                }
                 let is_templates = e.file_type().is_some_and(|t| t.is_dir())
                     && e.file_name() == "templates"
                     && e.path().parent().is_some_and(|d| d.join("Chart.yaml").is_file());
@@ -165,6 +175,43 @@ pub fn collect_with(paths: &[PathBuf], walks: &[Walk]) -> Collected {
         }
     }
     out
+}
+
+/// Where a walked directory's links may lead: into the directory itself
+/// or the working directory (the repository, when run from its root). A
+/// link planted in a checked-out branch to `~/.kube/config` or a CI
+/// runner's secrets would otherwise be read, and an invalid line of it
+/// shown in a finding; the writer refuses such links for the same reason.
+struct Inside {
+    given: PathBuf,
+    roots: Vec<PathBuf>,
+}
+
+impl Inside {
+    fn new(dir: &Path) -> Inside {
+        let roots = [Some(dir.to_path_buf()), std::env::current_dir().ok()]
+            .into_iter()
+            .flatten()
+            .filter_map(|d| fs::canonicalize(d).ok())
+            .collect();
+        Inside {
+            given: dir.to_path_buf(),
+            roots,
+        }
+    }
+
+    fn shown(&self) -> &Path {
+        &self.given
+    }
+
+    /// Whether the link at `path` resolves inside a root. A dangling link
+    /// is left to the walk, which reports it as unreadable.
+    fn admits(&self, path: &Path) -> bool {
+        match fs::canonicalize(path) {
+            Ok(real) => self.roots.iter().any(|r| real.starts_with(r)),
+            Err(_) => true,
+        }
+    }
 }
 
 fn is_loop(e: &ignore::Error) -> bool {

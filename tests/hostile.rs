@@ -300,6 +300,49 @@ fn symlink_loops_lint_each_file_once() {
     assert_eq!(v["summary"]["files"], 1, "{v}");
 }
 
+/// A link planted in a walked directory may not lead out of it (nor out
+/// of the working directory): a CI run over a branch that links
+/// `leak.yaml` to a runner's secrets must not read them, let alone show a
+/// line of them in an invalid-YAML finding. Named on the command line the
+/// link is read (the user asked for it); a link inside is followed.
+#[cfg(unix)]
+#[test]
+fn a_walk_does_not_follow_links_out_of_its_directory() {
+    let d = tmpdir("escape");
+    let repo = d.join("repo");
+    std::fs::create_dir_all(repo.join(".hidden")).unwrap();
+    std::fs::create_dir_all(d.join("secret")).unwrap();
+    std::fs::write(d.join("secret/creds"), "token: \"SECRET-abc123\nother: x\n").unwrap();
+    std::fs::write(
+        repo.join(".hidden/real.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: Bad_Name}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(d.join("secret/creds"), repo.join("leak.yaml")).unwrap();
+    std::os::unix::fs::symlink(d.join("secret"), repo.join("leakdir")).unwrap();
+    std::os::unix::fs::symlink(repo.join(".hidden/real.yaml"), repo.join("alias.yaml")).unwrap();
+    let o = support::run(&["lint", &repo.to_string_lossy()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !stdout.contains("SECRET") && !stderr.contains("SECRET"),
+        "{stdout}{stderr}"
+    );
+    assert!(
+        stdout.contains("DRA-V110"),
+        "the link inside is read: {stdout}"
+    );
+    assert!(stdout.contains("1 file,"), "{stdout}");
+    for link in ["leak.yaml", "leakdir"] {
+        assert!(
+            stderr.contains(&format!("{link}: a symbolic link out of")),
+            "{link} is named as skipped: {stderr}"
+        );
+    }
+    let (v, _, _) = lint_json(&repo.join("leak.yaml").to_string_lossy());
+    assert_eq!(v["diagnostics"][0]["rule"], "DRA-E001", "{v}");
+}
+
 /// An absurd --timeout is no deadline, not an overflow panic.
 #[test]
 fn an_absurd_timeout_does_not_panic() {
