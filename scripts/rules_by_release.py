@@ -7,6 +7,7 @@ it names; for each rule the table shows the field path, error type and
 message one witness gets at each release. Run by scripts/readme.py after
 `cargo build`; tests/rules_by_release.rs checks that every rule has a row.
 """
+import re
 import concurrent.futures
 import glob
 import json
@@ -119,9 +120,13 @@ def main():
         if not per and not on:
             missing.append(rid)
             continue
-        # The witness that shows the rule at the most releases, then the first.
+        # The witness that shows the rule at the most releases, then the one
+        # whose message changes most between releases, then the first.
         pool = per or on
-        best = max(pool, key=lambda n: (len(pool[n]) + len(on.get(n, {})), -order[n]))
+        def variety(n):
+            ds = list(pool[n].values()) + list(on.get(n, {}).values())
+            return len({re.sub(r'1\.3\d', '1.x', cell(d)) for d in ds})
+        best = max(pool, key=lambda n: (len(pool[n]) + len(on.get(n, {})), variety(n), -order[n]))
         cells = []
         for v in RELEASES:
             if v in per.get(best, {}):
