@@ -37,7 +37,7 @@ const GENERATION_KEPT: &[ObjectKind] = &[
 ];
 
 /// What `IsQualifiedName` accepts (label and annotation keys, finalizers).
-pub(crate) const QUALIFIED_NAME: &str = "an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric";
+const QUALIFIED_NAME: &str = "an optional DNS subdomain and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric";
 
 /// The most bytes of keys and values `ValidateAnnotationsSize` allows.
 const ANNOTATIONS_MAX_BYTES: usize = 256 << 10;
@@ -272,15 +272,37 @@ fn group_version(api_version: &str) -> (&str, &str) {
 
 /// The finalizers a name without a domain may be (core/helper
 /// `IsStandardFinalizerName`).
-pub(crate) const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
 
 /// `ValidateFinalizers`: qualified names, and not both ways of deleting
 /// dependents; then core validation's `ValidateObjectMeta` (every kind here
 /// goes through it, or its `WithOpts` twin) adds `validateKubeFinalizerName`
 /// for each entry, at its index: a name without a '/' must be a standard one.
-/// `validateKubeFinalizerName`'s words, for a name without a domain.
-pub(crate) fn not_standard_finalizer(f: &str) -> String {
-    format!("{f:?} is neither a standard finalizer name (kubernetes, orphan, foregroundDeletion) nor fully qualified (domain/name)")
+/// apimachinery `ValidateFinalizerName`: a qualified name.
+pub(crate) fn qualified_finalizer(obj: &Object, n: &Node, f: &str, path: &str, out: &mut Sink<'_>) {
+    if !is_label_key(f) {
+        out.report(
+            obj,
+            Invalid,
+            path,
+            n.span,
+            format!("{f:?} is not a qualified name: {QUALIFIED_NAME}"),
+        );
+    }
+}
+
+/// Core validation's `validateKubeFinalizerName`: a name without a domain
+/// must be a standard one.
+pub(crate) fn standard_finalizer(obj: &Object, n: &Node, f: &str, path: &str, out: &mut Sink<'_>) {
+    if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f) {
+        out.report(
+            obj,
+            Invalid,
+            path,
+            n.span,
+            format!("{f:?} is neither a standard finalizer name (kubernetes, orphan, foregroundDeletion) nor fully qualified (domain/name)"),
+        );
+    }
 }
 
 fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
@@ -288,26 +310,11 @@ fn finalizers(obj: &Object, meta: &Node, out: &mut Sink<'_>) {
     let list = items(meta, "finalizers");
     let names: Vec<(&Node, &str)> = list.iter().filter_map(|n| Some((n, n.as_str()?))).collect();
     for (n, f) in &names {
-        if !is_label_key(f) {
-            out.report(
-                obj,
-                Invalid,
-                PATH,
-                n.span,
-                format!("{f:?} is not a qualified name: {QUALIFIED_NAME}"),
-            );
-        }
+        qualified_finalizer(obj, n, f, PATH, out);
     }
     for (i, n) in list.iter().enumerate() {
-        let Some(f) = n.as_str() else { continue };
-        if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f) {
-            out.report(
-                obj,
-                Invalid,
-                format!("{PATH}[{i}]"),
-                n.span,
-                not_standard_finalizer(f),
-            );
+        if let Some(f) = n.as_str() {
+            standard_finalizer(obj, n, f, &format!("{PATH}[{i}]"), out);
         }
     }
     let has = |x: &str| names.iter().any(|(_, f)| *f == x);

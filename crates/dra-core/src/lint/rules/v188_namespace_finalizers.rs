@@ -1,6 +1,6 @@
 //! DRA-V188: a Namespace's spec.finalizers.
 use super::prelude::*;
-use super::v186_object_metadata::{not_standard_finalizer, QUALIFIED_NAME, STANDARD_FINALIZERS};
+use super::v186_object_metadata::{qualified_finalizer, standard_finalizer};
 
 declare_rule! {
     id: "DRA-V188", name: "invalid-namespace-finalizer", severity: Error, origin: Apiserver,
@@ -16,18 +16,9 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     };
     for n in items(spec, "finalizers") {
-        let Some(f) = n.as_str() else { continue };
-        if !is_label_key(f) {
-            out.report(
-                obj,
-                Invalid,
-                PATH,
-                n.span,
-                format!("{f:?} is not a qualified name: {QUALIFIED_NAME}"),
-            );
-        }
-        if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f) {
-            out.report(obj, Invalid, PATH, n.span, not_standard_finalizer(f));
+        if let Some(f) = n.as_str() {
+            qualified_finalizer(obj, n, f, PATH, out);
+            standard_finalizer(obj, n, f, PATH, out);
         }
     }
 }
