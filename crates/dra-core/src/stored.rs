@@ -13,20 +13,28 @@ use crate::tree::Node;
 /// The stored objects, by kind, namespace and name.
 #[derive(Default)]
 pub struct Stored<'a> {
-    by_key: HashMap<(ObjectKind, &'a str, &'a str), &'a Object>,
+    by_key: HashMap<(&'a str, &'a str, &'a str), &'a Object>,
 }
 
-fn key(o: &Object) -> Option<(ObjectKind, &str, &str)> {
+/// An object's identity in the cluster: its kind as written (a Pod and a
+/// Deployment of one name are two objects, both `ObjectKind::Workload`),
+/// its namespace when the kind has one, and its name.
+fn key(o: &Object) -> Option<(&str, &str, &str)> {
     let namespaced = matches!(
         o.kind,
-        ObjectKind::ResourceClaim | ObjectKind::ResourceClaimTemplate
+        ObjectKind::ResourceClaim
+            | ObjectKind::ResourceClaimTemplate
+            | ObjectKind::Workload
+            | ObjectKind::Role
+            | ObjectKind::RoleBinding
+            | ObjectKind::ServiceAccount
     );
     let ns = if namespaced {
         o.namespace_or_default()
     } else {
         ""
     };
-    Some((o.kind, ns, o.name()?))
+    Some((o.reference.kind.as_str(), ns, o.name()?))
 }
 
 impl<'a> Stored<'a> {
