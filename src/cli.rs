@@ -546,7 +546,8 @@ pub struct LintArgs {
 
     /// Objects as the cluster stores them (a `kubectl dra snapshot` or `kubectl get -o yaml`):
     /// a file object with the same kind, namespace and name is checked as an update of it
-    /// (immutable fields). `--cluster` reads them from the live cluster.
+    /// (immutable fields, resourceVersion and uid, a binding's roleRef). `--cluster` reads the
+    /// DRA objects from the live cluster.
     #[arg(long, value_name = "PATH")]
     pub stored: Option<Vec<PathBuf>>,
 

@@ -284,13 +284,25 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             .map(|inv| dra_core::inventory::devices(&inv.objects, list_types)),
     };
     // Only the kinds with update-only rules (or that a release validates
-    // differently on update: lint::update). From the cluster they are taken,
-    // not copied (a large cluster stores many slices).
+    // differently on update: lint::update; a stored resourceVersion and uid
+    // for any kind lint checks, a binding's roleRef). From the cluster they
+    // are taken, not copied (a large cluster stores many slices).
     let update_kinds = |o: &dra_core::model::Object| {
         use dra_core::model::ObjectKind::*;
         matches!(
             o.kind,
-            ResourceSlice | ResourceClaim | ResourceClaimTemplate | DeviceClass | DeviceTaintRule
+            ResourceSlice
+                | ResourceClaim
+                | ResourceClaimTemplate
+                | DeviceClass
+                | DeviceTaintRule
+                | Workload
+                | Namespace
+                | ServiceAccount
+                | Role
+                | ClusterRole
+                | RoleBinding
+                | ClusterRoleBinding
         )
     };
     let stored = match (&args.stored, live.as_mut()) {

@@ -5,14 +5,14 @@ use super::prelude::*;
 declare_rule! {
     id: "DRA-V187", name: "invalid-rbac-object", severity: Error, origin: Apiserver,
     summary: "A Role or ClusterRole rule, an aggregation selector, or a binding's roleRef or subject is invalid",
-    docs: "The RBAC objects a driver ships beside its DRA objects are validated by `pkg/apis/rbac/validation` (unchanged 1.34-1.37), after v1 defaulting (an empty `roleRef.apiGroup`, and a User or Group subject's empty `apiGroup`, become `rbac.authorization.k8s.io`). A rule needs `verbs`; a resource rule needs `apiGroups` and `resources`; `nonResourceURLs` only in a ClusterRole and never beside resources. A binding's `roleRef` must be in `rbac.authorization.k8s.io`, of kind Role or ClusterRole (only ClusterRole in a ClusterRoleBinding), with a name that is a path segment. A subject needs a name and a kind of ServiceAccount (a DNS subdomain name, no apiGroup, a namespace in a ClusterRoleBinding), User or Group (apiGroup `rbac.authorization.k8s.io`). A ClusterRole's `aggregationRule` needs at least one selector, each a valid label selector.",
+    docs: "The RBAC objects a driver ships beside its DRA objects are validated by `pkg/apis/rbac/validation` (unchanged 1.34-1.37), after v1 defaulting (an empty `roleRef.apiGroup`, and a User or Group subject's empty `apiGroup`, become `rbac.authorization.k8s.io`). A rule needs `verbs`; a resource rule needs `apiGroups` and `resources`; `nonResourceURLs` only in a ClusterRole and never beside resources. A binding's `roleRef` must be in `rbac.authorization.k8s.io`, of kind Role or ClusterRole (only ClusterRole in a ClusterRoleBinding), with a name that is a path segment. A subject needs a name and a kind of ServiceAccount (a DNS subdomain name, no apiGroup, a namespace in a ClusterRoleBinding), User or Group (apiGroup `rbac.authorization.k8s.io`). A ClusterRole's `aggregationRule` needs at least one selector, each a valid label selector. On an update of a stored binding (`--stored`), its `roleRef` may not change (`cannot change roleRef`: delete and re-create the binding).",
     example: "kind: RoleBinding\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Rolee, name: driver}\nsubjects:\n- {kind: ServiceAccount, name: driver}\n",
     check: Check::Object(&[Role, ClusterRole, RoleBinding, ClusterRoleBinding], check),
 }
 
 const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let root = &obj.root;
     match obj.kind {
         Role | ClusterRole => {
@@ -26,6 +26,9 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         _ => {
             role_ref(obj, out);
+            if let Some(old) = cx.stored.get(obj) {
+                role_ref_unchanged(obj, old, out);
+            }
             let namespaced = obj.kind == RoleBinding;
             for (i, s) in items(root, "subjects").iter().enumerate() {
                 subject(obj, s, namespaced, &format!("subjects[{i}]"), out);
@@ -157,6 +160,34 @@ fn requirement(obj: &Object, r: &Node, path: &str, out: &mut Sink<'_>) -> bool {
     out.count() > before
 }
 
+/// A binding's `roleRef` as compared on update: (apiGroup defaulted, kind,
+/// name).
+fn defaulted_role_ref(root: &Node) -> (&str, &str, &str) {
+    let r = get(root, "roleRef");
+    let field = |key: &str| r.and_then(|r| get_str(r, key)).unwrap_or("");
+    let group = match field("apiGroup") {
+        "" => RBAC_GROUP,
+        g => g,
+    };
+    (group, field("kind"), field("name"))
+}
+
+/// `ValidateRoleBindingUpdate` / `ValidateClusterRoleBindingUpdate`: the
+/// roleRef of a stored binding may not change (`helm upgrade` of a chart
+/// that points a binding at another role fails on it).
+fn role_ref_unchanged(obj: &Object, old: &Object, out: &mut Sink<'_>) {
+    let (new, was) = (defaulted_role_ref(&obj.root), defaulted_role_ref(&old.root));
+    if new == was {
+        return;
+    }
+    let span = entry(&obj.root, "roleRef").map_or(obj.root.span, |e| e.key_span);
+    out.report(obj, Invalid, "roleRef", span, "cannot change roleRef")
+        .note(format!(
+            "the stored binding refers to {} {:?}: delete the binding and create it again",
+            was.1, was.2
+        ));
+}
+
 /// A binding's `roleRef`, its apiGroup defaulted as v1 defaults it.
 fn role_ref(obj: &Object, out: &mut Sink<'_>) {
     let root = &obj.root;
@@ -165,11 +196,7 @@ fn role_ref(obj: &Object, out: &mut Sink<'_>) {
         r.and_then(|r| get(r, key))
             .map_or_else(|| r.map_or(root.span, |r| r.span), |n| n.span)
     };
-    let field = |key: &str| r.and_then(|r| get_str(r, key)).unwrap_or("");
-    let group = match field("apiGroup") {
-        "" => RBAC_GROUP,
-        g => g,
-    };
+    let (group, kind, name) = defaulted_role_ref(root);
     if group != RBAC_GROUP {
         let msg = format!("unsupported value {group:?}: supported values: {RBAC_GROUP:?}");
         out.report(obj, NotSupported, "roleRef.apiGroup", span("apiGroup"), msg);
@@ -179,12 +206,10 @@ fn role_ref(obj: &Object, out: &mut Sink<'_>) {
     } else {
         &["ClusterRole"]
     };
-    let kind = field("kind");
     if !kinds.contains(&kind) {
         let msg = format!("unsupported value {kind:?}: supported values: {kinds:?}");
         out.report(obj, NotSupported, "roleRef.kind", span("kind"), msg);
     }
-    let name = field("name");
     if name.is_empty() {
         out.report(
             obj,
