@@ -1,6 +1,6 @@
 //! DRA-V008: more than one node selection on a slice.
 use super::prelude::*;
-use super::v007_node_selection_missing::SELECTION;
+use super::v007_node_selection_missing::{set_selections, SELECTION};
 
 declare_rule! {
     id: "DRA-V008", name: "multiple-node-selections", severity: Error, origin: Apiserver,
@@ -12,10 +12,11 @@ declare_rule! {
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
-    let set: Vec<_> = SELECTION.iter().filter_map(|k| entry(spec, k)).collect();
+    let set = set_selections(spec, &SELECTION);
     if set.len() > 1 {
         let names: Vec<&str> = set.iter().map(|e| e.key.as_str()).collect();
-        let d = out.report(obj, Invalid, "spec", set[1].key_span, format!("exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but {{{}}} are set", names.join(", ")));
-        d.secondary(set[0].key_span, "first one here");
+        let d = out.report(obj, Invalid, "spec", set[1].key_span, "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but multiple fields are set");
+        d.secondary(set[0].key_span, "first one here")
+            .note(format!("{{{}}} are set", names.join(", ")));
     }
 }

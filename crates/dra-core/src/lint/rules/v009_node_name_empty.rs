@@ -19,7 +19,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             Invalid,
             "spec.nodeName",
             n.span,
-            "must not be empty when set",
+            "must be either unset or set to a non-empty string",
         );
     }
 }

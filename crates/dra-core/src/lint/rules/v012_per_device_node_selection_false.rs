@@ -19,7 +19,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             Invalid,
             "spec.perDeviceNodeSelection",
             n.span,
-            "must be true when set",
+            "must be either unset or set to true",
         );
     }
 }

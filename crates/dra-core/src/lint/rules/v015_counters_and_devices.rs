@@ -25,7 +25,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let pool = get(spec, "pool")
             .and_then(|p| get_str(p, "name"))
             .unwrap_or("the pool");
-        out.report(obj, Invalid, "spec", counters.key_span, "only one of `sharedCounters` or `devices` may be set")
+        out.report(obj, Invalid, "spec", counters.key_span, "only one of `sharedCounters` or `devices` is allowed")
             .label_text("counter sets here ...")
             .secondary(devs.key_span, "... and devices here")
             .note(format!("publish the counter sets in their own slice of pool {pool} (resourceSliceCount counts both)"));

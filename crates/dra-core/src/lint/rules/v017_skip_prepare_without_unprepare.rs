@@ -24,6 +24,12 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         && !ops.contains(&"NodeUnprepareResources")
         && !ops.contains(&"*")
     {
-        out.report(obj, Invalid, "spec.skipNodeOperations", e.key_span, "NodePrepareResources may only be skipped together with NodeUnprepareResources (or '*')");
+        out.report(
+            obj,
+            Invalid,
+            "spec.skipNodeOperations",
+            e.key_span,
+            "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped",
+        );
     }
 }

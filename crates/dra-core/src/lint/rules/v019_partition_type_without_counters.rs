@@ -19,7 +19,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             Invalid,
             "spec.partitionTypeAttribute",
             e.value.span,
-            "may only be set when some device consumes counters",
+            "may only be set on a slice which declares devices that consume counters",
         );
     }
 }

@@ -14,10 +14,17 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(attr) = get_str(spec, "partitionTypeAttribute") else {
         return;
     };
-    let driver = get_str(spec, "driver").unwrap_or("");
-    let Some((domain, id)) = attr.split_once('/') else {
+    // A malformed name is DRA-V020's alone: no device can carry it
+    // (validatePartitionTypeAttribute returns before the devices).
+    let malformed = !attr.contains('/')
+        || !crate::format::qualified_name_errors(crate::gates::Version::V1_37, attr).is_empty();
+    if malformed {
         return;
-    };
+    }
+    let driver = get_str(spec, "driver").unwrap_or("");
+    // A name in the driver's domain may be written bare; the explicit key
+    // wins when a device has both (lookupQualifiedAttribute).
+    let bare = attr.strip_prefix(driver).and_then(|r| r.strip_prefix('/'));
     for (i, d) in devices(cx.gates.version, obj) {
         if items(d, "consumesCounters").is_empty() {
             continue;
@@ -25,24 +32,28 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let attrs = entries(d, "attributes");
         let found = attrs
             .iter()
-            .find(|a| a.key == attr || (domain == driver && a.key == id));
+            .find(|a| a.key == attr)
+            .or_else(|| bare.and_then(|b| attrs.iter().find(|a| a.key == b)));
+        // Reported at the name the slice gives, whichever key the device
+        // used (`attributes.Key(name)`).
+        let path = format!("spec.devices[{i}].attributes[{attr}]");
         match found {
             None => {
                 out.report(
                     obj,
                     Required,
-                    format!("spec.devices[{i}].attributes[{attr}]"),
+                    path,
                     d.span,
-                    format!("device consumes counters but has no {attr:?} attribute"),
+                    "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set",
                 );
             }
-            Some(a) if get(&a.value, "string").is_none() => {
+            Some(a) if get(&a.value, "string").is_none_or(Node::is_null) => {
                 out.report(
                     obj,
                     Invalid,
-                    format!("spec.devices[{i}].attributes[{}]", a.key),
+                    path,
                     a.key_span,
-                    "the partition type attribute must be a string",
+                    "must be a string value because `partitionTypeAttribute` names this attribute",
                 );
             }
             _ => {}

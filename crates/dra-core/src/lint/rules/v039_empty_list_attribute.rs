@@ -20,7 +20,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                             Invalid,
                             format!("spec.devices[{i}].attributes[{}].{k}", a.key),
                             e.key_span,
-                            "must not be empty",
+                            "must not be empty if specified",
                         );
                     }
                 }

@@ -1,5 +1,6 @@
 //! DRA-V052: a device without exactly one node selection in a per-device slice.
 use super::prelude::*;
+use super::v007_node_selection_missing::set_selections;
 
 declare_rule! {
     id: "DRA-V052", name: "device-node-selection-count", severity: Error, origin: Apiserver,
@@ -15,17 +16,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     }
     for (i, d) in devices(cx.gates.version, obj) {
-        // validateDevice counts `allNodes` only when true: `allNodes: false`
-        // is Invalid there (DRA-V053) and selects nothing, so a device with
-        // nothing else is Required as well (validation.go@009801d; upstream's
-        // resourceslice test invalid-node-selector-in-basicdevice).
-        let set: Vec<&str> = ["nodeName", "nodeSelector", "allNodes"]
-            .into_iter()
-            .filter(|k| match get(d, k) {
-                Some(v) if *k == "allNodes" => v.as_bool() != Some(false),
-                Some(_) => true,
-                None => false,
-            })
+        // validateDevice counts `allNodes` only when true and `nodeName`
+        // only when not empty: either is Invalid there (DRA-V053) and
+        // selects nothing, so a device with nothing else is Required as well
+        // (validation.go@009801d; upstream's resourceslice test
+        // invalid-node-selector-in-basicdevice).
+        let set: Vec<&str> = set_selections(d, &["nodeName", "nodeSelector", "allNodes"])
+            .iter()
+            .map(|e| e.key.as_str())
             .collect();
         match set.len() {
             0 => {
@@ -34,12 +32,12 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Required,
                     format!("spec.devices[{i}]"),
                     d.span,
-                    "exactly one of `nodeName`, `nodeSelector`, `allNodes` is required",
+                    "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec",
                 );
             }
             1 => {}
             _ => {
-                out.report(obj, Invalid, format!("spec.devices[{i}]"), d.span, format!("exactly one of `nodeName`, `nodeSelector`, `allNodes` is required, but {{{}}} are set", set.join(", ")));
+                out.report(obj, Invalid, format!("spec.devices[{i}]"), d.span, "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec").note(format!("{{{}}} are set", set.join(", ")));
             }
         }
     }

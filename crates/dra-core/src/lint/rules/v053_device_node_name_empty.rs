@@ -13,13 +13,23 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, d) in devices(cx.gates.version, obj) {
         if let Some(n) = get(d, "nodeName") {
             if let Some(s) = n.as_str() {
-                if s.is_empty() || !is_dns_subdomain(s) {
+                // An empty name is "must not be empty"; another is checked as
+                // a node name (validateDevice).
+                if s.is_empty() {
                     out.report(
                         obj,
                         Invalid,
                         format!("spec.devices[{i}].nodeName"),
                         n.span,
-                        "must be a valid node name",
+                        "must not be empty",
+                    );
+                } else if !is_dns_subdomain(s) {
+                    out.report(
+                        obj,
+                        Invalid,
+                        format!("spec.devices[{i}].nodeName"),
+                        n.span,
+                        format!("{s:?} is not a valid node name (DNS subdomain)"),
                     );
                 }
             }
@@ -31,7 +41,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("spec.devices[{i}].allNodes"),
                     n.span,
-                    "must be true when set",
+                    "must be either unset or set to true",
                 );
             }
         }

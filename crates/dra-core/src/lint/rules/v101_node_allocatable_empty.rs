@@ -17,7 +17,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Required,
                 e.path.clone(),
                 e.key_span,
-                "one of `mapping` or `overhead` is required",
+                "at least one of mapping or overhead must be set",
             );
         }
     }

@@ -24,7 +24,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Required,
                     format!("{}.mapping.capacityMultiplier", e.path),
                     k.span,
-                    "required when capacityKey is set",
+                    "capacityMultiplier is required when capacityKey is set",
                 );
             }
             (None, Some(m)) => {
@@ -33,7 +33,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Required,
                     format!("{}.mapping.capacityKey", e.path),
                     m.span,
-                    "required when capacityMultiplier is set",
+                    "capacityKey is required when capacityMultiplier is set",
                 );
             }
             _ => {}

@@ -27,7 +27,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         Invalid,
                         format!("{}.mapping.{key}", e.path),
                         n.span,
-                        "must be greater than zero",
+                        "must be positive",
                     );
                 }
             }

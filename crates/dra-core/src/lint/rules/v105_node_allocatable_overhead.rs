@@ -21,7 +21,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("{}.overhead", e.path),
                 o.key_span,
-                "one of `perPod` or `perContainer` is required",
+                "at least one of perPod or perContainer must be set",
             );
         }
         for (key, n) in [("perPod", pod), ("perContainer", container)] {
@@ -36,7 +36,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("{}.overhead.{key}", e.path),
                     n.span,
-                    "must not be negative",
+                    "must be non-negative",
                 );
             }
         }
