@@ -14,19 +14,10 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     };
     let Some(name) = n.as_str() else { return };
-    if !name.contains('/') {
-        out.report(
-            obj,
-            Invalid,
-            "spec.partitionTypeAttribute",
-            n.span,
-            "must be a fully qualified name (domain/name)",
-        );
-    } else if let Some((_, msg)) =
-        crate::format::qualified_name_errors(crate::gates::Version::V1_37, name)
-            .into_iter()
-            .next()
+    // validateFullyQualifiedName's errors (the field's declarative tag is
+    // format=k8s-resource-fully-qualified-name, the same function's origin).
+    for (ty, msg) in crate::format::fully_qualified_name_errors(crate::gates::Version::V1_37, name)
     {
-        out.report(obj, Invalid, "spec.partitionTypeAttribute", n.span, msg);
+        out.report(obj, ty, "spec.partitionTypeAttribute", n.span, msg);
     }
 }

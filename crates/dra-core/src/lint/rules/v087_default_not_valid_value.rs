@@ -27,8 +27,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("{}.validValues", p.path),
                 span,
-                format!("default value {default} is not valid according to the requestPolicy"),
-            );
+                "default value is not valid according to the requestPolicy",
+            )
+            .note(format!("the default is {default}"));
         }
     }
 }

@@ -63,10 +63,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 path.clone(),
                 sn.span,
-                format!(
-                    "default {default} is not a multiple of a given step ({step}) from ({min})"
-                ),
-            );
+                format!("value is not a multiple of a given step ({step}) from ({min})"),
+            )
+            .note(format!("the default, {default}"));
         }
         if let (Some(mx), Some(m)) = (max, u.get(3)) {
             if (m - u[0]) % u[1] != 0 {
@@ -75,8 +74,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     path,
                     sn.span,
-                    format!("max {mx} is not a multiple of a given step ({step}) from ({min})"),
-                );
+                    format!("value is not a multiple of a given step ({step}) from ({min})"),
+                )
+                .note(format!("the max, {mx}"));
             }
         }
     }

@@ -36,7 +36,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("{}.{name}", p.path),
                     n.span,
-                    "must be a multiple of 0.001 (milli-units)",
+                    "value cannot be represented as a milli value",
                 );
             }
         }
