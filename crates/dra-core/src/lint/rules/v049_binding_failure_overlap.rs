@@ -22,7 +22,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("spec.devices[{i}].bindingFailureConditions[{j}]"),
                     c.span,
-                    "also listed in bindingConditions",
+                    "bindingFailureConditions must not overlap with bindingConditions",
                 );
             }
         }

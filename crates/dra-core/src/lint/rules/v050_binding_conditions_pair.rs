@@ -19,7 +19,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("spec.devices[{i}].bindingFailureConditions"),
                 entry(d, "bindingConditions").map_or(d.span, |e| e.key_span),
-                "bindingFailureConditions are required when bindingConditions are set",
+                "bindingFailureConditions are required to use bindingConditions",
             );
         } else if ok.is_empty() && !fail.is_empty() {
             out.report(
@@ -27,7 +27,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("spec.devices[{i}].bindingConditions"),
                 entry(d, "bindingFailureConditions").map_or(d.span, |e| e.key_span),
-                "bindingConditions are required when bindingFailureConditions are set",
+                "bindingConditions are required to use bindingFailureConditions",
             );
         }
     }

@@ -13,19 +13,15 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (opaque, path) in opaque_configs(cx.gates.version, obj) {
         let path = format!("{path}.parameters");
-        match get(opaque, "parameters") {
+        // A null decodes to an empty RawExtension: Required, as if unset.
+        match get(opaque, "parameters").filter(|p| !p.is_null()) {
             None => {
                 out.report(obj, Required, path, opaque.span, "parameters are required");
             }
             Some(p) => {
                 if p.as_map().is_none() {
-                    out.report(
-                        obj,
-                        Invalid,
-                        path,
-                        p.span,
-                        format!("parameters must be a JSON object, got a {}", p.kind()),
-                    );
+                    out.report(obj, Invalid, path, p.span, "must be a valid JSON object")
+                        .note(format!("got a {}", p.kind()));
                 } else {
                     let len = p.to_json().to_string().len();
                     if len > OPAQUE_MAX_LEN {

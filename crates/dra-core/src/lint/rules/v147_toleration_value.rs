@@ -21,7 +21,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("{path}.value"),
                     v.span,
-                    "value must be empty when `operator` is 'Exists'",
+                    "must be empty for operator `Exists`",
                 );
             }
             "Equal" | "" if !is_label_value(value) => {

@@ -49,8 +49,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("{}.derivedAttributes[{j}].name", body.path),
                     n.span,
-                    format!("no matchAttribute or distinctAttribute constraint of this request uses {name:?}"),
-                );
+                    "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request",
+                )
+                .note(format!("no constraint that applies to this request uses {name:?}"));
             }
         }
     }
