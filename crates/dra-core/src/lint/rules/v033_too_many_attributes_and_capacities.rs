@@ -19,8 +19,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("spec.devices[{i}]"),
                 span,
-                format!("{n} attributes and capacities; the maximum is {MAX_ATTRS_AND_CAPS}"),
-            );
+                format!("the total number of attributes and capacities must not exceed {MAX_ATTRS_AND_CAPS}"),
+            )
+            .note(format!("this device has {n}"));
         }
     }
 }
