@@ -310,9 +310,10 @@ pub(crate) fn check_too_many(
             TooMany,
             path.to_string(),
             e.key_span,
-            format!("{} {what}; at most {max} are allowed", list.len()),
+            // field.TooMany's words.
+            format!("must have at most {max} items"),
         )
-        .label_text(format!("{} here", list.len()));
+        .label_text(format!("{} {what} here", list.len()));
     }
 }
 

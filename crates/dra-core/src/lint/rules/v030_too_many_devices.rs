@@ -17,13 +17,15 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(list) = e.value.as_seq() else { return };
     let max = device_limit(cx.gates.version, list);
     if list.len() > max {
-        let d = out.report(
-            obj,
-            TooMany,
-            "spec.devices",
-            e.key_span,
-            format!("{} devices; at most {max} are allowed", list.len()),
-        );
+        let d = out
+            .report(
+                obj,
+                TooMany,
+                "spec.devices",
+                e.key_span,
+                format!("must have at most {max} items"),
+            )
+            .label_text(format!("{} devices here", list.len()));
         if max < MAX_DEVICES {
             d.note("the limit is 64 because a device uses taints, consumesCounters or list-type attributes");
         }

@@ -23,8 +23,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 TooMany,
                 format!("spec.sharedCounters[{i}].counters"),
                 span,
-                format!("{n} counters; at most {MAX_COUNTERS} are allowed"),
-            );
+                format!("must have at most {MAX_COUNTERS} items"),
+            )
+            .label_text(format!("{n} counters here"));
         }
     }
 }

@@ -34,11 +34,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     TooMany,
                     path,
                     span,
-                    format!(
-                        "{} counters; at most {MAX_COUNTERS} are allowed",
-                        counters.len()
-                    ),
-                );
+                    format!("must have at most {MAX_COUNTERS} items"),
+                )
+                .label_text(format!("{} counters here", counters.len()));
             } else {
                 for k in counters {
                     if !is_dns_label(&k.key) {

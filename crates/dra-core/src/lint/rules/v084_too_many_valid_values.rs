@@ -19,11 +19,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 TooMany,
                 format!("{}.validValues", p.path),
                 span,
-                format!(
-                    "{} values; at most {MAX_VALID_VALUES} are allowed",
-                    vals.len()
-                ),
-            );
+                format!("must have at most {MAX_VALID_VALUES} items"),
+            )
+            .label_text(format!("{} values here", vals.len()));
         }
     }
 }
