@@ -165,14 +165,14 @@ pub fn driver_name_errors(what: &str, s: &str) -> Vec<(crate::diag::ErrorType, S
     if s.len() > DRIVER_NAME_MAX {
         out.push((
             TooLong,
-            format!("{what} {s:?} is longer than {DRIVER_NAME_MAX} characters"),
+            format!("may not be more than {DRIVER_NAME_MAX} bytes"),
         ));
     }
     let lower = s.to_ascii_lowercase();
     if lower.len() > DNS_SUBDOMAIN_MAX {
         out.push((
             Invalid,
-            format!("{what} {s:?} is longer than {DNS_SUBDOMAIN_MAX} characters"),
+            format!("must be no more than {DNS_SUBDOMAIN_MAX} characters"),
         ));
     }
     if !lower.split('.').all(label_chars_ok) {
@@ -189,7 +189,7 @@ fn c_identifier_errors(id: &str) -> Vec<(crate::diag::ErrorType, String)> {
     if id.len() > C_IDENTIFIER_MAX {
         out.push((
             TooLong,
-            format!("identifier {id:?} is longer than {C_IDENTIFIER_MAX} characters"),
+            format!("may not be more than {C_IDENTIFIER_MAX} bytes"),
         ));
     }
     if !is_c_identifier(id) {

@@ -165,7 +165,7 @@ pub(crate) fn check_driver_name(
                 TooLong,
                 path,
                 span,
-                format!("driver name is longer than {DRIVER_NAME_MAX} characters"),
+                format!("may not be more than {DRIVER_NAME_MAX} bytes"),
             );
         }
         Some(DriverNameProblem::NotSubdomain) => {
@@ -239,13 +239,7 @@ pub(crate) fn check_pool_name(
         return;
     }
     if name.len() > 253 {
-        out.report(
-            obj,
-            TooLong,
-            path,
-            n.span,
-            "pool name is longer than 253 characters",
-        );
+        out.report(obj, TooLong, path, n.span, "may not be more than 253 bytes");
     }
     if !name.split('/').all(is_dns_subdomain) {
         out.report(
@@ -482,10 +476,7 @@ pub(crate) fn check_attribute_string(
             TooLong,
             path,
             span,
-            format!(
-                "{} bytes; may not be more than {MAX_STRING_ATTR} bytes",
-                value.len()
-            ),
+            format!("may not be more than {MAX_STRING_ATTR} bytes"),
         );
     }
 }

@@ -30,7 +30,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                             TooLong,
                             path,
                             p.span,
-                            format!("{len} bytes as JSON; may not be more than {OPAQUE_MAX_LEN}"),
+                            format!("may not be more than {OPAQUE_MAX_LEN} bytes"),
                         );
                     }
                 }

@@ -23,7 +23,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     TooLong,
                     path,
                     n.span,
-                    format!("may not be longer than {CEL_MAX_LEN} bytes"),
+                    format!("may not be more than {CEL_MAX_LEN} bytes"),
                 );
                 continue;
             }

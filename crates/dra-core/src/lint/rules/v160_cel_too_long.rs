@@ -18,10 +18,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     TooLong,
                     path,
                     n.span,
-                    format!(
-                        "{} characters; may not be longer than {CEL_MAX_LEN}",
-                        e.len()
-                    ),
+                    format!("may not be more than {CEL_MAX_LEN} bytes"),
                 );
             }
         }

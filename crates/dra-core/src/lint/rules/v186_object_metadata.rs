@@ -190,8 +190,11 @@ pub(crate) fn annotations(obj: &Object, meta: &Node, at: &str, out: &mut Sink<'_
                 TooLong,
                 &path,
                 e.key_span,
-                format!("annotations hold {bytes} bytes; at most {ANNOTATIONS_MAX_BYTES} (256 KiB) are allowed"),
-            );
+                format!("may not be more than {ANNOTATIONS_MAX_BYTES} bytes"),
+            )
+            .note(format!(
+                "the annotations hold {bytes} bytes (keys and values)"
+            ));
         }
     }
 }
