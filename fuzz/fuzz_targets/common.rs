@@ -1,7 +1,7 @@
 //! What the lint targets share: one lint run and the checks on its findings.
 
 use dra_core::gates::{FeatureGates, Version};
-use dra_core::lint::{self, Selection, Settings, SourceFile};
+use dra_core::lint::{self, Settings, SourceFile};
 use dra_core::yaml::Limits;
 
 /// Lints `text` as one file, as objects and as status writes; every
@@ -13,14 +13,8 @@ pub fn lint_text(text: &str) {
 
 fn lint_as(text: &str, status: bool) {
     let settings = Settings {
-        gates: FeatureGates::defaults(Version::V1_37),
-        selection: Selection::default(),
-        per_file: Vec::new(),
-        inventory_from_input: false,
-        limits: Limits::default(),
-        inventory: None,
-        stored: Vec::new(),
         status,
+        ..Settings::for_gates(FeatureGates::defaults(Version::V1_37))
     };
     let files = [SourceFile {
         name: "fuzz.yaml".into(),

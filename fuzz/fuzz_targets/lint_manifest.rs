@@ -48,7 +48,7 @@ fn nth<'a>(n: &'a mut Node, k: &mut usize) -> Option<&'a mut Node> {
     *k -= 1;
     match &mut n.value {
         Value::Seq(items) => {
-            for c in items.iter_mut() {
+            for c in dra_core::tree::items_mut(items).iter_mut() {
                 if let Some(x) = nth(c, k) {
                     return Some(x);
                 }
@@ -56,7 +56,7 @@ fn nth<'a>(n: &'a mut Node, k: &mut usize) -> Option<&'a mut Node> {
             None
         }
         Value::Map(es) => {
-            for e in es.iter_mut() {
+            for e in dra_core::tree::items_mut(es).iter_mut() {
                 if let Some(x) = nth(&mut e.value, k) {
                     return Some(x);
                 }
@@ -122,31 +122,40 @@ fn mutate(root: &mut Node, rng: &mut Rng) {
                 "x".repeat(300).as_str(),
             ][rng.below(7)])
         }
-        2 => *node = Node::new(Value::Seq(vec![node.clone(), node.clone()]), node.span),
+        2 => {
+            *node = Node::new(
+                Value::Seq(vec![node.clone(), node.clone()].into()),
+                node.span,
+            )
+        }
         3 => *node = Node::new(Value::Null, node.span),
         4 => {
             if let Value::Map(es) = &mut node.value {
                 if !es.is_empty() {
                     let i = rng.below(es.len());
-                    es.remove(i);
+                    dra_core::tree::edit(es, |es| es.remove(i));
                 }
             }
         }
         5 => {
             if let Value::Map(es) = &mut node.value {
-                es.push(Entry {
-                    key: KEYS[rng.below(KEYS.len())].into(),
-                    key_span: Default::default(),
-                    value: s("x"),
+                let key = KEYS[rng.below(KEYS.len())];
+                dra_core::tree::edit(es, |es| {
+                    es.push(Entry {
+                        key: key.into(),
+                        key_span: Default::default(),
+                        value: s("x"),
+                    })
                 });
             }
         }
         6 => {
             if let Value::Seq(items) = &mut node.value {
                 if let Some(first) = items.first().cloned() {
-                    for _ in 0..rng.below(200) {
-                        items.push(first.clone());
-                    }
+                    let n = rng.below(200);
+                    dra_core::tree::edit(items, |items| {
+                        items.extend(std::iter::repeat_n(first, n))
+                    });
                 }
             }
         }
@@ -154,7 +163,8 @@ fn mutate(root: &mut Node, rng: &mut Rng) {
             if let Value::Map(es) = &mut node.value {
                 if !es.is_empty() {
                     let i = rng.below(es.len());
-                    es[i].key = KEYS[rng.below(KEYS.len())].into();
+                    let key = KEYS[rng.below(KEYS.len())];
+                    dra_core::tree::items_mut(es)[i].key = key.into();
                 }
             }
         }
