@@ -58,8 +58,9 @@ fn a_missing_pool_fails_every_check_of_the_pool() {
 }
 
 /// validateDeviceTaintRuleSpec with no taint: DeviceTaintRuleSpec.Taint is a
-/// struct, so its empty key is Invalid (ValidateLabelName) and its effect
-/// Required.
+/// struct, so its empty key is Invalid (ValidateLabelName, twice: "name
+/// part must be non-empty" and the pattern, as IsQualifiedName says) and
+/// its effect Required.
 #[test]
 fn a_taint_rule_without_a_taint() {
     let yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\nspec:\n  deviceSelector: {driver: gpu.example.com}\n";
@@ -67,6 +68,7 @@ fn a_taint_rule_without_a_taint() {
         errors(yaml, &[]),
         [
             ("spec.taint.effect".to_owned(), "Required".to_owned()),
+            ("spec.taint.key".to_owned(), "Invalid".to_owned()),
             ("spec.taint.key".to_owned(), "Invalid".to_owned()),
         ]
     );

@@ -40,6 +40,17 @@ fn mask_trailing_dash(s: &str) -> Option<String> {
     })
 }
 
+/// `maskTrailingDash` as Go does it, on bytes: a character cut in two
+/// becomes U+FFFD, which no DNS name accepts either.
+pub fn masked_prefix(s: &str) -> String {
+    let b = s.as_bytes();
+    if b.len() > 1 && b[b.len() - 1] == b'-' {
+        format!("{}a", String::from_utf8_lossy(&b[..b.len() - 2]))
+    } else {
+        s.to_owned()
+    }
+}
+
 /// A generateName that `NameIsDNSSubdomain(prefix=true)` accepts.
 pub fn is_dns_subdomain_prefix(s: &str) -> bool {
     mask_trailing_dash(s).is_some_and(|m| is_dns_subdomain(&m))
@@ -156,10 +167,11 @@ pub enum DriverNameProblem {
     NotSubdomain,
 }
 
-/// `validateDriverName`: TooLong past 63 characters, and every complaint of
-/// `IsDNS1123Subdomain` on the lower-cased name (too long for a subdomain,
-/// not one) as Invalid; both can be reported.
-pub fn driver_name_errors(what: &str, s: &str) -> Vec<(crate::diag::ErrorType, String)> {
+/// `validateDriverName` past its Required check: TooLong past 63
+/// characters, and every complaint of `IsDNS1123Subdomain` on the
+/// lower-cased name (too long for a subdomain, not one) as Invalid; both
+/// can be reported.
+pub fn driver_name_errors(s: &str) -> Vec<(crate::diag::ErrorType, String)> {
     use crate::diag::ErrorType::*;
     let mut out = Vec::new();
     if s.len() > DRIVER_NAME_MAX {
@@ -169,15 +181,11 @@ pub fn driver_name_errors(what: &str, s: &str) -> Vec<(crate::diag::ErrorType, S
         ));
     }
     let lower = s.to_ascii_lowercase();
-    if lower.len() > DNS_SUBDOMAIN_MAX {
-        out.push((
-            Invalid,
-            format!("must be no more than {DNS_SUBDOMAIN_MAX} characters"),
-        ));
-    }
-    if !lower.split('.').all(label_chars_ok) {
-        out.push((Invalid, format!("{what} {s:?} is not a DNS subdomain")));
-    }
+    out.extend(
+        crate::name_errors::dns1123_subdomain(&lower)
+            .into_iter()
+            .map(|m| (Invalid, m)),
+    );
     out
 }
 
@@ -192,12 +200,11 @@ fn c_identifier_errors(id: &str) -> Vec<(crate::diag::ErrorType, String)> {
             format!("may not be more than {C_IDENTIFIER_MAX} bytes"),
         ));
     }
-    if !is_c_identifier(id) {
-        out.push((
-            Invalid,
-            format!("{id:?} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"),
-        ));
-    }
+    out.extend(
+        crate::name_errors::c_identifier(id)
+            .into_iter()
+            .map(|m| (Invalid, m)),
+    );
     out
 }
 
@@ -225,7 +232,7 @@ pub fn qualified_name_errors(
             let mut out = if domain.is_empty() {
                 vec![(empty, "the domain must not be empty".to_owned())]
             } else {
-                driver_name_errors("domain", domain)
+                driver_name_errors(domain)
             };
             if id.is_empty() {
                 out.push((empty, "the name must not be empty".to_owned()));

@@ -37,6 +37,7 @@ pub mod lines;
 pub mod lint;
 pub mod migrate;
 pub mod model;
+pub mod name_errors;
 pub mod names;
 pub mod pod_claims;
 pub mod prefilter;

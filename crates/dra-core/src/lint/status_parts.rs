@@ -74,36 +74,52 @@ pub(crate) fn check_uid(obj: &Object, n: &Node, path: String, out: &mut Sink<'_>
 }
 
 /// `ValidateLabelName` (label-key syntax; an empty name is Invalid too).
-pub(crate) fn check_label_name(obj: &Object, n: &Node, path: String, out: &mut Sink<'_>) {
+pub(crate) fn check_label_name(
+    version: Version,
+    obj: &Object,
+    n: &Node,
+    path: String,
+    out: &mut Sink<'_>,
+) {
     let Some(s) = n.as_str() else { return };
-    if !is_label_key(s) {
-        out.report(
-            obj,
-            Invalid,
-            path,
-            n.span,
-            format!("{s:?} is not a valid label name (a qualified name with an optional DNS subdomain prefix)"),
-        );
+    for msg in crate::name_errors::label_key(version, s) {
+        out.report(obj, Invalid, path.clone(), n.span, msg);
     }
 }
 
 /// metav1's `ValidateConditions`, then the list's bound.
-pub(crate) fn check_conditions(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
+///
+/// apimachinery 1.37 (v0.37.0-beta.0, "align imperative and declarative
+/// validation") reports a repeated type at the entry, not its `type`, and
+/// an empty type or status as Required, not as a bad label name or an
+/// unsupported value.
+pub(crate) fn check_conditions(
+    version: Version,
+    obj: &Object,
+    owner: &Node,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
     let list = items(owner, "conditions");
     let mut seen = std::collections::HashSet::new();
     for (i, c) in list.iter().enumerate() {
         let p = format!("{path}.conditions[{i}]");
         let ty = get_str(c, "type").unwrap_or("");
         if !seen.insert(ty) {
+            let at = if version >= Version::V1_37 {
+                p.clone()
+            } else {
+                format!("{p}.type")
+            };
             out.report(
                 obj,
                 Duplicate,
-                format!("{p}.type"),
+                at,
                 c.span,
                 format!("condition type {ty:?} is listed twice"),
             );
         }
-        check_condition(obj, c, &p, out);
+        check_condition(version, obj, c, &p, out);
     }
     if list.len() > MAX_CONDITIONS {
         check_too_many(
@@ -119,20 +135,33 @@ pub(crate) fn check_conditions(obj: &Object, owner: &Node, path: &str, out: &mut
 }
 
 /// metav1's `ValidateCondition`.
-fn check_condition(obj: &Object, c: &Node, p: &str, out: &mut Sink<'_>) {
+fn check_condition(version: Version, obj: &Object, c: &Node, p: &str, out: &mut Sink<'_>) {
     let at = |k: &str| get(c, k).map_or_else(|| missing_span(c), |n| n.span);
     let ty = get_str(c, "type").unwrap_or("");
-    if !is_label_key(ty) {
+    let v137 = version >= Version::V1_37;
+    if ty.is_empty() && v137 {
         out.report(
             obj,
-            Invalid,
+            Required,
             format!("{p}.type"),
             at("type"),
-            format!("{ty:?} is not a valid condition type (a qualified name)"),
+            "is required",
         );
+    } else {
+        for msg in crate::name_errors::label_key(version, ty) {
+            out.report(obj, Invalid, format!("{p}.type"), at("type"), msg);
+        }
     }
     let status = get_str(c, "status").unwrap_or("");
-    if !matches!(status, "True" | "False" | "Unknown") {
+    if status.is_empty() && v137 {
+        out.report(
+            obj,
+            Required,
+            format!("{p}.status"),
+            at("status"),
+            "must be set",
+        );
+    } else if !matches!(status, "True" | "False" | "Unknown") {
         out.report(
             obj,
             NotSupported,
@@ -175,14 +204,8 @@ fn check_condition(obj: &Object, c: &Node, p: &str, out: &mut Sink<'_>) {
             );
         }
         reason => {
-            if !is_condition_reason(reason) {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("{p}.reason"),
-                    at("reason"),
-                    format!("{reason:?}: a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'"),
-                );
+            for msg in crate::name_errors::condition_reason(reason) {
+                out.report(obj, Invalid, format!("{p}.reason"), at("reason"), msg);
             }
             if reason.len() > 1024 {
                 out.report(
@@ -204,16 +227,6 @@ fn check_condition(obj: &Object, c: &Node, p: &str, out: &mut Sink<'_>) {
             "may not be more than 32768 bytes",
         );
     }
-}
-
-/// `[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?`
-fn is_condition_reason(s: &str) -> bool {
-    let b = s.as_bytes();
-    let inner = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':');
-    b.first().is_some_and(u8::is_ascii_alphabetic)
-        && b.iter().all(inner)
-        && b.last()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// `validateRawExtension` of a new value: required, at most `max` bytes of

@@ -56,6 +56,16 @@ pub fn get_str<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
     get(node, key).and_then(Node::as_str)
 }
 
+/// A string field as Go decodes it: unset or null is "" (the key of an
+/// unnamed entry in `validateSet`), another type `None`.
+pub fn get_str_or_zero<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
+    match get(node, key) {
+        None => Some(""),
+        Some(v) if v.is_null() => Some(""),
+        Some(v) => v.as_str(),
+    }
+}
+
 /// A list field's items; empty when unset or not a list.
 pub fn items<'a>(node: &'a Node, key: &str) -> &'a [Node] {
     get(node, key).and_then(Node::as_seq).unwrap_or_default()

@@ -38,26 +38,21 @@ pub(crate) enum NameFormat {
 }
 
 impl NameFormat {
-    /// Whether a name (or, `prefix`, a generateName) passes.
-    fn accepts(self, name: &str, prefix: bool) -> bool {
-        match (self, prefix) {
-            (NameFormat::DnsSubdomain, false) => is_dns_subdomain(name),
-            (NameFormat::DnsSubdomain, true) => is_dns_subdomain_prefix(name),
-            (NameFormat::DnsLabel, false) => is_dns_label(name),
-            (NameFormat::DnsLabel, true) => is_dns_label_prefix(name),
-            (NameFormat::PathSegment, prefix) => is_path_segment_name(name, prefix),
-        }
-    }
-
-    fn rule(self) -> &'static str {
+    /// What the name function says of a name (or, `prefix`, a
+    /// generateName, its trailing dash masked as `maskTrailingDash` does).
+    fn errors(self, name: &str, prefix: bool) -> Vec<String> {
+        use crate::name_errors as ne;
+        let masked = |n: &str| {
+            if prefix {
+                masked_prefix(n)
+            } else {
+                n.to_owned()
+            }
+        };
         match self {
-            NameFormat::DnsSubdomain => {
-                "is not a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters"
-            }
-            NameFormat::DnsLabel => {
-                "is not a DNS label: lower-case letters, digits and '-', at most 63 characters"
-            }
-            NameFormat::PathSegment => "may not be '.' or '..' and may not contain '/' or '%'",
+            NameFormat::DnsSubdomain => ne::dns1123_subdomain(&masked(name)),
+            NameFormat::DnsLabel => ne::dns1123_label(&masked(name)),
+            NameFormat::PathSegment => ne::path_segment(name, prefix),
         }
     }
 }
@@ -81,19 +76,12 @@ pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>
         return;
     }
     let field = |key: &str| meta.and_then(|m| entry(m, key));
-    let not_valid = format.rule();
     let generate = field("generateName")
         .and_then(|e| Some((e, e.value.as_str()?)))
         .filter(|(_, g)| !g.is_empty());
     if let Some((e, g)) = generate {
-        if !format.accepts(g, true) {
-            out.report(
-                obj,
-                Invalid,
-                "metadata.generateName",
-                e.value.span,
-                format!("{g:?} {not_valid}"),
-            );
+        for msg in format.errors(g, true) {
+            out.report(obj, Invalid, "metadata.generateName", e.value.span, msg);
         }
     }
     let name = field("name");
@@ -102,26 +90,15 @@ pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>
         // decodes to "", which is Required below).
         Some((e, None)) if !e.value.is_null() => {}
         Some((e, Some(n))) if !n.is_empty() => {
-            if !format.accepts(n, false) {
-                out.report(
-                    obj,
-                    Invalid,
-                    "metadata.name",
-                    e.value.span,
-                    format!("{n:?} {not_valid}"),
-                );
+            for msg in format.errors(n, false) {
+                out.report(obj, Invalid, "metadata.name", e.value.span, msg);
             }
         }
         _ => match generate {
             Some((e, g)) => {
-                if !format.accepts(&generated_name(g), false) {
-                    out.report(
-                        obj,
-                        Invalid,
-                        "metadata.name",
-                        e.value.span,
-                        format!("the name generated from {g:?} (its first 58 characters and 5 random ones) {not_valid}"),
-                    );
+                for msg in format.errors(&generated_name(g), false) {
+                    out.report(obj, Invalid, "metadata.name", e.value.span, msg)
+                        .note(format!("the apiserver validates the name it generates from {g:?}: its first 58 characters and 5 random ones"));
                 }
             }
             None => {
@@ -142,7 +119,17 @@ pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>
     }
 }
 
-/// Reports a driver name that is missing, too long or not a DNS subdomain.
+/// A string field's value as Go decodes it (see [`get_str_or_zero`]).
+pub(crate) fn string_or_zero(value: Option<&Node>) -> Option<&str> {
+    match value {
+        None => Some(""),
+        Some(v) if v.is_null() => Some(""),
+        Some(v) => v.as_str(),
+    }
+}
+
+/// `validateDriverName` (`ValidateCSIDriverName`): every error it finds,
+/// an empty name both Required and not a DNS subdomain.
 pub(crate) fn check_driver_name(
     obj: &Object,
     parent: &Node,
@@ -151,38 +138,41 @@ pub(crate) fn check_driver_name(
     out: &mut Sink<'_>,
 ) {
     let value = get(parent, key);
-    let Some(name) = value.map_or(Some(""), Node::as_str) else {
+    let Some(name) = string_or_zero(value) else {
         return;
     };
     let span = value.map_or_else(|| missing_span(parent), |v| v.span);
-    match driver_name_problem(name) {
-        Some(DriverNameProblem::Empty) => {
-            out.report(obj, Required, path, span, "a driver name is required");
-        }
-        Some(DriverNameProblem::TooLong) => {
-            out.report(
-                obj,
-                TooLong,
-                path,
-                span,
-                format!("may not be more than {DRIVER_NAME_MAX} bytes"),
-            );
-        }
-        Some(DriverNameProblem::NotSubdomain) => {
-            out.report(
-                obj,
-                Invalid,
-                path,
-                span,
-                format!("{name:?} is not a DNS subdomain (e.g. gpu.example.com)"),
-            );
-        }
-        None => {}
+    if name.is_empty() {
+        out.report(obj, Required, path, span, "a driver name is required");
+    }
+    for (ty, msg) in driver_name_errors(name) {
+        out.report(obj, ty, path, span, msg);
     }
 }
 
-/// Reports a required DNS-label name field.
+/// `ValidateDNS1123Label` on a name field (device, request and subrequest
+/// names): a missing name is Go's "", which the pattern refuses, so it is
+/// Invalid, not Required (C34-C37 call no Required check first).
 pub(crate) fn check_dns_label(
+    obj: &Object,
+    parent: &Node,
+    key: &str,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
+    let value = get(parent, key);
+    let Some(name) = string_or_zero(value) else {
+        return;
+    };
+    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
+    for msg in crate::name_errors::dns1123_label(name) {
+        out.report(obj, Invalid, path, span, msg);
+    }
+}
+
+/// A name that validation requires first and then checks as a DNS label
+/// (counter set names: `validateCounterSet`, `validateDeviceCounterConsumption`).
+pub(crate) fn check_required_dns_label(
     obj: &Object,
     parent: &Node,
     key: &str,
@@ -190,25 +180,17 @@ pub(crate) fn check_dns_label(
     what: &str,
     out: &mut Sink<'_>,
 ) {
-    match get(parent, key) {
-        None => {
-            out.report(
-                obj,
-                Required,
-                path,
-                missing_span(parent),
-                format!("{what} is required"),
-            );
-        }
-        Some(n) => match n.as_str() {
-            Some("") => {
-                out.report(obj, Required, path, n.span, format!("{what} is required"));
-            }
-            Some(s) if !is_dns_label(s) => {
-                out.report(obj, Invalid, path, n.span, format!("{what} {s:?} is not a DNS label: lower-case letters, digits and '-', at most 63 characters"));
-            }
-            _ => {}
-        },
+    let value = get(parent, key);
+    let Some(name) = string_or_zero(value) else {
+        return;
+    };
+    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
+    if name.is_empty() {
+        out.report(obj, Required, path, span, format!("{what} is required"));
+        return;
+    }
+    for msg in crate::name_errors::dns1123_label(name) {
+        out.report(obj, Invalid, path, span, msg);
     }
 }
 
@@ -221,34 +203,24 @@ pub(crate) fn check_pool_name(
     path: &str,
     out: &mut Sink<'_>,
 ) {
-    let Some(n) = get(parent, key) else {
-        out.report(
-            obj,
-            Required,
-            path,
-            missing_span(parent),
-            "a pool name is required",
-        );
+    let value = get(parent, key);
+    let Some(name) = string_or_zero(value) else {
         return;
     };
-    let Some(name) = n.as_str() else { return };
+    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
     // `validatePoolName` (C34-C37): TooLong past 253 characters, and each
     // '/'-separated part's own `ValidateDNS1123Subdomain` errors beside it.
     if name.is_empty() {
-        out.report(obj, Required, path, n.span, "a pool name is required");
+        out.report(obj, Required, path, span, "a pool name is required");
         return;
     }
     if name.len() > 253 {
-        out.report(obj, TooLong, path, n.span, "may not be more than 253 bytes");
+        out.report(obj, TooLong, path, span, "may not be more than 253 bytes");
     }
-    if !name.split('/').all(is_dns_subdomain) {
-        out.report(
-            obj,
-            Invalid,
-            path,
-            n.span,
-            format!("{name:?} is not one or more DNS subdomains separated by '/'"),
-        );
+    for part in name.split('/') {
+        for msg in crate::name_errors::dns1123_subdomain(part) {
+            out.report(obj, Invalid, path, span, msg);
+        }
     }
 }
 

@@ -14,14 +14,11 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     };
     if let Some(name) = n.as_str() {
-        if !name.is_empty() && !is_dns_subdomain(name) {
-            out.report(
-                obj,
-                Invalid,
-                "spec.nodeName",
-                n.span,
-                format!("{name:?} is not a valid node name (DNS subdomain)"),
-            );
+        // validateNodeName: ValidateNodeName is NameIsDNSSubdomain.
+        if !name.is_empty() {
+            for msg in crate::name_errors::dns1123_subdomain(name) {
+                out.report(obj, Invalid, "spec.nodeName", n.span, msg);
+            }
         }
     }
 }

@@ -11,13 +11,19 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
-    check_selector(obj, spec, "spec", out);
+    check_selector(cx.gates.version, obj, spec, "spec", out);
     for (i, d) in devices(cx.gates.version, obj) {
-        check_selector(obj, d, &format!("spec.devices[{i}]"), out);
+        check_selector(cx.gates.version, obj, d, &format!("spec.devices[{i}]"), out);
     }
 }
 
-pub(crate) fn check_selector(obj: &Object, owner: &Node, path: &str, out: &mut Sink<'_>) {
+pub(crate) fn check_selector(
+    version: Version,
+    obj: &Object,
+    owner: &Node,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
     let Some(sel) = get(owner, "nodeSelector") else {
         return;
     };
@@ -25,11 +31,11 @@ pub(crate) fn check_selector(obj: &Object, owner: &Node, path: &str, out: &mut S
         let tpath = format!("{path}.nodeSelector.nodeSelectorTerms[{t}]");
         for (j, req) in items(term, "matchExpressions").iter().enumerate() {
             let rpath = format!("{tpath}.matchExpressions[{j}]");
-            requirement(obj, req, &rpath, false, out);
+            requirement(version, obj, req, &rpath, false, out);
         }
         for (j, req) in items(term, "matchFields").iter().enumerate() {
             let rpath = format!("{tpath}.matchFields[{j}]");
-            requirement(obj, req, &rpath, true, out);
+            requirement(version, obj, req, &rpath, true, out);
         }
     }
 }
@@ -37,7 +43,14 @@ pub(crate) fn check_selector(obj: &Object, owner: &Node, path: &str, out: &mut S
 /// core validation's `ValidateNodeSelectorRequirement` (match expressions)
 /// and `ValidateNodeFieldSelectorRequirement` (match fields), as
 /// `ValidateNodeSelector(sel, false, ...)` calls them for slices.
-fn requirement(obj: &Object, req: &Node, path: &str, field: bool, out: &mut Sink<'_>) {
+fn requirement(
+    version: Version,
+    obj: &Object,
+    req: &Node,
+    path: &str,
+    field: bool,
+    out: &mut Sink<'_>,
+) {
     let key = get_str(req, "key").unwrap_or("");
     let key_span = get(req, "key").map_or(req.span, |n| n.span);
     let op = get_str(req, "operator").unwrap_or("");
@@ -50,7 +63,7 @@ fn requirement(obj: &Object, req: &Node, path: &str, field: bool, out: &mut Sink
             Invalid,
             format!("{path}.operator"),
             op_span,
-            format!("{op:?}: not a valid selector operator"),
+            "not a valid selector operator",
         );
     };
     if field {
@@ -67,20 +80,18 @@ fn requirement(obj: &Object, req: &Node, path: &str, field: bool, out: &mut Sink
                 Invalid,
                 format!("{path}.key"),
                 key_span,
-                format!("{key:?}: not a valid field selector key"),
+                "not a valid field selector key",
             );
             return;
         }
         // metadata.name values are node names.
         for (k, v) in values.iter().enumerate() {
-            if let Some(s) = v.as_str().filter(|s| !is_dns_subdomain(s)) {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("{path}.values[{k}]"),
-                    v.span,
-                    format!("{s:?} is not a valid node name (a DNS subdomain)"),
-                );
+            for msg in v
+                .as_str()
+                .map(crate::name_errors::dns1123_subdomain)
+                .unwrap_or_default()
+            {
+                out.report(obj, Invalid, format!("{path}.values[{k}]"), v.span, msg);
             }
         }
         return;
@@ -128,24 +139,15 @@ fn requirement(obj: &Object, req: &Node, path: &str, field: bool, out: &mut Sink
         _ => bad_operator(out),
     }
     // unversionedvalidation.ValidateLabelName: every problem is Invalid.
-    if !is_label_key(key) {
-        out.report(
-            obj,
-            Invalid,
-            format!("{path}.key"),
-            key_span,
-            format!("{key:?} is not a valid label key"),
-        );
+    for msg in crate::name_errors::label_key(version, key) {
+        out.report(obj, Invalid, format!("{path}.key"), key_span, msg);
     }
     for (k, v) in values.iter().enumerate() {
-        if let Some(s) = v.as_str().filter(|s| !is_label_value(s)) {
-            out.report(
-                obj,
-                Invalid,
-                format!("{path}.values[{k}]"),
-                v.span,
-                format!("{s:?} is not a valid label value"),
-            );
+        let msgs = v
+            .as_str()
+            .map(|s| crate::name_errors::label_value(version, s));
+        for msg in msgs.unwrap_or_default() {
+            out.report(obj, Invalid, format!("{path}.values[{k}]"), v.span, msg);
         }
     }
 }

@@ -13,7 +13,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let devs: Vec<(usize, &Node)> = devices(cx.gates.version, obj).collect();
     let names = devs
         .iter()
-        .filter_map(|(i, d)| get_str(d, "name").map(|n| (*i, n)));
+        .filter_map(|(i, d)| get_str_or_zero(d, "name").map(|n| (*i, n)));
     for (i, name) in duplicates(names) {
         out.report(
             obj,

@@ -16,21 +16,12 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         // metav1validation.ValidateLabelName: every problem, an empty key
         // included, is Invalid.
         let key = t.node.and_then(|n| get(n, "key"));
-        match key.map(|k| (k, k.as_str())) {
-            None | Some((_, Some(""))) => {
-                let span = key.map_or_else(|| t.node.map_or(t.span, missing_span), |k| k.span);
-                out.report(obj, Invalid, path, span, "name part must be non-empty");
-            }
-            Some((k, Some(s))) if !is_label_key(s) => {
-                out.report(
-                    obj,
-                    Invalid,
-                    path,
-                    k.span,
-                    format!("{s:?} is not a valid label key"),
-                );
-            }
-            _ => {}
+        let Some(s) = string_or_zero(key) else {
+            continue;
+        };
+        let span = key.map_or_else(|| t.node.map_or(t.span, missing_span), |k| k.span);
+        for msg in crate::name_errors::label_key(cx.gates.version, s) {
+            out.report(obj, Invalid, path.clone(), span, msg);
         }
     }
 }

@@ -15,14 +15,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let Some(v) = t.node.and_then(|n| get(n, "value")) else {
             continue;
         };
-        if v.as_str().is_some_and(|s| !is_label_value(s)) {
-            out.report(
-                obj,
-                Invalid,
-                format!("{}.value", t.path),
-                v.span,
-                "not a valid label value",
-            );
+        let msgs = v
+            .as_str()
+            .map(|s| crate::name_errors::label_value(cx.gates.version, s));
+        for msg in msgs.unwrap_or_default() {
+            out.report(obj, Invalid, format!("{}.value", t.path), v.span, msg);
         }
     }
 }

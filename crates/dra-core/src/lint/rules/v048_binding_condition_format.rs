@@ -18,13 +18,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             }
             for (j, c) in list.iter().enumerate() {
                 if let Some(s) = c.as_str() {
-                    if !is_label_key(s) {
+                    // metav1validation.ValidateLabelName.
+                    for msg in crate::name_errors::label_key(cx.gates.version, s) {
                         out.report(
                             obj,
                             Invalid,
                             format!("spec.devices[{i}].{k}[{j}]"),
                             c.span,
-                            format!("{s:?} is not a valid condition type"),
+                            msg,
                         );
                     }
                 }

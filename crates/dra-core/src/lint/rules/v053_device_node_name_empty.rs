@@ -23,14 +23,16 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         n.span,
                         "must not be empty",
                     );
-                } else if !is_dns_subdomain(s) {
-                    out.report(
-                        obj,
-                        Invalid,
-                        format!("spec.devices[{i}].nodeName"),
-                        n.span,
-                        format!("{s:?} is not a valid node name (DNS subdomain)"),
-                    );
+                } else {
+                    for msg in crate::name_errors::dns1123_subdomain(s) {
+                        out.report(
+                            obj,
+                            Invalid,
+                            format!("spec.devices[{i}].nodeName"),
+                            n.span,
+                            msg,
+                        );
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, name) in duplicates(
         sets.iter()
             .enumerate()
-            .filter_map(|(i, s)| get_str(s, "name").map(|n| (i, n))),
+            .filter_map(|(i, s)| get_str_or_zero(s, "name").map(|n| (i, n))),
     ) {
         out.report(
             obj,

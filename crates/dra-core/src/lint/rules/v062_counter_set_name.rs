@@ -12,7 +12,7 @@ declare_rule! {
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (i, s) in counter_sets(cx, obj).iter().enumerate() {
-        check_dns_label(
+        check_required_dns_label(
             obj,
             s,
             "name",

@@ -17,13 +17,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             continue;
         }
         for c in counters {
-            if !is_dns_label(&c.key) {
+            for msg in crate::name_errors::dns1123_label(&c.key) {
                 out.report(
                     obj,
                     Invalid,
                     map_key_path(cx, format!("spec.sharedCounters[{i}].counters"), &c.key),
                     c.key_span,
-                    format!("counter name {:?} is not a DNS label", c.key),
+                    msg,
                 );
             }
         }

@@ -16,7 +16,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         for (j, name) in duplicates(
             c.iter()
                 .enumerate()
-                .filter_map(|(j, e)| get_str(e, "counterSet").map(|n| (j, n))),
+                .filter_map(|(j, e)| get_str_or_zero(e, "counterSet").map(|n| (j, n))),
         ) {
             out.report(
                 obj,

@@ -30,7 +30,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 }
                 continue;
             }
-            check_dns_label(
+            check_required_dns_label(
                 obj,
                 c,
                 "counterSet",

@@ -39,13 +39,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 .label_text(format!("{} counters here", counters.len()));
             } else {
                 for k in counters {
-                    if !is_dns_label(&k.key) {
+                    for msg in crate::name_errors::dns1123_label(&k.key) {
                         out.report(
                             obj,
                             Invalid,
                             map_key_path(cx, path.clone(), &k.key),
                             k.key_span,
-                            format!("counter name {:?} is not a DNS label", k.key),
+                            msg,
                         );
                     }
                 }

@@ -40,7 +40,7 @@ fn non_zero(n: &Node) -> bool {
     }
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(meta) = obj.spec().and_then(|s| get(s, "metadata")) else {
         return;
     };
@@ -57,6 +57,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     }
     // ValidateTemplateObjectMeta checks labels and annotations as every
     // object's metadata is checked (DRA-V186), at spec.metadata.
-    super::v186_object_metadata::labels(obj, meta, "spec.metadata", out);
-    super::v186_object_metadata::annotations(obj, meta, "spec.metadata", out);
+    let v = cx.gates.version;
+    super::v186_object_metadata::labels(v, obj, meta, "spec.metadata", out);
+    super::v186_object_metadata::annotations(v, obj, meta, "spec.metadata", out);
 }

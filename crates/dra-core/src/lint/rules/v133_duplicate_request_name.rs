@@ -13,7 +13,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let reqs = requests(cx.gates.version, obj);
     for (i, name) in duplicates(
         reqs.iter()
-            .filter_map(|(i, r, _)| get_str(r, "name").map(|n| (*i, n))),
+            .filter_map(|(i, r, _)| get_str_or_zero(r, "name").map(|n| (*i, n))),
     ) {
         let (_, node, path) = &reqs[i];
         out.report(

@@ -18,7 +18,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         for (k, name) in duplicates(
             subs.iter()
                 .enumerate()
-                .filter_map(|(k, s)| get_str(s, "name").map(|n| (k, n))),
+                .filter_map(|(k, s)| get_str_or_zero(s, "name").map(|n| (k, n))),
         ) {
             out.report(
                 obj,

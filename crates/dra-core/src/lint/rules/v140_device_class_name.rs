@@ -32,14 +32,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         "a device class name is required",
                     );
                 }
-                Some(s) if !is_dns_subdomain(s) => {
-                    out.report(
-                        obj,
-                        Invalid,
-                        path,
-                        n.span,
-                        format!("{s:?} is not a DNS subdomain"),
-                    );
+                Some(s) => {
+                    for msg in crate::name_errors::dns1123_subdomain(s) {
+                        out.report(obj, Invalid, path.clone(), n.span, msg);
+                    }
                 }
                 _ => {}
             },

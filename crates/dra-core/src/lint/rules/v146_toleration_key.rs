@@ -27,16 +27,10 @@ pub(crate) fn tolerations(v: Version, obj: &Object) -> Vec<(&Node, String)> {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for (t, path) in tolerations(cx.gates.version, obj) {
         if let Some(k) = get(t, "key") {
-            if k.as_str()
-                .is_some_and(|s| !s.is_empty() && !is_label_key(s))
-            {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("{path}.key"),
-                    k.span,
-                    "not a valid label key",
-                );
+            if let Some(s) = k.as_str().filter(|s| !s.is_empty()) {
+                for msg in crate::name_errors::label_key(cx.gates.version, s) {
+                    out.report(obj, Invalid, format!("{path}.key"), k.span, msg);
+                }
             }
         }
     }

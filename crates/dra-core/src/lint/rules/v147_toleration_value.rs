@@ -24,14 +24,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     "must be empty for operator `Exists`",
                 );
             }
-            "Equal" | "" if !is_label_value(value) => {
-                out.report(
-                    obj,
-                    Invalid,
-                    format!("{path}.value"),
-                    v.span,
-                    "not a valid label value",
-                );
+            "Equal" | "" => {
+                for msg in crate::name_errors::label_value(cx.gates.version, value) {
+                    out.report(obj, Invalid, format!("{path}.value"), v.span, msg);
+                }
             }
             _ => {}
         }

@@ -14,7 +14,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         for (j, name) in duplicates(
             list.iter()
                 .enumerate()
-                .filter_map(|(j, d)| get_str(d, "name").map(|n| (j, n))),
+                .filter_map(|(j, d)| get_str_or_zero(d, "name").map(|n| (j, n))),
         ) {
             out.report(
                 obj,

@@ -22,18 +22,13 @@ pub(crate) fn check_request_ref(
     let msg = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
     let segments: Vec<&str> = name.split('/').collect();
     if segments.len() > 2 {
-        out.report(obj, Invalid, path, r.span, format!("{name:?}: {msg}"));
+        out.report(obj, Invalid, path, r.span, msg);
         return;
     }
     for s in &segments {
-        if !is_dns_label(s) {
-            out.report(
-                obj,
-                Invalid,
-                path.clone(),
-                r.span,
-                format!("{s:?} is not a DNS label"),
-            );
+        // validateRequestName on each segment.
+        for m in crate::name_errors::dns1123_label(s) {
+            out.report(obj, Invalid, path.clone(), r.span, m);
         }
     }
     let known = match segments.as_slice() {

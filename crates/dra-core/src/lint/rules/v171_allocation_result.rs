@@ -23,7 +23,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, old: Option<&Object>, out: &mut Sink<'_>) {
     let v = cx.gates.version;
     let names = request_names_of(cx, obj, old);
     let Some(devices) = set(alloc, "devices") else {
-        check_node_selector(obj, alloc, out);
+        check_node_selector(cx.gates.version, obj, alloc, out);
         return;
     };
     let results = items(devices, "results");
@@ -70,7 +70,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, old: Option<&Object>, out: &mut Sink<'_>) {
             );
         }
     }
-    check_node_selector(obj, alloc, out);
+    check_node_selector(cx.gates.version, obj, alloc, out);
 }
 
 fn check_result(
@@ -104,14 +104,7 @@ fn check_result(
     }
     check_driver_name(obj, r, "driver", &format!("{path}.driver"), out);
     check_pool_name(obj, r, "pool", &format!("{path}.pool"), out);
-    check_dns_label(
-        obj,
-        r,
-        "device",
-        &format!("{path}.device"),
-        "device name",
-        out,
-    );
+    check_dns_label(obj, r, "device", &format!("{path}.device"), out);
     check_binding_conditions(cx, obj, r, path, out);
     if let Some(id) = set(r, "shareID") {
         check_uid(obj, id, format!("{path}.shareID"), out);
@@ -144,7 +137,7 @@ fn check_binding_conditions(cx: &Ctx<'_>, obj: &Object, r: &Node, path: &str, ou
         );
         if items_validated(cx.gates.version, list.len(), MAX) {
             for (i, c) in list.iter().enumerate() {
-                check_label_name(obj, c, format!("{path}.{key}[{i}]"), out);
+                check_label_name(cx.gates.version, obj, c, format!("{path}.{key}[{i}]"), out);
             }
         }
         for (i, s) in duplicates(
@@ -197,7 +190,7 @@ fn check_binding_conditions(cx: &Ctx<'_>, obj: &Object, r: &Node, path: &str, ou
 /// `validateDeviceToleration` (1.37); a missing operator is defaulted to Equal.
 fn check_toleration(obj: &Object, t: &Node, path: &str, out: &mut Sink<'_>) {
     if let Some(k) = get(t, "key").filter(|k| k.as_str().is_some_and(|s| !s.is_empty())) {
-        check_label_name(obj, k, format!("{path}.key"), out);
+        check_label_name(Version::V1_37, obj, k, format!("{path}.key"), out);
     }
     let value = get(t, "value");
     let value_str = value.and_then(Node::as_str).unwrap_or("");
@@ -213,16 +206,12 @@ fn check_toleration(obj: &Object, t: &Node, path: &str, out: &mut Sink<'_>) {
             );
         }
         "Exists" => {}
-        "Equal" if !is_label_value(value_str) => {
-            out.report(
-                obj,
-                Invalid,
-                format!("{path}.value"),
-                vspan,
-                format!("{value_str:?} is not a valid label value"),
-            );
+        "Equal" => {
+            // Only 1.37 validates result tolerations.
+            for msg in crate::name_errors::label_value(Version::V1_37, value_str) {
+                out.report(obj, Invalid, format!("{path}.value"), vspan, msg);
+            }
         }
-        "Equal" => {}
         op => {
             let span = get(t, "operator").map_or(t.span, |n| n.span);
             out.report(
@@ -317,7 +306,7 @@ fn check_config_body(
 }
 
 /// `corevalidation.ValidateNodeSelector` of the allocation's node selector.
-fn check_node_selector(obj: &Object, alloc: &Node, out: &mut Sink<'_>) {
+fn check_node_selector(version: Version, obj: &Object, alloc: &Node, out: &mut Sink<'_>) {
     let Some(sel) = set(alloc, "nodeSelector") else {
         return;
     };
@@ -331,5 +320,5 @@ fn check_node_selector(obj: &Object, alloc: &Node, out: &mut Sink<'_>) {
         );
         return;
     }
-    super::v014_node_selector::check_selector(obj, alloc, "status.allocation", out);
+    super::v014_node_selector::check_selector(version, obj, alloc, "status.allocation", out);
 }

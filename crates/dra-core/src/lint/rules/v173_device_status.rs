@@ -6,7 +6,7 @@ use std::collections::HashSet;
 declare_rule! {
     id: "DRA-V173", name: "invalid-device-status", severity: Error, origin: Apiserver,
     summary: "A status write reports a device status (status.devices) that is invalid or names a device the claim was not allocated",
-    docs: "Only with `lint --subresource status` (drivers write `status.devices`, DRAResourceClaimDeviceStatus). `validateDeviceStatus`: driver, pool and device names as in results, a `shareID` as a normalized UUID, and the device (with its share ID) must be one of the written allocation's results (Invalid at the entry); at most 8 conditions, each valid as metav1 conditions are (type a qualified name and not repeated, status True/False/Unknown, lastTransitionTime and reason set); `data` a JSON object of at most 10 KiB; `networkData` with an interfaceName of at most 256 bytes, a hardwareAddress of at most 128 and at most 16 `ips`, each an address in canonical CIDR form and not repeated. No device twice (Duplicate at the entry from 1.35, at its `deviceID` in 1.34). Before validation the strategy drops the entries of devices the stored allocation had and the written one no longer has (`dropDeallocatedStatusDevices`), and the whole list when the gate is off and the stored claim has none.",
+    docs: "Only with `lint --subresource status` (drivers write `status.devices`, DRAResourceClaimDeviceStatus). `validateDeviceStatus`: driver, pool and device names as in results, a `shareID` as a normalized UUID, and the device (with its share ID) must be one of the written allocation's results (Invalid at the entry); at most 8 conditions, each valid as metav1 conditions are (type a qualified name and not repeated, status True/False/Unknown, lastTransitionTime and reason set); `data` a JSON object of at most 10 KiB; `networkData` with an interfaceName of at most 256 bytes, a hardwareAddress of at most 128 and at most 16 `ips`, each an address in canonical CIDR form and not repeated. No device twice (Duplicate at the entry from 1.35, at its `deviceID` in 1.34). Before validation the strategy drops the entries of devices the stored allocation had and the written one no longer has (`dropDeallocatedStatusDevices`), and the whole list when the gate is off and the stored claim has none. Conditions follow metav1's `ValidateConditions` of the release (in 1.37 an empty type or status is Required and a repeated type a Duplicate at the condition, as DRA-V193 says).",
     example: "status:\n  devices:\n  - driver: gpu.example.com\n    pool: node-1\n    device: gpu-9        # not allocated to this claim\n",
     check: Check::Status(&[ResourceClaim], check),
 }
@@ -74,14 +74,7 @@ fn check_device(
 ) {
     check_driver_name(obj, d, "driver", &format!("{path}.driver"), out);
     check_pool_name(obj, d, "pool", &format!("{path}.pool"), out);
-    check_dns_label(
-        obj,
-        d,
-        "device",
-        &format!("{path}.device"),
-        "device name",
-        out,
-    );
+    check_dns_label(obj, d, "device", &format!("{path}.device"), out);
     if let Some(s) = set(d, "shareID") {
         check_uid(obj, s, format!("{path}.shareID"), out);
     }
@@ -95,7 +88,7 @@ fn check_device(
         )
         .note("a driver reports the status of the devices allocated to this claim only");
     }
-    check_conditions(obj, d, path, out);
+    check_conditions(v, obj, d, path, out);
     if let Some(data) = set(d, "data") {
         check_raw_object(obj, data, format!("{path}.data"), out);
     }

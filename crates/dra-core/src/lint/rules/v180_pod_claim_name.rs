@@ -40,14 +40,8 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         format!("claim name {name:?} is used twice"),
                     );
                 } else {
-                    if !is_dns_label(name) {
-                        out.report(
-                            obj,
-                            Invalid,
-                            path,
-                            n.span,
-                            format!("{name:?} is not a DNS label"),
-                        );
+                    for msg in crate::name_errors::dns1123_label(name) {
+                        out.report(obj, Invalid, path.clone(), n.span, msg);
                     }
                     seen.push(name);
                 }

@@ -40,13 +40,14 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             ("resourceClaimTemplateName", template),
         ] {
             if let Some(s) = n.and_then(Node::as_str) {
-                if !is_dns_subdomain(s) {
+                // ValidateResourceClaimName: NameIsDNSSubdomain.
+                for msg in crate::name_errors::dns1123_subdomain(s) {
                     out.report(
                         obj,
                         Invalid,
                         format!("{path}.{k}"),
                         n.map_or(c.span, |n| n.span),
-                        format!("{s:?} is not a DNS subdomain"),
+                        msg,
                     );
                 }
             }

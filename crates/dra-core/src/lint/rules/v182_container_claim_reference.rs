@@ -58,15 +58,9 @@ fn check_claims(
             let request = get_str(claim, "request").filter(|r| !r.is_empty());
             let mut key = name.to_owned();
             if let Some(r) = request {
-                if !is_dns_label(r) {
-                    let span = get(claim, "request").map_or(claim.span, |n| n.span);
-                    out.report(
-                        obj,
-                        Invalid,
-                        format!("{path}.request"),
-                        span,
-                        format!("{r:?} is not a DNS label"),
-                    );
+                let span = get(claim, "request").map_or(claim.span, |n| n.span);
+                for msg in crate::name_errors::dns1123_label(r) {
+                    out.report(obj, Invalid, format!("{path}.request"), span, msg);
                 }
                 key = format!("{name}/{r}");
             }

@@ -21,7 +21,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 policy_rule(obj, rule, namespaced, &format!("rules[{i}]"), out);
             }
             if obj.kind == ClusterRole {
-                aggregation_rule(obj, out);
+                aggregation_rule(cx.gates.version, obj, out);
             }
         }
         _ => {
@@ -77,7 +77,7 @@ fn policy_rule(obj: &Object, rule: &Node, namespaced: bool, path: &str, out: &mu
 }
 
 /// A ClusterRole's `aggregationRule`: at least one selector, each valid.
-fn aggregation_rule(obj: &Object, out: &mut Sink<'_>) {
+fn aggregation_rule(v: Version, obj: &Object, out: &mut Sink<'_>) {
     let Some(rule) = get(&obj.root, "aggregationRule").filter(|n| !n.is_null()) else {
         return;
     };
@@ -88,23 +88,26 @@ fn aggregation_rule(obj: &Object, out: &mut Sink<'_>) {
         out.report(obj, Required, base, rule.span, msg);
     }
     for (i, sel) in selectors.iter().enumerate() {
-        label_selector(obj, sel, &format!("{base}[{i}]"), out);
+        label_selector(v, obj, sel, &format!("{base}[{i}]"), out);
     }
 }
 
 /// `ValidateLabelSelector`, then the `invalid label selector.` that
 /// `LabelSelectorAsSelector` adds at the selector for any bad label or
 /// requirement.
-fn label_selector(obj: &Object, sel: &Node, path: &str, out: &mut Sink<'_>) {
-    let mut bad = false;
+fn label_selector(v: Version, obj: &Object, sel: &Node, path: &str, out: &mut Sink<'_>) {
+    use crate::name_errors::{label_key, label_value};
+    let before = out.count();
     for l in entries(sel, "matchLabels") {
-        if !is_label_key(&l.key) {
-            let msg = format!("{:?} is not a valid label key", l.key.as_str());
+        for msg in label_key(v, &l.key) {
             out.report(obj, Invalid, format!("{path}.matchLabels"), l.key_span, msg);
-            bad = true;
         }
-        if let Some(v) = l.value.as_str().filter(|v| !is_label_value(v)) {
-            let msg = format!("{v:?} is not a valid label value");
+        for msg in l
+            .value
+            .as_str()
+            .map(|s| label_value(v, s))
+            .unwrap_or_default()
+        {
             out.report(
                 obj,
                 Invalid,
@@ -112,11 +115,11 @@ fn label_selector(obj: &Object, sel: &Node, path: &str, out: &mut Sink<'_>) {
                 l.value.span,
                 msg,
             );
-            bad = true;
         }
     }
+    let mut bad = out.count() > before;
     for (j, r) in items(sel, "matchExpressions").iter().enumerate() {
-        bad |= requirement(obj, r, &format!("{path}.matchExpressions[{j}]"), out);
+        bad |= requirement(v, obj, r, &format!("{path}.matchExpressions[{j}]"), out);
     }
     if bad {
         out.report(obj, Invalid, path, sel.span, "invalid label selector.");
@@ -124,7 +127,7 @@ fn label_selector(obj: &Object, sel: &Node, path: &str, out: &mut Sink<'_>) {
 }
 
 /// `ValidateLabelSelectorRequirement`; whether it found anything.
-fn requirement(obj: &Object, r: &Node, path: &str, out: &mut Sink<'_>) -> bool {
+fn requirement(v: Version, obj: &Object, r: &Node, path: &str, out: &mut Sink<'_>) -> bool {
     let before = out.count();
     let values = items(r, "values");
     let op = get_str(r, "operator").unwrap_or("");
@@ -141,20 +144,21 @@ fn requirement(obj: &Object, r: &Node, path: &str, out: &mut Sink<'_>) -> bool {
         }
         "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
         _ => {
-            let msg = format!("{op:?}: not a valid selector operator");
+            let msg = "not a valid selector operator";
             out.report(obj, Invalid, format!("{path}.operator"), op_span, msg);
         }
     }
     let key = get_str(r, "key").unwrap_or("");
-    if !is_label_key(key) {
-        let span = get(r, "key").map_or(r.span, |n| n.span);
-        let msg = format!("{key:?} is not a valid label key");
+    let span = get(r, "key").map_or(r.span, |n| n.span);
+    for msg in crate::name_errors::label_key(v, key) {
         out.report(obj, Invalid, format!("{path}.key"), span, msg);
     }
-    for (k, v) in values.iter().enumerate() {
-        if let Some(s) = v.as_str().filter(|s| !is_label_value(s)) {
-            let msg = format!("{s:?} is not a valid label value");
-            out.report(obj, Invalid, format!("{path}.values[{k}]"), v.span, msg);
+    for (k, value) in values.iter().enumerate() {
+        let msgs = value
+            .as_str()
+            .map(|s| crate::name_errors::label_value(v, s));
+        for msg in msgs.unwrap_or_default() {
+            out.report(obj, Invalid, format!("{path}.values[{k}]"), value.span, msg);
         }
     }
     out.count() > before
@@ -218,9 +222,10 @@ fn role_ref(obj: &Object, out: &mut Sink<'_>) {
             span("name"),
             "a role name is required",
         );
-    } else if !is_path_segment_name(name, false) {
-        let msg = format!("{name:?} may not be '.' or '..' and may not contain '/' or '%'");
-        out.report(obj, Invalid, "roleRef.name", span("name"), msg);
+    } else {
+        for msg in crate::name_errors::path_segment(name, false) {
+            out.report(obj, Invalid, "roleRef.name", span("name"), msg);
+        }
     }
 }
 
@@ -240,9 +245,11 @@ fn subject(obj: &Object, s: &Node, namespaced: bool, path: &str, out: &mut Sink<
     let kind = get_str(s, "kind").unwrap_or("");
     let want = match kind {
         "ServiceAccount" => {
-            if !name.is_empty() && !is_dns_subdomain(name) {
-                let msg = format!("{name:?} is not a valid service account name: a DNS subdomain");
-                out.report(obj, Invalid, format!("{path}.name"), span("name"), msg);
+            if !name.is_empty() {
+                // ValidateServiceAccountName: NameIsDNSSubdomain.
+                for msg in crate::name_errors::dns1123_subdomain(name) {
+                    out.report(obj, Invalid, format!("{path}.name"), span("name"), msg);
+                }
             }
             if !namespaced && get_str(s, "namespace").unwrap_or("").is_empty() {
                 let msg = "a ClusterRoleBinding's service account subject needs its namespace";

@@ -10,14 +10,14 @@ declare_rule! {
     check: Check::Object(&[Namespace], check),
 }
 
-fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
+fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     const PATH: &str = "spec.finalizers";
     let Some(spec) = get(&obj.root, "spec") else {
         return;
     };
     for n in items(spec, "finalizers") {
         if let Some(f) = n.as_str() {
-            qualified_finalizer(obj, n, f, PATH, out);
+            qualified_finalizer(cx.gates.version, obj, n, f, PATH, out);
             standard_finalizer(obj, n, f, PATH, out);
         }
     }

@@ -22,25 +22,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         check_pool_name(obj, sel, "pool", &format!("{path}.pool"), out);
     }
     if get(sel, "device").is_some() {
-        check_dns_label(
-            obj,
-            sel,
-            "device",
-            &format!("{path}.device"),
-            "device name",
-            out,
-        );
+        check_dns_label(obj, sel, "device", &format!("{path}.device"), out);
     }
     let class = get(sel, "deviceClassName").filter(|_| cx.gates.version < Version::V1_35);
     if let Some(n) = class {
-        if let Some(name) = n.as_str().filter(|s| !is_dns_subdomain(s)) {
-            out.report(
-                obj,
-                Invalid,
-                format!("{path}.deviceClassName"),
-                n.span,
-                format!("{name:?} is not a DNS subdomain"),
-            );
+        if let Some(name) = n.as_str() {
+            for msg in crate::name_errors::dns1123_subdomain(name) {
+                out.report(obj, Invalid, format!("{path}.deviceClassName"), n.span, msg);
+            }
         }
     }
 }
