@@ -118,6 +118,12 @@ pub fn dns1123_subdomain(s: &str) -> Vec<String> {
     dns1123_subdomain_in(s, Unit::Characters)
 }
 
+/// `validate.LongName` (DeviceClass names from 1.35): content's
+/// `IsDNS1123Subdomain`, which counts bytes.
+pub fn long_name(s: &str) -> Vec<String> {
+    dns1123_subdomain_in(s, Unit::Bytes)
+}
+
 /// `IsQualifiedName`, the label-key format (`ValidateLabelName`, condition
 /// types, finalizers, node-selector keys): util's in 1.34, content's
 /// `IsLabelKey` from 1.35.

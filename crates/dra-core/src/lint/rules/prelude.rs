@@ -35,6 +35,10 @@ pub(crate) enum NameFormat {
     DnsLabel,
     /// `path.IsValidPathSegmentName`: the RBAC kinds.
     PathSegment,
+    /// `validate.LongName` through `ValidateObjectMetaWithOpts`
+    /// (DeviceClass from 1.35): the name only, a generateName is not
+    /// checked itself (only the name generated from it).
+    LongName,
 }
 
 impl NameFormat {
@@ -53,6 +57,8 @@ impl NameFormat {
             NameFormat::DnsSubdomain => ne::dns1123_subdomain(&masked(name)),
             NameFormat::DnsLabel => ne::dns1123_label(&masked(name)),
             NameFormat::PathSegment => ne::path_segment(name, prefix),
+            NameFormat::LongName if prefix => Vec::new(),
+            NameFormat::LongName => ne::long_name(name),
         }
     }
 }
