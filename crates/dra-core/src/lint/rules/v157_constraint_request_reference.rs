@@ -18,17 +18,32 @@ pub(crate) fn check_request_ref(
     names: &[(String, Vec<String>)],
     out: &mut Sink<'_>,
 ) {
-    let Some(name) = r.as_str() else { return };
+    // A null item decodes to "" (the decoding rule reports other types).
+    let Some(name) = string_or_zero(Some(r)) else {
+        return;
+    };
+    check_request_name_ref(obj, name, r.span, path, names, out);
+}
+
+/// [`check_request_ref`] on a value (Go's "" for an unset field).
+pub(crate) fn check_request_name_ref(
+    obj: &Object,
+    name: &str,
+    span: crate::tree::Span,
+    path: String,
+    names: &[(String, Vec<String>)],
+    out: &mut Sink<'_>,
+) {
     let msg = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
     let segments: Vec<&str> = name.split('/').collect();
     if segments.len() > 2 {
-        out.report(obj, Invalid, path, r.span, msg);
+        out.report(obj, Invalid, path, span, msg);
         return;
     }
     for s in &segments {
         // validateRequestName on each segment.
         for m in crate::name_errors::dns1123_label(s) {
-            out.report(obj, Invalid, path.clone(), r.span, m);
+            out.report(obj, Invalid, path.clone(), span, m);
         }
     }
     let known = match segments.as_slice() {
@@ -45,7 +60,7 @@ pub(crate) fn check_request_ref(
                 std::iter::once(n.clone()).chain(subs.iter().map(move |s| format!("{n}/{s}")))
             })
             .collect();
-        let d = out.report(obj, Invalid, path, r.span, format!("{name:?}: {msg}"));
+        let d = out.report(obj, Invalid, path, span, msg);
         if let Some(s) = crate::suggest::did_you_mean(name, all.iter().map(String::as_str)) {
             d.note(format!("did you mean {s:?}?"));
         }

@@ -81,26 +81,19 @@ fn check_result(
     names: &[(String, Vec<String>)],
     out: &mut Sink<'_>,
 ) {
-    match get(r, "request") {
-        Some(n) if n.as_str().is_some_and(|s| !s.is_empty()) => {
-            super::v157_constraint_request_reference::check_request_ref(
-                obj,
-                n,
-                format!("{path}.request"),
-                names,
-                out,
-            );
-        }
-        n => {
-            let span = n.map_or_else(|| missing_span(r), |n| n.span);
-            out.report(
-                obj,
-                Required,
-                format!("{path}.request"),
-                span,
-                "a request name is required",
-            );
-        }
+    // validateRequestNameRef on Go's value: an unset request is "", which
+    // is no DNS label and names no request (Invalid twice, not Required).
+    let request = get(r, "request");
+    if let Some(name) = string_or_zero(request) {
+        let span = request.map_or_else(|| missing_span(r), |n| n.span);
+        super::v157_constraint_request_reference::check_request_name_ref(
+            obj,
+            name,
+            span,
+            format!("{path}.request"),
+            names,
+            out,
+        );
     }
     check_driver_name(obj, r, "driver", &format!("{path}.driver"), out);
     check_pool_name(obj, r, "pool", &format!("{path}.pool"), out);
