@@ -474,7 +474,7 @@ pub(crate) fn check_attribute_version(
             Invalid,
             path.clone(),
             span,
-            format!("{value:?} is not a semantic version 2.0.0"),
+            format!("{value:?}: must be a string compatible with semver.org spec 2.0.0"),
         );
         if let Some(stripped) = value.strip_prefix('v') {
             if is_semver(stripped) {

@@ -19,13 +19,15 @@ pub(crate) fn is_node_allocatable(name: &str) -> bool {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     for e in node_allocatable(cx, obj) {
         if !is_node_allocatable(e.key) {
+            // validateNodeAllocatableResources (C37 kubernetes@009801d).
             out.report(
                 obj,
                 Invalid,
                 e.path.clone(),
                 e.key_span,
-                format!("{:?} is not a node-allocatable resource: use cpu, memory, ephemeral-storage or hugepages-<size>", e.key),
-            );
+                format!("{:?}: must be a node allocatable resource name", e.key),
+            )
+            .note("node-allocatable resources are cpu, memory, ephemeral-storage and hugepages-<size>");
         }
     }
 }

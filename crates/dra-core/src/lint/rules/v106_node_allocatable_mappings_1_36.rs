@@ -30,7 +30,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     key_path.clone(),
                     e.key_span,
-                    format!("{:?} must be a node allocatable resource name", e.key),
+                    format!("{:?}: must be a node allocatable resource name", e.key),
                 );
             }
             let multiplier = get(&e.value, "allocationMultiplier");

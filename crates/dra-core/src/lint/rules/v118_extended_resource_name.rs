@@ -26,7 +26,7 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             Invalid,
             "spec.extendedResourceName",
             n.span,
-            format!("{name:?} is not a valid extended resource name"),
+            format!("{name:?}: must be a valid extended resource name"),
         );
         if !name.contains('/') {
             d.note(format!(

@@ -305,8 +305,9 @@ pub(crate) fn standard_finalizer(obj: &Object, n: &Node, f: &str, path: &str, ou
             Invalid,
             path,
             n.span,
-            format!("{f:?} is neither a standard finalizer name (kubernetes, orphan, foregroundDeletion) nor fully qualified (domain/name)"),
-        );
+            format!("{f:?}: name is neither a standard finalizer name nor is it fully qualified"),
+        )
+        .note("the standard finalizers are kubernetes, orphan and foregroundDeletion; others need a domain, e.g. example.com/cleanup");
     }
 }
 
