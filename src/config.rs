@@ -217,7 +217,9 @@ pub struct RunWide {
     pub kubernetes_version: Option<String>,
     pub feature_gates: Vec<String>,
     pub strict: bool,
-    pub inventory: Option<Vec<PathBuf>>,
+    /// The configuration's inventory, or why it may not be read (an
+    /// error only when no `--inventory` replaces it).
+    pub inventory: Option<Result<Vec<PathBuf>, String>>,
 }
 
 /// The run-wide settings of the configuration files in force. They hold
@@ -277,6 +279,12 @@ pub fn run_wide(configs: &[Option<Rc<Found>>]) -> Result<RunWide, String> {
         }
     }
     let c = &first.config;
+    let inventory = c.inventory.as_ref().map(|s| {
+        s.value
+            .iter()
+            .map(|p| confined(&first.dir, p).map_err(|e| format!("{}: {e}", first.at(s.line))))
+            .collect::<Result<Vec<_>, _>>()
+    });
     Ok(RunWide {
         kubernetes_version: c.kubernetes_version.as_ref().map(|s| s.value.clone()),
         feature_gates: c
@@ -285,11 +293,28 @@ pub fn run_wide(configs: &[Option<Rc<Found>>]) -> Result<RunWide, String> {
             .map(|s| s.value.clone())
             .unwrap_or_default(),
         strict: c.strict.as_ref().is_some_and(|s| s.value),
-        inventory: c
-            .inventory
-            .as_ref()
-            .map(|s| s.value.iter().map(|p| first.dir.join(p)).collect()),
+        inventory,
     })
+}
+
+/// A configuration's `inventory` path, resolved from the configuration's
+/// directory, which it may not leave: a repository's configuration must
+/// not make a pre-commit hook or CI job read (and quote in a finding's
+/// snippet) a file elsewhere on the machine, directly or through a link.
+/// A path that does not exist is left for the loader to report.
+fn confined(dir: &Path, path: &str) -> Result<PathBuf, String> {
+    let joined = dir.join(path);
+    let Ok(real) = joined.canonicalize() else {
+        return Ok(joined);
+    };
+    let base = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    if real.starts_with(&base) {
+        Ok(joined)
+    } else {
+        Err(format!(
+            "inventory {path:?} resolves outside the configuration file's directory, where a repository's configuration may not read; name it with --inventory to read it"
+        ))
+    }
 }
 
 /// The rules that apply to one file: its configuration's `select`,

@@ -343,6 +343,53 @@ fn a_walk_does_not_follow_links_out_of_its_directory() {
     assert_eq!(v["diagnostics"][0]["rule"], "DRA-E001", "{v}");
 }
 
+/// A repository's `.kubectl-dra.yaml` may not name an inventory outside
+/// its own directory, by path or through a link: a hostile branch could
+/// otherwise make a pre-commit hook or CI job read any file of the machine.
+/// The command line may still name one.
+#[test]
+fn a_configured_inventory_may_not_leave_the_repository() {
+    let d = tmpdir("inventory-escape");
+    let repo = d.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(d.join("secret")).unwrap();
+    let slice = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: SECRET-s}\nspec:\n  driver: gpu.example.com\n  nodeName: n\n  pool: {name: p, resourceSliceCount: 1}\n  devices: [{name: d}]\n";
+    std::fs::write(d.join("secret/cluster.yaml"), slice).unwrap();
+    std::fs::write(
+        repo.join("claim.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(d.join("secret/cluster.yaml"), repo.join("snap.yaml")).unwrap();
+    let claim = repo.join("claim.yaml").to_string_lossy().into_owned();
+    for target in ["../secret/cluster.yaml", "snap.yaml"] {
+        std::fs::write(
+            repo.join(".kubectl-dra.yaml"),
+            format!("inventory: {target}\n"),
+        )
+        .unwrap();
+        let o = support::run(&["lint", &claim]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{target}: {stderr}");
+        assert!(
+            stderr.contains(".kubectl-dra.yaml:1: inventory") && stderr.contains("outside"),
+            "{target}: {stderr}"
+        );
+        let secret = d.join("secret/cluster.yaml").to_string_lossy().into_owned();
+        let o = support::run(&["lint", &claim, "--inventory", &secret]);
+        assert_ne!(o.status.code(), Some(2), "the command line may name it");
+    }
+    std::fs::write(repo.join("inside.yaml"), slice).unwrap();
+    std::fs::write(repo.join(".kubectl-dra.yaml"), "inventory: inside.yaml\n").unwrap();
+    let o = support::run(&["lint", &claim]);
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// An absurd --timeout is no deadline, not an overflow panic.
 #[test]
 fn an_absurd_timeout_does_not_panic() {

@@ -183,7 +183,10 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
         .cloned()
         .collect();
     let strict = args.strict || run_wide.strict;
-    let inventory_paths = args.inventory.clone().or(run_wide.inventory);
+    let inventory_paths = match args.inventory.clone() {
+        Some(paths) => Some(paths),
+        None => run_wide.inventory.transpose()?,
+    };
     // `--cluster`: the live cluster is the target, its classes and devices
     // the context, and the DRA objects it stores those the files update.
     let (own, _) = match cluster.cluster.is_some() {

@@ -153,7 +153,17 @@ pub fn analyze(job: &Job, cache: &mut Cache) -> Analysis {
             return out;
         }
     };
-    let inventory = match job.workspace.inventory.clone().or(run_wide.inventory) {
+    let paths = match job.workspace.inventory.clone() {
+        Some(paths) => Some(paths),
+        None => match run_wide.inventory.transpose() {
+            Ok(paths) => paths,
+            Err(e) => {
+                out.diagnostics.push(whole_file(e));
+                return out;
+            }
+        },
+    };
+    let inventory = match paths {
         Some(paths) if !paths.is_empty() => match inventory_devices(&paths, &gates) {
             Ok(d) => Some(d),
             Err(e) => {
