@@ -14,14 +14,16 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         return;
     };
     let path = "spec.deviceSelector";
-    // Each field is a pointer upstream: validated only when present.
-    if get(sel, "driver").is_some() {
+    // Each field is a pointer upstream: validated only when present and
+    // not null (null is nil).
+    let present = |key: &str| get(sel, key).is_some_and(|n| !n.is_null());
+    if present("driver") {
         check_driver_name(obj, sel, "driver", &format!("{path}.driver"), out);
     }
-    if get(sel, "pool").is_some() {
+    if present("pool") {
         check_pool_name(obj, sel, "pool", &format!("{path}.pool"), out);
     }
-    if get(sel, "device").is_some() {
+    if present("device") {
         check_dns_label(obj, sel, "device", &format!("{path}.device"), out);
     }
     let class = get(sel, "deviceClassName").filter(|_| cx.gates.version < Version::V1_35);
