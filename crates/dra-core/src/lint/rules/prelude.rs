@@ -230,6 +230,16 @@ pub(crate) fn check_pool_name(
     }
 }
 
+/// Whether a slice says `perDeviceNodeSelection: true`: only then does
+/// `validateDevice` look at a device's nodeName, nodeSelector and allNodes
+/// (otherwise setting any of them is one Invalid at the device, DRA-V051).
+pub(crate) fn per_device_node_selection(obj: &Object) -> bool {
+    obj.spec()
+        .and_then(|s| get(s, "perDeviceNodeSelection"))
+        .and_then(Node::as_bool)
+        == Some(true)
+}
+
 /// Kubernetes 1.34 validated DRA objects by hand and reported some errors
 /// elsewhere than the declarative validation of 1.35+: map key errors at
 /// `map[key]`, duplicates at the item's name field, an attribute without a

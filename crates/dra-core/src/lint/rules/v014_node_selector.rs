@@ -12,6 +12,11 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
     check_selector(cx.gates.version, obj, spec, "spec", out);
+    // A device's selector is validated only under perDeviceNodeSelection:
+    // true (validateDevice); otherwise DRA-V051 alone.
+    if !per_device_node_selection(obj) {
+        return;
+    }
     for (i, d) in devices(cx.gates.version, obj) {
         check_selector(cx.gates.version, obj, d, &format!("spec.devices[{i}]"), out);
     }
