@@ -6,23 +6,14 @@ pub const DNS_SUBDOMAIN_MAX: usize = 253;
 pub const C_IDENTIFIER_MAX: usize = 32;
 pub const DRIVER_NAME_MAX: usize = 63;
 
-fn label_chars_ok(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        && b[0] != b'-'
-        && b[b.len() - 1] != b'-'
-}
-
 /// RFC 1123 label: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 characters.
 pub fn is_dns_label(s: &str) -> bool {
-    s.len() <= DNS_LABEL_MAX && label_chars_ok(s)
+    s.len() <= DNS_LABEL_MAX && crate::name_errors::label_regex(s)
 }
 
 /// RFC 1123 subdomain: labels joined by dots, at most 253 characters.
 pub fn is_dns_subdomain(s: &str) -> bool {
-    s.len() <= DNS_SUBDOMAIN_MAX && s.split('.').all(label_chars_ok)
+    s.len() <= DNS_SUBDOMAIN_MAX && s.split('.').all(crate::name_errors::label_regex)
 }
 
 /// A generateName as `NameIsDNSSubdomain`/`NameIsDNSLabel(name,

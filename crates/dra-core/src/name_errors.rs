@@ -64,7 +64,8 @@ fn label_unit(v: Version) -> Unit {
     }
 }
 
-fn label_regex(s: &str) -> bool {
+/// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, whatever the length.
+pub(crate) fn label_regex(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && b.iter()
@@ -94,6 +95,29 @@ pub fn dns1123_label(s: &str) -> Vec<String> {
                 &["my-name", "123-abc"],
             ));
         }
+    }
+    out
+}
+
+/// `IsDNS1035Label` (util, every release): the CEL format library's
+/// `dns1035Label`.
+pub fn dns1035_label(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if s.len() > 63 {
+        out.push(max_len_error(63, Unit::Characters));
+    }
+    let b = s.as_bytes();
+    let shape = !b.is_empty()
+        && b[0].is_ascii_lowercase()
+        && b[b.len() - 1] != b'-'
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-');
+    if !shape {
+        out.push(regex_error(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+            "[a-z]([-a-z0-9]*[a-z0-9])?",
+            &["my-name", "abc-123"],
+        ));
     }
     out
 }

@@ -560,18 +560,6 @@ fn format_name(f: &str) -> Option<&'static str> {
     NAMES.into_iter().find(|n| *n == f)
 }
 
-/// apimachinery `maskTrailingDash`: a trailing '-' of a name longer than
-/// one character is masked by replacing the last *two* characters with
-/// "a" (`name[:len(name)-2] + "a"`), as the source does.
-fn mask_trailing_dash(s: &str) -> String {
-    if s.len() > 1 && s.ends_with('-') {
-        // Bytes, as Go slices them (a non-ASCII name is invalid anyway).
-        format!("{}a", String::from_utf8_lossy(&s.as_bytes()[..s.len() - 2]))
-    } else {
-        s.to_owned()
-    }
-}
-
 /// Standard base64 with padding, as Go's `base64.StdEncoding.DecodeString` accepts it.
 fn is_base64(s: &str) -> bool {
     let b = s.as_bytes();

@@ -134,6 +134,17 @@ pub(crate) fn string_or_zero(value: Option<&Node>) -> Option<&str> {
     }
 }
 
+/// A string field as Go decodes it, with where to point: the value, or
+/// the parent when the field is missing. `None` for another type.
+pub(crate) fn string_field<'a>(
+    parent: &'a Node,
+    key: &str,
+) -> Option<(&'a str, crate::tree::Span)> {
+    let value = get(parent, key);
+    let name = string_or_zero(value)?;
+    Some((name, value.map_or_else(|| missing_span(parent), |v| v.span)))
+}
+
 /// `validateDriverName` (`ValidateCSIDriverName`): every error it finds,
 /// an empty name both Required and not a DNS subdomain.
 pub(crate) fn check_driver_name(
@@ -143,11 +154,9 @@ pub(crate) fn check_driver_name(
     path: &str,
     out: &mut Sink<'_>,
 ) {
-    let value = get(parent, key);
-    let Some(name) = string_or_zero(value) else {
+    let Some((name, span)) = string_field(parent, key) else {
         return;
     };
-    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
     if name.is_empty() {
         out.report(obj, Required, path, span, "a driver name is required");
     }
@@ -166,11 +175,9 @@ pub(crate) fn check_dns_label(
     path: &str,
     out: &mut Sink<'_>,
 ) {
-    let value = get(parent, key);
-    let Some(name) = string_or_zero(value) else {
+    let Some((name, span)) = string_field(parent, key) else {
         return;
     };
-    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
     for msg in crate::name_errors::dns1123_label(name) {
         out.report(obj, Invalid, path, span, msg);
     }
@@ -186,11 +193,9 @@ pub(crate) fn check_required_dns_label(
     what: &str,
     out: &mut Sink<'_>,
 ) {
-    let value = get(parent, key);
-    let Some(name) = string_or_zero(value) else {
+    let Some((name, span)) = string_field(parent, key) else {
         return;
     };
-    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
     if name.is_empty() {
         out.report(obj, Required, path, span, format!("{what} is required"));
         return;
@@ -209,11 +214,9 @@ pub(crate) fn check_pool_name(
     path: &str,
     out: &mut Sink<'_>,
 ) {
-    let value = get(parent, key);
-    let Some(name) = string_or_zero(value) else {
+    let Some((name, span)) = string_field(parent, key) else {
         return;
     };
-    let span = value.map_or_else(|| missing_span(parent), |v| v.span);
     // `validatePoolName` (C34-C37): TooLong past 253 characters, and each
     // '/'-separated part's own `ValidateDNS1123Subdomain` errors beside it.
     if name.is_empty() {
