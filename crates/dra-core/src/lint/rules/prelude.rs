@@ -175,11 +175,8 @@ pub(crate) fn check_dns_label(
     path: &str,
     out: &mut Sink<'_>,
 ) {
-    let Some((name, span)) = string_field(parent, key) else {
-        return;
-    };
-    for msg in crate::name_errors::dns1123_label(name) {
-        out.report(obj, Invalid, path, span, msg);
+    if let Some((name, span)) = string_field(parent, key) {
+        report_dns_label(obj, name, span, path, out);
     }
 }
 
@@ -193,15 +190,28 @@ pub(crate) fn check_required_dns_label(
     what: &str,
     out: &mut Sink<'_>,
 ) {
-    let Some((name, span)) = string_field(parent, key) else {
-        return;
-    };
-    if name.is_empty() {
-        out.report(obj, Required, path, span, format!("{what} is required"));
-        return;
+    match string_field(parent, key) {
+        Some(("", span)) => {
+            out.report(obj, Required, path, span, format!("{what} is required"));
+        }
+        Some((name, span)) => report_dns_label(obj, name, span, path, out),
+        None => {}
     }
+}
+
+/// apimachinery's words for a name that is no DNS label, each with a note
+/// saying what the format is, since the messages do not repeat the name.
+fn report_dns_label(
+    obj: &Object,
+    name: &str,
+    span: crate::tree::Span,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
     for msg in crate::name_errors::dns1123_label(name) {
-        out.report(obj, Invalid, path, span, msg);
+        out.report(obj, Invalid, path, span, msg).note(format!(
+            "{name:?} must be a DNS label (RFC 1123): at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit"
+        ));
     }
 }
 
