@@ -356,13 +356,20 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn no_overload(&self, e: &IdedExpr, name: &str, args: &[&Type]) -> CompileError {
+    fn no_overload(
+        &self,
+        e: &IdedExpr,
+        name: &str,
+        receiver: Option<&Type>,
+        args: &[&Type],
+    ) -> CompileError {
         let list: Vec<String> = args.iter().map(|t| t.name()).collect();
+        let receiver = receiver.map_or(String::new(), |t| format!("{}.", t.name()));
         self.err(
             e,
             CompileErrorKind::Type,
             format!(
-                "found no matching overload for '{name}' applied to '({})'",
+                "found no matching overload for '{name}' applied to '{receiver}({})'",
                 list.join(", ")
             ),
         )
@@ -545,32 +552,27 @@ impl<'a> Checker<'a> {
                 Ok(c(ty, cost, size))
             }
             super::functions::Sig::NoOverload => {
-                let mut all: Vec<&Type> = Vec::new();
-                if let Some(t) = &target {
-                    all.push(&t.ty);
-                }
-                all.extend(arg_types.iter().copied());
-                let shown = match name {
-                    op::EQUALS
-                    | op::NOT_EQUALS
-                    | op::LESS
-                    | op::LESS_EQUALS
-                    | op::GREATER
-                    | op::GREATER_EQUALS
-                    | op::ADD
-                    | op::SUBSTRACT
-                    | op::MULTIPLY
-                    | op::DIVIDE
-                    | op::MODULO
-                    | op::INDEX
-                    | op::IN
-                    | op::LOGICAL_AND
-                    | op::LOGICAL_OR
-                    | op::LOGICAL_NOT
-                    | op::NEGATE => name.to_owned(),
-                    _ => name.to_owned(),
+                // cel-go's noMatchingOverload: a member call shows its
+                // receiver before a dot (`string.(int)`); a namespaced
+                // function (`sets.contains`) is a global one by its full name.
+                let namespace = match call.target.as_deref() {
+                    Some(IdedExpr {
+                        expr: Expr::Ident(n),
+                        ..
+                    }) if super::functions::is_namespace(n) && self.lookup(n).is_none() => {
+                        Some(n.as_str())
+                    }
+                    _ => None,
                 };
-                Err(self.no_overload(e, &shown, &all))
+                let receiver = match (&target, namespace) {
+                    (Some(t), None) => Some(&t.ty),
+                    _ => None,
+                };
+                let shown = match namespace {
+                    Some(ns) => format!("{ns}.{name}"),
+                    None => name.to_owned(),
+                };
+                Err(self.no_overload(e, &shown, receiver, &arg_types))
             }
             super::functions::Sig::Undeclared => {
                 // `math.greatest(...)` without the library: cel-go reports

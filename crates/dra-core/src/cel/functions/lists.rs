@@ -12,13 +12,19 @@ pub(super) fn signature(
 ) -> Option<Sig> {
     let n = args.len();
     let a = |i: usize| args.get(i).copied().unwrap_or(&T::Dyn);
-    let _ = (n, &a, env);
+    // The element type of a list receiver: `dyn` for a dyn one (its type
+    // parameter is unbound), `None` for anything that is not a list.
+    let element = match target {
+        Some(T::List(e)) => Some((**e).clone()),
+        Some(T::Dyn) => Some(T::Dyn),
+        _ => None,
+    };
+    let list_of = |e: &Type| T::List(Box::new(e.clone()));
     Some(match (name, target) {
         // ext.Lists (version 3) joins the base environment in 1.34, so a new
         // expression sees it from Kubernetes 1.35 (compatibility version
         // n-1; apiserver/pkg/cel/environment/base.go).
-        ("slice" | "flatten" | "distinct" | "sort", Some(T::List(_) | T::Dyn))
-        | ("reverse", Some(T::List(_)))
+        ("slice" | "flatten" | "distinct" | "sort" | "reverse", Some(T::List(_) | T::Dyn))
             if !env.ext_lists =>
         {
             Sig::Gated(format!(
@@ -44,23 +50,59 @@ pub(super) fn signature(
             ok((**e).clone())
         }
         ("sum" | "min" | "max", Some(T::Dyn)) if n == 0 => ok(T::Dyn),
-        ("indexOf" | "lastIndexOf", Some(T::List(_) | T::Dyn)) if n == 1 => ok(T::Int),
-        ("slice", Some(T::List(e))) if n == 2 => ok(T::List(e.clone())),
+        // `list(T).indexOf(T)` (library/lists.go): the value must be of the
+        // element's type.
+        ("indexOf" | "lastIndexOf", Some(_)) => match &element {
+            Some(e) if n == 1 && assignable(e, a(0)) => ok(T::Int),
+            _ => Sig::NoOverload,
+        },
+        ("slice", Some(_)) => match &element {
+            Some(e) if n == 2 && assignable(&T::Int, a(0)) && assignable(&T::Int, a(1)) => {
+                ok(list_of(e))
+            }
+            _ => Sig::NoOverload,
+        },
         // `flatten()` takes a list of lists (list(list(T)) -> list(T));
         // `flatten(n)` any list, to list(dyn).
-        ("flatten", Some(T::List(e))) if n == 0 => match &**e {
-            T::List(inner) => ok(T::List(inner.clone())),
-            T::Dyn | T::Any => ok(T::List(Box::new(T::Dyn))),
-            _ => return None,
+        ("flatten", Some(_)) if n == 0 => match &element {
+            Some(T::List(inner)) => ok(T::List(inner.clone())),
+            Some(T::Dyn | T::Any) => ok(list_of(&T::Dyn)),
+            _ => Sig::NoOverload,
         },
-        ("flatten", Some(T::Dyn)) if n == 0 => ok(T::List(Box::new(T::Dyn))),
-        ("flatten", Some(T::List(_) | T::Dyn)) if n == 1 => ok(T::List(Box::new(T::Dyn))),
-        ("sort", Some(T::List(e))) if n == 0 && comparable_element(e) => ok(T::List(e.clone())),
-        ("distinct" | "reverse", Some(T::List(e))) if n == 0 => ok(T::List(e.clone())),
-        ("reverse", Some(T::String)) if n == 0 => ok(T::String),
-        ("reverse", Some(T::Dyn)) if n == 0 => ok(T::Dyn),
-        ("first" | "last", Some(T::List(e))) if n == 0 => ok(T::Optional(e.clone())),
-        ("range", Some(T::Dyn)) if n == 1 => ok(T::List(Box::new(T::Int))),
+        ("flatten", Some(_)) => typed(
+            element.is_some() && n == 1 && assignable(&T::Int, a(0)),
+            list_of(&T::Dyn),
+        ),
+        ("sort", Some(_)) => match &element {
+            Some(e) if n == 0 && comparable_element(e) => ok(list_of(e)),
+            _ => Sig::NoOverload,
+        },
+        ("distinct" | "reverse", Some(_)) => match &element {
+            Some(e) if n == 0 => ok(list_of(e)),
+            _ => Sig::NoOverload,
+        },
+        // The optional library's `first` and `last` (cel.OptionalTypes at
+        // its latest version, in the base environment since 1.28).
+        ("first" | "last", Some(_)) => match &element {
+            Some(e) if n == 0 => ok(T::Optional(Box::new(e.clone()))),
+            _ => Sig::NoOverload,
+        },
+        ("unwrapOpt", Some(_)) => match &element {
+            Some(T::Optional(v)) if n == 0 => ok(list_of(v)),
+            Some(T::Dyn) if n == 0 => ok(list_of(&T::Dyn)),
+            _ => Sig::NoOverload,
+        },
+        // `lists.range(n)` and `optional.unwrap(l)`: namespaced globals.
+        ("range", Some(T::Dyn)) => typed(n == 1 && assignable(&T::Int, a(0)), list_of(&T::Int)),
+        ("unwrap", Some(T::Dyn)) => match (n, a(0)) {
+            (1, T::List(v)) => match &**v {
+                T::Optional(v) => ok(list_of(v)),
+                T::Dyn => ok(list_of(&T::Dyn)),
+                _ => Sig::NoOverload,
+            },
+            (1, T::Dyn) => ok(list_of(&T::Dyn)),
+            _ => Sig::NoOverload,
+        },
         // List-type attributes (DRAListTypeAttributes): a list attribute, or
         // a scalar one read as a one-element list, includes a value.
         ("includes", Some(_)) if n == 1 && env.list_type_attributes => ok(T::Bool),
@@ -217,9 +259,37 @@ pub(super) fn call(
             let v = if name == "first" { l.first() } else { l.last() };
             Ok(Value::Optional(v.map(|v| Box::new(v.clone()))))
         }
+        // cel/library.go optUnwrap: the present values, in order.
+        ("unwrapOpt", Some(Value::List(l))) if n == 0 => unwrap_optionals(l),
         _ => return Ok(None),
     };
     result.map(Some)
+}
+
+/// cel/library.go optUnwrap (`optional.unwrap(l)`, `l.unwrapOpt()`).
+pub(super) fn unwrap_optionals(l: &[Value]) -> R {
+    let mut out = Vec::new();
+    for v in l {
+        match v {
+            Value::Optional(Some(v)) => out.push((**v).clone()),
+            Value::Optional(None) => {}
+            other => return Err(format!("value {} is not optional", go_value(other))),
+        }
+    }
+    Ok(list(out))
+}
+
+/// Go's `%v` of a scalar CEL value (cel-go's error texts print values so);
+/// other values by their type name.
+fn go_value(v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Uint(u) => u.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Double(d) => crate::cel::go_fmt::g(*d),
+        Value::String(s) => s.to_string(),
+        other => other.type_name().to_string(),
+    }
 }
 
 /// ext/lists.go flatten: lists `depth` levels down are spliced in.
@@ -292,6 +362,49 @@ mod tests {
         ] {
             let err = run(e).unwrap_err();
             assert!(err.contains("found no matching overload"), "{e}: {err}");
+        }
+    }
+
+    /// What the optional library declares at its latest version (the base
+    /// environment's cel.OptionalTypes(), cel/library.go): `first`, `last`,
+    /// `unwrapOpt` and `optional.unwrap`; genRange's empty list below 1;
+    /// and the argument types each list overload declares.
+    #[test]
+    fn list_overloads_as_declared() {
+        for e in [
+            "[1, 2].last().value() == 2",
+            "[].first().hasValue() == false",
+            "[optional.of(1), optional.of(2)].unwrapOpt() == [1, 2]",
+            "optional.unwrap([optional.of('a')]) == ['a']",
+            "lists.range(-2) == []",
+            "lists.range(3) == [0, 1, 2]",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+        for (e, want) in [
+            (
+                "[1].indexOf('a') == 0",
+                "'indexOf' applied to 'list(int).(string)'",
+            ),
+            (
+                "[1, 2].slice(0, 'a') == []",
+                "'slice' applied to 'list(int).(int, string)'",
+            ),
+            (
+                "[1].flatten('a') == []",
+                "'flatten' applied to 'list(int).(string)'",
+            ),
+            (
+                "lists.range('a') == []",
+                "'lists.range' applied to '(string)'",
+            ),
+            ("'ab'.distinct() == []", "'distinct' applied to 'string.()'"),
+        ] {
+            assert_eq!(
+                run(e),
+                Err(format!("found no matching overload for {want}")),
+                "{e}"
+            );
         }
     }
 }

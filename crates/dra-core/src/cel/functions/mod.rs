@@ -58,6 +58,27 @@ fn is(t: &Type, want: &Type) -> bool {
     t == want || matches!(t, T::Dyn)
 }
 
+/// Whether a value of type `arg` may be passed where an overload declares
+/// `param`, as cel-go's checker decides (isAssignable without type
+/// parameters): `dyn` (and `any`) on either side, lists, maps and optionals
+/// element by element.
+fn assignable(param: &Type, arg: &Type) -> bool {
+    match (param.as_dyn(), arg.as_dyn()) {
+        (T::Dyn, _) | (_, T::Dyn) => true,
+        (T::List(p), T::List(a)) | (T::Optional(p), T::Optional(a)) => assignable(p, a),
+        (T::Map(pk, pv), T::Map(ak, av)) => assignable(pk, ak) && assignable(pv, av),
+        (p, a) => p == a,
+    }
+}
+
+/// Whether the call's receiver and arguments fit one member overload
+/// (`receiver.name(params...)`).
+fn member(target: Option<&Type>, args: &[&Type], receiver: &Type, params: &[Type]) -> bool {
+    target.is_some_and(|t| assignable(receiver, t))
+        && args.len() == params.len()
+        && params.iter().zip(args).all(|(p, a)| assignable(p, a))
+}
+
 fn comparable(a: &Type, b: &Type) -> bool {
     if a.is_dyn_like() || b.is_dyn_like() {
         return true;
@@ -387,13 +408,18 @@ fn namespaced(ns: &str, name: &str, args: &[Value]) -> Option<R> {
             };
             Ok(Value::Optional((!zero).then(|| Box::new(args[0].clone()))))
         }
+        // ext/lists.go genRange: no elements below 1.
         ("lists", "range") if n == 1 => match &args[0] {
-            Value::Int(k) if *k >= 0 => Ok(list((0..*k).map(Value::Int).collect())),
+            Value::Int(k) => Ok(list((0..*k).map(Value::Int).collect())),
             other => Err(no_overload("lists.range", &[other])),
         },
         ("strings", "quote") if n == 1 => match &args[0] {
-            Value::String(s) => Ok(Value::string(&format!("{s:?}"))),
+            Value::String(s) => Ok(Value::string(&strings::quote(s))),
             other => Err(no_overload("strings.quote", &[other])),
+        },
+        ("optional", "unwrap") if n == 1 => match &args[0] {
+            Value::List(l) => lists::unwrap_optionals(l),
+            other => Err(no_overload("optional.unwrap", &[other])),
         },
         ("ip", "isCanonical") if n == 1 => match &args[0] {
             Value::String(s) => Ok(Value::Bool(
