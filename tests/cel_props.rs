@@ -112,6 +112,23 @@ proptest! {
     fn generated_expressions_never_panic(e in fragment()) {
         run(&e);
     }
+
+    /// The netip parsers behind ip() and cidr() index the text they read:
+    /// address-shaped text (and any Unicode) neither panics nor is refused
+    /// without the text quoted back.
+    #[test]
+    fn address_text_never_panics(s in "[0-9a-fA-F.:%/+-]{0,48}|.{0,24}") {
+        let quoted = serde_json::to_string(&s).expect("a string serializes");
+        for f in ["ip", "cidr"] {
+            let expr = format!("{f}({quoted}) == {f}({quoted})");
+            if let Ok(p) = Program::compile(&expr, &env()) {
+                if let Err(e) = p.matches(&device()) {
+                    prop_assert!(!e.0.is_empty());
+                }
+            }
+        }
+        run(&format!("ip.isCanonical({quoted}) || isIP({quoted}) || isCIDR({quoted})"));
+    }
 }
 
 #[test]

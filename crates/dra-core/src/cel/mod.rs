@@ -13,6 +13,7 @@ pub(crate) mod eval;
 pub(crate) mod functions;
 mod go_fmt;
 pub mod lookups;
+mod netip;
 pub mod parse;
 mod pattern;
 mod plan;

@@ -421,10 +421,9 @@ fn namespaced(ns: &str, name: &str, args: &[Value]) -> Option<R> {
             Value::List(l) => lists::unwrap_optionals(l),
             other => Err(no_overload("optional.unwrap", &[other])),
         },
+        // ipIsCanonical: a string that does not parse is an error, not false.
         ("ip", "isCanonical") if n == 1 => match &args[0] {
-            Value::String(s) => Ok(Value::Bool(
-                parse_ip(s).is_ok_and(|ip| ip.to_string() == **s),
-            )),
+            Value::String(s) => parse_ip(s).map(|ip| Value::Bool(ip.to_string() == **s)),
             other => Err(no_overload("ip.isCanonical", &[other])),
         },
         ("format", "named") if n == 1 => match &args[0] {
@@ -438,31 +437,36 @@ fn namespaced(ns: &str, name: &str, args: &[Value]) -> Option<R> {
     })
 }
 
+/// The Kubernetes IP library's parseIPAddr: netip.ParseAddr, then no zone
+/// and no IPv4-mapped IPv6 address (library/ip.go).
 fn parse_ip(s: &str) -> Result<std::net::IpAddr, String> {
-    if s.contains('%') {
-        return Err(format!("IP address with zone value is not allowed: {s}"));
-    }
-    s.parse()
-        .map_err(|_| format!("IP Address {s:?} parse error during conversion from string"))
-}
-
-fn parse_cidr(s: &str) -> Result<(std::net::IpAddr, u8), String> {
-    let (ip, p) = s
-        .split_once('/')
-        .ok_or_else(|| format!("network address parse error during conversion from string: {s}"))?;
-    // k8s cidr(): any failure of netip.ParsePrefix is a network address error.
-    let ip = parse_ip(ip)
-        .map_err(|_| format!("network address parse error during conversion from string: {s}"))?;
-    let p: u8 = p
-        .parse()
-        .map_err(|_| format!("network address parse error during conversion from string: {s}"))?;
-    let max = if ip.is_ipv4() { 32 } else { 128 };
-    if p > max {
+    let quoted = crate::cel::go_fmt::quote(s);
+    let addr = super::netip::parse_addr(s).map_err(|e| {
+        format!("IP Address {quoted} parse error during conversion from string: {e}")
+    })?;
+    if addr.zoned {
         return Err(format!(
-            "network address parse error during conversion from string: {s}"
+            "IP address {quoted} with zone value is not allowed"
         ));
     }
-    Ok((ip, p))
+    if super::netip::is_4in6(&addr.ip) {
+        return Err(format!("IPv4-mapped IPv6 address {quoted} is not allowed"));
+    }
+    Ok(addr.ip)
+}
+
+/// `cidr(s)`'s error: stringToCIDR wraps parseCIDR's error, which has the
+/// same words before netip's (library/cidr.go), so they appear twice.
+fn parse_cidr(s: &str) -> Result<(std::net::IpAddr, u8), String> {
+    const WORDS: &str = "network address parse error during conversion from string";
+    let (ip, bits) = super::netip::parse_prefix(s).map_err(|e| format!("{WORDS}: {WORDS}: {e}"))?;
+    if super::netip::is_4in6(&ip) {
+        let quoted = crate::cel::go_fmt::quote(s);
+        return Err(format!(
+            "{WORDS}: IPv4-mapped IPv6 address {quoted} is not allowed"
+        ));
+    }
+    Ok((ip, bits))
 }
 
 fn link_local(ip: &std::net::IpAddr) -> bool {

@@ -16,8 +16,8 @@ pub(super) fn signature(
     Some(match (name, target) {
         // Kubernetes IP and CIDR.
         ("ip", None) if n == 1 => typed(is(a(0), &T::String), T::Ip),
-        ("isIP" | "isCIDR", None) if n == 1 => ok(T::Bool),
-        ("isCanonical", Some(T::Dyn)) if n == 1 => ok(T::Bool),
+        ("isIP" | "isCIDR", None) if n == 1 => typed(is(a(0), &T::String), T::Bool),
+        ("isCanonical", Some(T::Dyn)) if n == 1 => typed(is(a(0), &T::String), T::Bool),
         ("family", Some(T::Ip | T::Dyn)) if n == 0 => ok(T::Int),
         (
             "isUnspecified"
@@ -28,7 +28,12 @@ pub(super) fn signature(
             Some(T::Ip | T::Dyn),
         ) if n == 0 => ok(T::Bool),
         ("cidr", None) if n == 1 => typed(is(a(0), &T::String), T::Cidr),
-        ("containsIP" | "containsCIDR", Some(T::Cidr | T::Dyn)) if n == 1 => ok(T::Bool),
+        ("containsIP", Some(T::Cidr | T::Dyn)) if n == 1 => {
+            typed(matches!(a(0), T::Ip | T::String | T::Dyn), T::Bool)
+        }
+        ("containsCIDR", Some(T::Cidr | T::Dyn)) if n == 1 => {
+            typed(matches!(a(0), T::Cidr | T::String | T::Dyn), T::Bool)
+        }
         ("ip", Some(T::Cidr)) if n == 0 => ok(T::Ip),
         ("masked", Some(T::Cidr)) if n == 0 => ok(T::Cidr),
         ("prefixLength", Some(T::Cidr)) if n == 0 => ok(T::Int),
@@ -60,8 +65,14 @@ pub(super) fn call(
         }
         ("isUnspecified", Some(Value::Ip(ip))) if n == 0 => Ok(Value::Bool(ip.is_unspecified())),
         ("isLoopback", Some(Value::Ip(ip))) if n == 0 => Ok(Value::Bool(ip.is_loopback())),
+        // netip's IsGlobalUnicast, as package net has it: the IPv4
+        // broadcast address is not one either.
         ("isGlobalUnicast", Some(Value::Ip(ip))) if n == 0 => Ok(Value::Bool(
-            !ip.is_unspecified() && !ip.is_loopback() && !ip.is_multicast() && !link_local(ip),
+            !ip.is_unspecified()
+                && *ip != std::net::IpAddr::V4(std::net::Ipv4Addr::BROADCAST)
+                && !ip.is_loopback()
+                && !ip.is_multicast()
+                && !link_local(ip),
         )),
         ("isLinkLocalUnicast", Some(Value::Ip(ip))) if n == 0 => Ok(Value::Bool(link_local(ip))),
         ("isLinkLocalMulticast", Some(Value::Ip(ip))) if n == 0 => Ok(Value::Bool(match ip {
@@ -69,9 +80,11 @@ pub(super) fn call(
             std::net::IpAddr::V6(v) => v.segments()[0] & 0xff0f == 0xff02,
         })),
         ("containsIP", Some(Value::Cidr(net, p))) if n == 1 => {
+            // cidrContainsIPString: a string that is no IP is no IP value,
+            // so the call has no overload (library/cidr.go cidrContainsIP).
             let ip = match a(0) {
                 Value::Ip(ip) => *ip,
-                Value::String(s) => parse_ip(s)?,
+                Value::String(s) => parse_ip(s).map_err(|_| "no such overload".to_string())?,
                 _ => return Err(err()),
             };
             Ok(Value::Bool(in_prefix(*net, *p, ip)))
@@ -90,4 +103,104 @@ pub(super) fn call(
         _ => return Ok(None),
     };
     result.map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::cel::{Device, Env, Program};
+
+    fn run(expr: &str) -> Result<bool, String> {
+        let loaded = crate::yaml::load("name: d\n", crate::yaml::Limits::default());
+        let device = Arc::new(Device::from_node(
+            "d.example.com",
+            &loaded.documents[0].root,
+            true,
+        ));
+        let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
+        p.matches(&device).map_err(|e| e.0)
+    }
+
+    /// ip() and cidr() refuse what Go's netip.ParseAddr/ParsePrefix refuse
+    /// (golang/go src/net/netip/netip.go), in their words, wrapped as the
+    /// Kubernetes library wraps them (library/ip.go parseIPAddr and
+    /// stringToIP; library/cidr.go parseCIDR and stringToCIDR, whose
+    /// prefix appears twice).
+    #[test]
+    fn parse_errors_as_netip_and_the_library_word_them() {
+        let cidr = "network address parse error during conversion from string";
+        for (e, want) in [
+            (
+                "ip('10.1.2.3/8').family() == 4",
+                r#"IP Address "10.1.2.3/8" parse error during conversion from string: ParseAddr("10.1.2.3/8"): unexpected character (at "/8")"#.to_string(),
+            ),
+            (
+                "ip('1.2.3.04').family() == 4",
+                r#"IP Address "1.2.3.04" parse error during conversion from string: ParseAddr("1.2.3.04"): IPv4 field has octet with leading zero"#.into(),
+            ),
+            (
+                "ip('1.2.3').family() == 4",
+                r#"IP Address "1.2.3" parse error during conversion from string: ParseAddr("1.2.3"): IPv4 address too short"#.into(),
+            ),
+            (
+                "ip('gpu').family() == 4",
+                r#"IP Address "gpu" parse error during conversion from string: ParseAddr("gpu"): unable to parse IP"#.into(),
+            ),
+            (
+                "ip('1::2::3').family() == 6",
+                r#"IP Address "1::2::3" parse error during conversion from string: ParseAddr("1::2::3"): multiple :: in address (at ":3")"#.into(),
+            ),
+            (
+                "ip('12345::').family() == 6",
+                r#"IP Address "12345::" parse error during conversion from string: ParseAddr("12345::"): each group must have 4 or less digits (at "12345::")"#.into(),
+            ),
+            (
+                "ip('fe80::1%eth0').family() == 6",
+                r#"IP address "fe80::1%eth0" with zone value is not allowed"#.into(),
+            ),
+            (
+                "ip('::ffff:1.2.3.4').family() == 6",
+                r#"IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed"#.into(),
+            ),
+            (
+                "cidr('10.0.0.0').prefixLength() == 8",
+                format!(r#"{cidr}: {cidr}: netip.ParsePrefix("10.0.0.0"): no '/'"#),
+            ),
+            (
+                "cidr('10.0.0.0/08').prefixLength() == 8",
+                format!(r#"{cidr}: {cidr}: netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08""#),
+            ),
+            (
+                "cidr('10.0.0.0/33').prefixLength() == 8",
+                format!(r#"{cidr}: {cidr}: netip.ParsePrefix("10.0.0.0/33"): prefix length out of range"#),
+            ),
+            (
+                "cidr('10.0.0/8').prefixLength() == 8",
+                format!(r#"{cidr}: {cidr}: netip.ParsePrefix("10.0.0/8"): ParseAddr("10.0.0"): IPv4 address too short"#),
+            ),
+            (
+                "cidr('::ffff:1.2.3.4/120').prefixLength() == 8",
+                format!(r#"{cidr}: IPv4-mapped IPv6 address "::ffff:1.2.3.4/120" is not allowed"#),
+            ),
+            // ipIsCanonical parses first: an address that does not parse is
+            // an error; cidrContainsIP gets no IP value from a bad string.
+            (
+                "ip.isCanonical('x')",
+                r#"IP Address "x" parse error during conversion from string: ParseAddr("x"): unable to parse IP"#.into(),
+            ),
+            ("cidr('10.0.0.0/8').containsIP('x')", "no such overload".into()),
+        ] {
+            assert_eq!(run(e), Err(want), "{e}");
+        }
+        for e in [
+            "ip('1:2:3:4:5:6:1.2.3.4').family() == 6",
+            "ip('::1.2.3.4') == ip('::102:304')",
+            "!ip.isCanonical('2001:DB8::1') && ip.isCanonical('2001:db8::1')",
+            // netip's IsGlobalUnicast: not the IPv4 broadcast address.
+            "!ip('255.255.255.255').isGlobalUnicast() && ip('10.0.0.1').isGlobalUnicast()",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+    }
 }
