@@ -126,7 +126,7 @@ pub fn extended_requests(
                 .as_str()
                 .map(str::to_owned)
                 .unwrap_or_else(|| value.to_json().to_string());
-            let Ok(q) = Quantity::parse(&text) else {
+            let Ok(q) = Quantity::parse_field(&text) else {
                 continue;
             };
             if q.is_fractional() || q.is_zero() || q.is_negative() {
@@ -204,7 +204,7 @@ pub fn unbacked_resources<'a>(
                                 .map(str::to_owned)
                                 .unwrap_or_else(|| v.to_json().to_string())
                         })
-                        .and_then(|t| Quantity::parse(&t).ok())
+                        .and_then(|t| Quantity::parse_field(&t).ok())
                         .is_some_and(|q| !q.is_zero() && !q.is_negative())
                 })
                 .filter_map(Object::name)

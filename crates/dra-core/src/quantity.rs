@@ -29,6 +29,94 @@ const BINARY: [(&str, u32); 6] = [
     ("Ei", 6),
 ];
 
+/// apimachinery's ErrFormatWrong.
+const FORMAT_WRONG: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/// A quantity's text cut as parseQuantityString cuts it.
+struct QuantityParts<'s> {
+    negative: bool,
+    /// Digits with at most one point, no sign (possibly no digit at all:
+    /// `.`, or nothing after a sign).
+    number: &'s str,
+    suffix: &'s str,
+}
+
+impl<'s> QuantityParts<'s> {
+    /// `None` where parseQuantityString returns ErrFormatWrong: after the
+    /// number only suffix letters, then an optional sign and digits.
+    fn split(s: &'s str) -> Option<Self> {
+        let b = s.as_bytes();
+        let (negative, start) = match b.first() {
+            Some(b'-') => (true, 1),
+            Some(b'+') => (false, 1),
+            _ => (false, 0),
+        };
+        let mut i = start;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        let number = &s[start..i];
+        let suffix_start = i;
+        while i < b.len() && b"eEinumkKMGTP".contains(&b[i]) {
+            i += 1;
+        }
+        if i < b.len() && matches!(b[i], b'-' | b'+') {
+            i += 1;
+        }
+        if !b[i..].iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        Some(QuantityParts {
+            negative,
+            number,
+            suffix: &s[suffix_start..],
+        })
+    }
+}
+
+/// The suffixer's interpret: (binary, exponent) of a decimal SI suffix,
+/// a binary one (a power of two) or an exponent (`e3`, `E-2`; ParseInt of
+/// the rest, truncated to 32 bits as Go's int32() truncates).
+fn interpret_suffix(suffix: &str) -> Option<(bool, i32)> {
+    let decimal = match suffix {
+        "n" => Some(-9),
+        "u" => Some(-6),
+        "m" => Some(-3),
+        "" => Some(0),
+        "k" => Some(3),
+        "M" => Some(6),
+        "G" => Some(9),
+        "T" => Some(12),
+        "P" => Some(15),
+        "E" => Some(18),
+        _ => None,
+    };
+    if let Some(e) = decimal {
+        return Some((false, e));
+    }
+    if let Some((_, k)) = BINARY.iter().find(|(name, _)| *name == suffix) {
+        return Some((true, 10 * *k as i32));
+    }
+    let rest = suffix.strip_prefix(['e', 'E']).filter(|r| !r.is_empty())?;
+    go_parse_int(rest).map(|v| (false, v as i32))
+}
+
+/// strconv.ParseInt(s, 10, 64): an optional sign and decimal digits.
+fn go_parse_int(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
 impl Quantity {
     pub fn from_int(i: i64) -> Self {
         Quantity {
@@ -41,89 +129,98 @@ impl Quantity {
         Quantity::from_int(0)
     }
 
-    /// Parses a quantity; the error text follows apimachinery's.
+    /// A quantity field as the apiserver decodes it: Quantity.UnmarshalJSON
+    /// trims surrounding white space before ParseQuantity.
+    pub fn parse_field(text: &str) -> Result<Self, QuantityError> {
+        Quantity::parse(text.trim())
+    }
+
+    /// Parses a quantity as apimachinery's `resource.ParseQuantity` does
+    /// (release-1.34 to v0.37.0-beta.0 alike): parseQuantityString's grammar
+    /// (a sign, digits with one optional point, then suffix letters, a sign
+    /// and digits), the suffixer's lookup, the value rounded up to a
+    /// nano-unit and, with a binary suffix, capped at 2^63-1, and its three
+    /// errors in its words.
     pub fn parse(s: &str) -> Result<Self, QuantityError> {
-        let err = || {
-            QuantityError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".into())
-        };
+        let wrong = || QuantityError(FORMAT_WRONG.into());
         if s.is_empty() {
-            return Err(QuantityError("quantity must not be empty".into()));
+            return Err(wrong());
         }
-        let b = s.as_bytes();
-        let mut i = 0;
-        let neg = match b[0] {
-            b'-' => {
-                i = 1;
-                true
-            }
-            b'+' => {
-                i = 1;
-                false
-            }
-            _ => false,
-        };
-        let num_start = i;
-        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-            i += 1;
+        let parts = QuantityParts::split(s).ok_or_else(wrong)?;
+        let (binary, exponent) = interpret_suffix(parts.suffix)
+            .ok_or_else(|| QuantityError("unable to parse quantity's suffix".into()))?;
+        // Only inf.Dec's SetString, on the slow path (a decimal exponent
+        // below nano), sees the number part as written: without a digit
+        // (`.e-10`) it fails.
+        if !parts.number.bytes().any(|b| b.is_ascii_digit()) && !binary && exponent < -9 {
+            return Err(QuantityError(
+                "unable to parse numeric part of quantity".into(),
+            ));
         }
-        let num = &s[num_start..i];
-        let suffix = &s[i..];
-        if num.is_empty() || num == "." || num.matches('.').count() > 1 {
-            return Err(err());
-        }
-        let (int_part, frac_part) = num.split_once('.').unwrap_or((num, ""));
-        let mut mantissa: i128 = 0;
-        let mut exp: i32 = 0;
-        let mut overflow = false;
+        let (int_part, frac_part) = parts.number.split_once('.').unwrap_or((parts.number, ""));
+        // The digits as an exact decimal; digits past i128 are dropped and
+        // remembered (`sticky`) for the rounding up.
+        let mut mantissa: u128 = 0;
+        let mut exp: i64 = -(frac_part.len() as i64);
+        let mut sticky = false;
         for d in int_part.bytes().chain(frac_part.bytes()) {
             match mantissa
                 .checked_mul(10)
-                .and_then(|m| m.checked_add(i128::from(d - b'0')))
+                .and_then(|m| m.checked_add(u128::from(d - b'0')))
             {
                 Some(m) => mantissa = m,
                 None => {
-                    overflow = true;
+                    sticky |= d != b'0';
                     exp += 1;
                 }
             }
         }
-        exp -= frac_part.len() as i32;
-        let (mult_pow2, exp_add): (u32, i32) = if suffix.is_empty() {
-            (0, 0)
-        } else if let Some((_, k)) = BINARY.iter().find(|(name, _)| *name == suffix) {
-            (10 * k, 0)
-        } else {
-            match suffix {
-                "n" => (0, -9),
-                "u" => (0, -6),
-                "m" => (0, -3),
-                "k" => (0, 3),
-                "M" => (0, 6),
-                "G" => (0, 9),
-                "T" => (0, 12),
-                "P" => (0, 15),
-                "E" => (0, 18),
-                _ => {
-                    let e = suffix.strip_prefix(['e', 'E']).ok_or_else(err)?;
-                    let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
-                    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-                        return Err(err());
-                    }
-                    let v: i32 = e.parse().map_err(|_| err())?;
-                    (0, v)
-                }
+        if binary {
+            let factor = 1u128 << exponent;
+            while mantissa.checked_mul(factor).is_none() {
+                sticky |= !mantissa.is_multiple_of(10);
+                mantissa /= 10;
+                exp += 1;
             }
-        };
-        let _ = overflow;
-        exp = exp.saturating_add(exp_add);
-        if mult_pow2 > 0 {
-            let factor = 1i128 << mult_pow2;
-            mantissa = mantissa.checked_mul(factor).unwrap_or(i128::MAX);
+            mantissa *= factor;
+        } else {
+            exp += i64::from(exponent);
         }
-        if neg {
-            mantissa = -mantissa;
+        if mantissa == 0 && !sticky {
+            return Ok(Quantity::zero());
         }
-        Ok(Quantity { mantissa, exp }.normalized())
+        // Rounded up (away from zero) to a nano-unit.
+        if exp < -9 {
+            for _ in 0..(-9 - exp).min(40) {
+                sticky |= !mantissa.is_multiple_of(10);
+                mantissa /= 10;
+            }
+            if sticky {
+                mantissa += 1;
+            }
+            exp = -9;
+        }
+        // A binary-suffixed value is capped at maxAllowed (2^63-1), whatever
+        // its sign; a decimal one is not (`format == BinarySI &&`).
+        const MAX: u128 = i64::MAX as u128;
+        let over = binary
+            && if exp >= 0 {
+                (0..exp)
+                    .try_fold(mantissa, |m, _| m.checked_mul(10))
+                    .is_none_or(|v| v > MAX)
+            } else {
+                mantissa > MAX * 10u128.pow((-exp) as u32)
+            };
+        if over {
+            mantissa = MAX;
+            exp = 0;
+        }
+        let mantissa = mantissa as i128;
+        Ok(Quantity {
+            mantissa: if parts.negative { -mantissa } else { mantissa },
+            exp: exp.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+        }
+        .normalized())
     }
 
     fn normalized(mut self) -> Self {
@@ -354,9 +451,63 @@ mod tests {
     #[test]
     fn rejects_what_apimachinery_rejects() {
         for bad in [
-            "", "8 GiB", "8GB", "1.2.3", "Gi", "1e", "--1", "1Ki2", "abc",
+            "", "8 GiB", "8GB", "1.2.3", "1e", "--1", "1Ki2", "abc", " 1",
         ] {
             assert!(Quantity::parse(bad).is_err(), "{bad}");
         }
+        // parseQuantityString reads no digits as "0", whatever follows:
+        // a suffix alone, a point, a bare sign are zero (apimachinery
+        // release-1.34 to v0.37.0-beta.0 pkg/api/resource/quantity.go).
+        for zero in ["Gi", ".", "+", "-", "-.k", "0.e3"] {
+            assert_eq!(
+                Quantity::parse(zero).map(|q| q.is_zero()),
+                Ok(true),
+                "{zero}"
+            );
+        }
+    }
+
+    /// ParseQuantity's three errors in its words: ErrFormatWrong for text
+    /// outside the grammar, ErrSuffix for suffix letters the suffixer does
+    /// not know (`K`, `e` with no exponent, `Mi0`), ErrNumeric when the
+    /// slow path's inf.Dec finds no digit (`.e-10`).
+    #[test]
+    fn errors_in_apimachinerys_words() {
+        let suffix = "unable to parse quantity's suffix";
+        for (text, want) in [
+            ("", FORMAT_WRONG),
+            ("1.2.3", FORMAT_WRONG),
+            ("1Zi", FORMAT_WRONG),
+            ("1K", suffix),
+            ("1e", suffix),
+            ("1ee3", suffix),
+            ("1Mi0", suffix),
+            ("--1", suffix),
+            (".e-10", "unable to parse numeric part of quantity"),
+        ] {
+            assert_eq!(
+                Quantity::parse(text).map_err(|e| e.0),
+                Err(want.to_string()),
+                "{text:?}"
+            );
+        }
+        assert!(Quantity::parse_field(" 8Gi\t").is_ok());
+    }
+
+    /// Values are rounded up (away from zero) to a nano-unit; a binary-
+    /// suffixed one is capped at 2^63-1 (maxAllowed), a decimal one is not;
+    /// an exponent is truncated to 32 bits as Go's int32() truncates it.
+    #[test]
+    fn values_rounded_and_capped_as_parse_quantity_leaves_them() {
+        let q = |s: &str| Quantity::parse(s).expect(s);
+        assert_eq!(q("0.0000000001"), q("1n"));
+        assert_eq!(q("-0.0000000001"), q("-1n"));
+        assert_eq!(q("1.0000000001"), q("1000000001n"));
+        assert_eq!(q("16Ei"), q("9223372036854775807"));
+        assert_eq!(q("-16Ei"), q("-9223372036854775807"));
+        assert!(q("1e30") > q("9223372036854775807"));
+        assert_eq!(q("1e4294967295"), q("100m"));
+        assert_eq!(q("0.5Ki"), q("512"));
+        assert_eq!(q("1.e3"), q("1k"));
     }
 }

@@ -97,8 +97,8 @@ fn default_request(r: &mut Value) {
     {
         for q in reqs.values_mut() {
             let parsed = match q {
-                Value::String(s) => Quantity::parse(s).ok(),
-                Value::Number(n) => Quantity::parse(&n.to_string()).ok(),
+                Value::String(s) => Quantity::parse_field(s).ok(),
+                Value::Number(n) => Quantity::parse_field(&n.to_string()).ok(),
                 _ => None,
             };
             if let Some(p) = parsed {

@@ -476,7 +476,7 @@ struct Pick {
 }
 
 fn qty(n: &Node) -> Option<Quantity> {
-    n.scalar_text().and_then(|t| Quantity::parse(&t).ok())
+    n.scalar_text().and_then(|t| Quantity::parse_field(&t).ok())
 }
 
 fn claim_ref(o: &Object) -> String {

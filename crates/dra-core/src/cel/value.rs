@@ -201,7 +201,7 @@ impl Device {
                 .value
                 .get("value")
                 .and_then(Node::scalar_text)
-                .and_then(|t| Quantity::parse(&t).ok());
+                .and_then(|t| Quantity::parse_field(&t).ok());
             if let Some(q) = q {
                 insert(&mut caps, &driver, &e.key, Value::Quantity(q));
             }

@@ -122,7 +122,7 @@ fn entries<'t>(n: &'t Node, key: &str) -> Vec<(&'t str, &'t Node)> {
 
 /// A quantity as the apiserver decodes one: a string, or a bare number.
 pub fn quantity(n: &Node) -> Option<Quantity> {
-    n.scalar_text().and_then(|t| Quantity::parse(&t).ok())
+    n.scalar_text().and_then(|t| Quantity::parse_field(&t).ok())
 }
 
 /// Which nodes a slice (or, with per-device node selection, a device) is for.

@@ -170,12 +170,12 @@ fn normalize(v: &mut Value) {
         Value::Object(m) => m.values_mut().for_each(normalize),
         Value::Array(a) => a.iter_mut().for_each(normalize),
         Value::String(s) => {
-            if let Ok(q) = Quantity::parse(s) {
+            if let Ok(q) = Quantity::parse_field(s) {
                 *v = Value::from(format!("{}m", q.milli_value()));
             }
         }
         Value::Number(n) => {
-            if let Ok(q) = Quantity::parse(&n.to_string()) {
+            if let Ok(q) = Quantity::parse_field(&n.to_string()) {
                 *v = Value::from(format!("{}m", q.milli_value()));
             }
         }

@@ -446,11 +446,12 @@ fn walk_ty(
         Quantity => match node.value {
             Value::Str(_) | Value::Int(_) | Value::Float(_) => {
                 let text = node.scalar_text().unwrap_or_default();
-                if let Err(e) = Quantity::parse(&text) {
+                if let Err(e) = Quantity::parse_field(&text) {
                     out.push(ShapeFinding::BadQuantity {
                         path: path.render(),
                         span: node.span,
-                        message: format!("unable to parse quantity's suffix: {text:?}: {e}"),
+                        // UnmarshalJSON's error is ParseQuantity's, in its words.
+                        message: format!("{e}: {text:?}"),
                     });
                 }
             }

@@ -37,7 +37,7 @@ pub(crate) struct Policy<'a> {
 }
 
 pub(crate) fn quantity_of(n: &Node) -> Option<Quantity> {
-    n.scalar_text().and_then(|t| Quantity::parse(&t).ok())
+    n.scalar_text().and_then(|t| Quantity::parse_field(&t).ok())
 }
 
 pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {

@@ -20,7 +20,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 .as_str()
                 .map(str::to_owned)
                 .unwrap_or_else(|| n.to_json().to_string());
-            if let Ok(q) = Quantity::parse(&text) {
+            if let Ok(q) = Quantity::parse_field(&text) {
                 if q.is_zero() || q.is_negative() {
                     out.report(
                         obj,

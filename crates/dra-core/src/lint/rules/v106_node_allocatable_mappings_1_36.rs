@@ -50,7 +50,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     .as_str()
                     .map(str::to_owned)
                     .unwrap_or_else(|| n.to_json().to_string());
-                if Quantity::parse(&text).is_ok_and(|q| q.is_zero() || q.is_negative()) {
+                if Quantity::parse_field(&text).is_ok_and(|q| q.is_zero() || q.is_negative()) {
                     out.report(
                         obj,
                         Invalid,
