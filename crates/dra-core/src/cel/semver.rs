@@ -1,8 +1,11 @@
 //! Semantic versions as the Kubernetes CEL semver library parses them
-//! (blang/semver, strict; optional normalisation of `v1.2` to `1.2.0`).
+//! (blang/semver v4 `Parse`, strict; or the library's normalizeAndParse,
+//! which reads `v1.2` as `1.2.0`).
 
 use std::cmp::Ordering;
 use std::fmt;
+
+use super::go_fmt::quote;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Semver {
@@ -18,50 +21,50 @@ pub enum PreId {
     Alpha(String),
 }
 
-fn num(part: &str, what: &str) -> Result<u64, String> {
-    if part.is_empty() {
-        return Err(format!("{what} number must not be empty"));
-    }
-    if !part.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "Invalid character(s) found in {what} number {part:?}"
-        ));
-    }
-    if part.len() > 1 && part.starts_with('0') {
-        return Err(format!(
-            "{what} number must not contain leading zeroes {part:?}"
-        ));
-    }
-    part.parse()
-        .map_err(|_| format!("{what} number is too large {part:?}"))
-}
-
 impl Semver {
-    /// Strict semver 2.0.0 parse.
+    /// blang/semver v4 `Parse` (the library the Kubernetes semver CEL
+    /// functions call), check by check and in its words: major, minor and
+    /// the rest split at the first two dots; the patch then loses its
+    /// build (after `+`) and prerelease (after `-`) parts; each part
+    /// checked in turn.
     pub fn parse(s: &str) -> Result<Self, String> {
-        let (core, _build) = s.split_once('+').unwrap_or((s, ""));
-        let (core, pre) = match core.split_once('-') {
-            Some((c, p)) => (c, Some(p)),
-            None => (core, None),
-        };
-        let parts: Vec<&str> = core.split('.').collect();
-        if parts.len() != 3 {
-            return Err("No Major.Minor.Patch elements found".into());
+        if s.is_empty() {
+            return Err("Version string empty".into());
         }
-        let major = num(parts[0], "major")?;
-        let minor = num(parts[1], "minor")?;
-        let patch = num(parts[2], "patch")?;
+        let parts: Vec<&str> = s.splitn(3, '.').collect();
+        let [major, minor, rest] = parts.as_slice() else {
+            return Err("No Major.Minor.Patch elements found".into());
+        };
+        let major = number(major, "major", "Major")?;
+        let minor = number(minor, "minor", "Minor")?;
+        let (rest, build) = match rest.split_once('+') {
+            Some((r, b)) => (r, Some(b)),
+            None => (*rest, None),
+        };
+        let (patch, pre) = match rest.split_once('-') {
+            Some((p, pre)) => (p, Some(pre)),
+            None => (rest, None),
+        };
+        let patch = number(patch, "patch", "Patch")?;
         let mut pre_ids = Vec::new();
-        if let Some(pre) = pre {
-            for id in pre.split('.') {
-                if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-                    return Err(format!("Invalid character(s) found in prerelease {id:?}"));
-                }
-                if id.bytes().all(|b| b.is_ascii_digit()) {
-                    pre_ids.push(PreId::Num(num(id, "prerelease")?));
-                } else {
-                    pre_ids.push(PreId::Alpha(id.to_owned()));
-                }
+        for id in pre
+            .map(|p| p.split('.').collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
+            pre_ids.push(prerelease(id)?);
+        }
+        for id in build
+            .map(|b| b.split('.').collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
+            if id.is_empty() {
+                return Err("Build meta data is empty".into());
+            }
+            if !id.chars().all(is_alphanum) {
+                return Err(format!(
+                    "Invalid character(s) found in build meta data {}",
+                    quote(id)
+                ));
             }
         }
         Ok(Semver {
@@ -72,30 +75,98 @@ impl Semver {
         })
     }
 
-    /// Kubernetes' normalising parse: strips a leading `v`, fills a missing
-    /// minor or patch with 0 and drops leading zeros.
+    /// The Kubernetes library's normalizeAndParse (library/semverlib.go):
+    /// no leading `v`, leading zeros trimmed from each of the three parts
+    /// (the third with its prerelease and build), a short version filled
+    /// with zeros unless it carries prerelease or build data.
     pub fn parse_normalized(s: &str) -> Result<Self, String> {
         let s = s.strip_prefix('v').unwrap_or(s);
-        let (core, rest) = match s.find(['-', '+']) {
-            Some(i) => (&s[..i], &s[i..]),
-            None => (s, ""),
-        };
-        let mut parts: Vec<String> = core
-            .split('.')
+        let mut parts: Vec<String> = s
+            .splitn(3, '.')
             .map(|p| {
+                if p.len() <= 1 {
+                    return p.to_owned();
+                }
                 let t = p.trim_start_matches('0');
-                if t.is_empty() && !p.is_empty() {
-                    "0".to_owned()
-                } else {
+                if t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
                     t.to_owned()
+                } else {
+                    format!("0{t}")
                 }
             })
             .collect();
-        while parts.len() < 3 {
-            parts.push("0".into());
+        if parts.len() < 3 {
+            if parts.last().is_some_and(|p| p.contains(['+', '-'])) {
+                return Err("short version cannot contain PreRelease/Build meta data".into());
+            }
+            parts.resize(3, "0".into());
         }
-        Self::parse(&format!("{}{}", parts.join("."), rest))
+        Self::parse(&parts.join("."))
     }
+}
+
+const NUMBERS: &str = "0123456789";
+
+/// blang's `alphanum`: letters, digits and `-`.
+fn is_alphanum(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-'
+}
+
+/// One of major, minor, patch: digits only, no leading zero, then
+/// strconv.ParseUint's own errors (an empty part, a value past u64).
+fn number(part: &str, what: &str, title: &str) -> Result<u64, String> {
+    if !part.chars().all(|c| NUMBERS.contains(c)) {
+        return Err(format!(
+            "Invalid character(s) found in {what} number {}",
+            quote(part)
+        ));
+    }
+    if part.len() > 1 && part.starts_with('0') {
+        return Err(format!(
+            "{title} number must not contain leading zeroes {}",
+            quote(part)
+        ));
+    }
+    parse_uint(part)
+}
+
+/// strconv.ParseUint(s, 10, 64) on digits, with its error text.
+fn parse_uint(s: &str) -> Result<u64, String> {
+    if s.is_empty() {
+        return Err(format!(
+            "strconv.ParseUint: parsing {}: invalid syntax",
+            quote(s)
+        ));
+    }
+    s.parse().map_err(|_| {
+        format!(
+            "strconv.ParseUint: parsing {}: value out of range",
+            quote(s)
+        )
+    })
+}
+
+/// NewPRVersion: a prerelease identifier.
+fn prerelease(id: &str) -> Result<PreId, String> {
+    if id.is_empty() {
+        return Err("Prerelease is empty".into());
+    }
+    if id.chars().all(|c| NUMBERS.contains(c)) {
+        if id.len() > 1 && id.starts_with('0') {
+            return Err(format!(
+                "Numeric PreRelease version must not contain leading zeroes {}",
+                quote(id)
+            ));
+        }
+        return parse_uint(id).map(PreId::Num);
+    }
+    if id.chars().all(is_alphanum) {
+        return Ok(PreId::Alpha(id.to_owned()));
+    }
+    Err(format!(
+        "Invalid character(s) found in prerelease {}",
+        quote(id)
+    ))
 }
 
 impl Ord for Semver {
@@ -165,5 +236,81 @@ mod tests {
         assert!(Semver::parse("1.2.3-rc.1").unwrap() < Semver::parse("1.2.3").unwrap());
         assert!(Semver::parse("1.2.3").unwrap() < Semver::parse("1.10.0").unwrap());
         assert!(Semver::parse("1.0.0-alpha").unwrap() < Semver::parse("1.0.0-alpha.1").unwrap());
+    }
+
+    /// blang/semver v4 Parse's checks in its order and words (v4/semver.go
+    /// at 1b8e20d), strconv.ParseUint's for an empty or huge part.
+    #[test]
+    fn errors_as_blang_semver_words_them() {
+        for (text, want) in [
+            ("", "Version string empty"),
+            ("1.2", "No Major.Minor.Patch elements found"),
+            (
+                "1.2-rc.3",
+                r#"Invalid character(s) found in minor number "2-rc""#,
+            ),
+            (
+                "v1.0.0",
+                r#"Invalid character(s) found in major number "v1""#,
+            ),
+            (
+                "01.2.3",
+                r#"Major number must not contain leading zeroes "01""#,
+            ),
+            (
+                "1.02.3",
+                r#"Minor number must not contain leading zeroes "02""#,
+            ),
+            (
+                "1.2.03",
+                r#"Patch number must not contain leading zeroes "03""#,
+            ),
+            ("1..3", r#"strconv.ParseUint: parsing "": invalid syntax"#),
+            (
+                "1.2.99999999999999999999",
+                r#"strconv.ParseUint: parsing "99999999999999999999": value out of range"#,
+            ),
+            ("1.2.3-", "Prerelease is empty"),
+            ("1.2.3-rc..1", "Prerelease is empty"),
+            (
+                "1.2.3-01",
+                r#"Numeric PreRelease version must not contain leading zeroes "01""#,
+            ),
+            (
+                "1.2.3-r_c",
+                r#"Invalid character(s) found in prerelease "r_c""#,
+            ),
+            ("1.2.3+", "Build meta data is empty"),
+            (
+                "1.2.3+b_1",
+                r#"Invalid character(s) found in build meta data "b_1""#,
+            ),
+        ] {
+            assert_eq!(Semver::parse(text), Err(want.to_string()), "{text:?}");
+        }
+        // The third part keeps its dots: prerelease and build may have them.
+        assert!(Semver::parse("1.2.3-rc.1+build.5").is_ok());
+    }
+
+    /// The library's normalizeAndParse (library/semverlib.go): a short
+    /// version with prerelease or build data is refused in its words;
+    /// leading zeros go from all three parts, the third's rest kept.
+    #[test]
+    fn normalized_as_normalize_and_parse() {
+        let n = |s: &str| Semver::parse_normalized(s);
+        assert_eq!(n("v1"), Semver::parse("1.0.0"));
+        assert_eq!(n("01.002"), Semver::parse("1.2.0"));
+        assert_eq!(n("1.2.003-rc"), Semver::parse("1.2.3-rc"));
+        assert_eq!(n("1.2.0-rc"), Semver::parse("1.2.0-rc"));
+        assert_eq!(
+            n("1.2-rc"),
+            Err("short version cannot contain PreRelease/Build meta data".into())
+        );
+        // A part not starting with a digit after the trim gets a "0" put
+        // in front (so the second `v` of `vv1` reads as "0v1").
+        assert_eq!(
+            n("vv1.2.3"),
+            Err(r#"Invalid character(s) found in major number "0v1""#.into())
+        );
     }
 }
