@@ -113,13 +113,13 @@ proptest! {
         run(&e);
     }
 
-    /// The netip parsers behind ip() and cidr() index the text they read:
-    /// address-shaped text (and any Unicode) neither panics nor is refused
-    /// without the text quoted back.
+    /// The netip and net/url parsers behind ip(), cidr() and url() index
+    /// the text they read: address-shaped text (and any Unicode) neither
+    /// panics nor is refused without a message.
     #[test]
-    fn address_text_never_panics(s in "[0-9a-fA-F.:%/+-]{0,48}|.{0,24}") {
+    fn address_text_never_panics(s in "[0-9a-fA-F.:%/+@?#\\[\\]-]{0,48}|.{0,24}") {
         let quoted = serde_json::to_string(&s).expect("a string serializes");
-        for f in ["ip", "cidr"] {
+        for f in ["ip", "cidr", "url"] {
             let expr = format!("{f}({quoted}) == {f}({quoted})");
             if let Ok(p) = Program::compile(&expr, &env()) {
                 if let Err(e) = p.matches(&device()) {
@@ -127,7 +127,7 @@ proptest! {
                 }
             }
         }
-        run(&format!("ip.isCanonical({quoted}) || isIP({quoted}) || isCIDR({quoted})"));
+        run(&format!("ip.isCanonical({quoted}) || isIP({quoted}) || isCIDR({quoted}) || isURL({quoted})"));
     }
 }
 

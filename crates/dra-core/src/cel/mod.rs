@@ -21,6 +21,7 @@ pub mod semver;
 mod strings_format;
 pub mod time;
 pub mod types;
+pub mod url;
 pub mod value;
 
 use std::collections::HashMap;

@@ -2,8 +2,6 @@
 //! library, as far as a device selector can use them: parsing, comparison,
 //! arithmetic, getters (UTC), and `url()`'s parts.
 
-use std::sync::Arc;
-
 /// cel-go's durations are Go's `time.Duration`: nanoseconds in an int64
 /// (about ±292 years), and arithmetic past it is `errIntOverflow`
 /// (`common/types/overflow.go` addDurationChecked).
@@ -301,115 +299,6 @@ pub fn duration_part(n: i128, name: &str) -> Option<i64> {
     } as i64)
 }
 
-/// The parts of a URL that the Kubernetes URL library exposes.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Url {
-    pub text: String,
-    pub scheme: String,
-    /// host[:port], IPv6 in brackets.
-    pub host: String,
-    pub escaped_path: String,
-    pub raw_query: String,
-}
-
-/// Go's `url.ParseRequestURI`: an absolute URL or an absolute path, no fragment.
-pub fn parse_url(s: &str) -> Result<Arc<Url>, String> {
-    let bad = || format!("URL parse error during conversion from string: {s:?}");
-    if s.is_empty() || s.chars().any(|c| c.is_control() || c == ' ') {
-        return Err(bad());
-    }
-    let (rest, raw_query) = match s.split_once('?') {
-        Some((a, q)) => (a, q.to_owned()),
-        None => (s, String::new()),
-    };
-    if rest.starts_with('/') {
-        return Ok(Arc::new(Url {
-            text: s.into(),
-            scheme: String::new(),
-            host: String::new(),
-            escaped_path: rest.into(),
-            raw_query,
-        }));
-    }
-    let (scheme, after) = rest.split_once(':').ok_or_else(bad)?;
-    let valid_scheme = scheme
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    if !valid_scheme {
-        return Err(bad());
-    }
-    let (host, path) = match after.strip_prefix("//") {
-        Some(a) => {
-            let end = a.find('/').unwrap_or(a.len());
-            let authority = &a[..end];
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            (host.to_owned(), a[end..].to_owned())
-        }
-        // "scheme:opaque" (mailto:x): no host, the rest is opaque.
-        None => (String::new(), String::new()),
-    };
-    Ok(Arc::new(Url {
-        text: s.into(),
-        scheme: scheme.to_owned(),
-        host,
-        escaped_path: path,
-        raw_query,
-    }))
-}
-
-impl Url {
-    pub fn hostname(&self) -> &str {
-        if let Some(v6) = self.host.strip_prefix('[') {
-            return v6.split(']').next().unwrap_or("");
-        }
-        self.host.rsplit_once(':').map_or(&self.host, |(h, _)| h)
-    }
-    pub fn port(&self) -> &str {
-        if self.host.starts_with('[') {
-            return self.host.rsplit_once("]:").map_or("", |(_, p)| p);
-        }
-        self.host.rsplit_once(':').map_or("", |(_, p)| p)
-    }
-    /// The query as `map(string, list(string))`, values unescaped (`+` is a space).
-    pub fn query(&self) -> Vec<(String, Vec<String>)> {
-        let unescape = |t: &str| {
-            let t = t.replace('+', " ");
-            let b = t.as_bytes();
-            let mut out = Vec::new();
-            let mut i = 0;
-            while i < b.len() {
-                if b[i] == b'%' && i + 2 < b.len() {
-                    if let Some(v) = t
-                        .get(i + 1..i + 3)
-                        .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    {
-                        out.push(v);
-                        i += 3;
-                        continue;
-                    }
-                }
-                out.push(b[i]);
-                i += 1;
-            }
-            String::from_utf8_lossy(&out).into_owned()
-        };
-        let mut out: Vec<(String, Vec<String>)> = Vec::new();
-        for kv in self.raw_query.split('&').filter(|p| !p.is_empty()) {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            let (k, v) = (unescape(k), unescape(v));
-            match out.iter_mut().find(|(x, _)| *x == k) {
-                Some((_, vs)) => vs.push(v),
-                None => out.push((k, vec![v])),
-            }
-        }
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,12 +404,13 @@ mod tests {
 
     #[test]
     fn urls() {
+        use crate::cel::url::parse_url;
         let u = parse_url("https://user@example.com:8443/a%20b/c?x=1&x=2&y=a+b").unwrap();
         assert_eq!(u.scheme, "https");
         assert_eq!(u.host, "example.com:8443");
         assert_eq!(u.hostname(), "example.com");
         assert_eq!(u.port(), "8443");
-        assert_eq!(u.escaped_path, "/a%20b/c");
+        assert_eq!(u.escaped_path(), "/a%20b/c");
         assert_eq!(
             u.query(),
             vec![

@@ -30,7 +30,7 @@ pub enum Value {
     /// A format from the Kubernetes format library (`format.dns1123Label()`).
     Format(&'static str),
     /// `url()` (Kubernetes URL library).
-    Url(Arc<super::time::Url>),
+    Url(Arc<super::url::Url>),
     /// Nanoseconds.
     Duration(i128),
     /// Nanoseconds since the Unix epoch, UTC.

@@ -106,23 +106,9 @@ fn refuse(ok: bool, message: &str) -> Vec<String> {
     }
 }
 
-/// Go's `url.ParseRequestURI`, with its commonest errors.
+/// Go's `url.ParseRequestURI`, its error as url.Error prints it.
 fn request_uri(s: &str) -> Result<(), String> {
-    let q = crate::cel::go_fmt::quote(s);
-    if s.is_empty() {
-        return Err(format!("parse {q}: empty url"));
-    }
-    if s.bytes().any(|b| b < 0x20 || b == 0x7f) {
-        return Err(format!(
-            "parse {q}: net/url: invalid control character in URL"
-        ));
-    }
-    if s.starts_with(':') {
-        return Err(format!("parse {q}: missing protocol scheme"));
-    }
-    crate::cel::time::parse_url(s)
-        .map(|_| ())
-        .map_err(|_| format!("parse {q}: invalid URI for request"))
+    crate::cel::url::parse_request_uri(s)
 }
 
 fn is_uuid(s: &str) -> bool {

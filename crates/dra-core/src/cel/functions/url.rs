@@ -15,8 +15,8 @@ pub(super) fn signature(
     let _ = (n, &a, env);
     Some(match (name, target) {
         // Kubernetes URL (declared; see evaluation).
-        ("url", None) if n == 1 => ok(T::Url),
-        ("isURL", None) if n == 1 => ok(T::Bool),
+        ("url", None) if n == 1 => typed(is(a(0), &T::String), T::Url),
+        ("isURL", None) if n == 1 => typed(is(a(0), &T::String), T::Bool),
         ("getScheme" | "getHost" | "getHostname" | "getPort" | "getEscapedPath", Some(T::Url))
             if n == 0 =>
         {
@@ -39,17 +39,15 @@ pub(super) fn call(
     let a = |i: usize| &args[i];
     let _ = (n, &a, err);
     let result: R = match (name, target) {
-        ("url", None) if n == 1 => {
-            crate::cel::time::parse_url(str_arg(a(0), name)?).map(Value::Url)
-        }
+        ("url", None) if n == 1 => crate::cel::url::parse_url(str_arg(a(0), name)?).map(Value::Url),
         ("isURL", None) if n == 1 => Ok(Value::Bool(
-            crate::cel::time::parse_url(str_arg(a(0), name)?).is_ok(),
+            crate::cel::url::parse_url(str_arg(a(0), name)?).is_ok(),
         )),
         ("getScheme", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.scheme)),
         ("getHost", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.host)),
         ("getHostname", Some(Value::Url(u))) if n == 0 => Ok(Value::string(u.hostname())),
         ("getPort", Some(Value::Url(u))) if n == 0 => Ok(Value::string(u.port())),
-        ("getEscapedPath", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.escaped_path)),
+        ("getEscapedPath", Some(Value::Url(u))) if n == 0 => Ok(Value::string(&u.escaped_path())),
         ("getQuery", Some(Value::Url(u))) if n == 0 => Ok(Value::Map(Arc::new(MapValue {
             entries: u
                 .query()
