@@ -589,6 +589,32 @@ impl<'a> Eval<'a> {
             let target = call.target.as_deref()?;
             return Some(self.two_var(name, target, v1, v2, &call.args[2..]));
         }
+        // ext lists' sortBy macro: the list sorted by each element's key
+        // (cel-go expands it to @sortByAssociatedKeys(l, l.map(v, key))).
+        if name == "sortBy" && call.args.len() == 2 {
+            let var = ident(&call.args[0])?;
+            let target = call.target.as_deref()?;
+            return Some((|| {
+                let items = match self.eval(target)? {
+                    Value::List(items) => items,
+                    other => {
+                        return Err(format!(
+                            "expression of type '{}' cannot be range of a comprehension",
+                            other.type_name()
+                        ))
+                    }
+                };
+                let mut keys = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    self.charge(1)?;
+                    self.scopes.push((var, Ok(item.clone())));
+                    let key = self.eval(&call.args[1]);
+                    self.scopes.pop();
+                    keys.push(key?);
+                }
+                functions::sort_by_associated_keys(&items, &keys)
+            })());
+        }
         if matches!(name, "optMap" | "optFlatMap") && call.args.len() == 2 {
             let var = ident(&call.args[0])?;
             let target = call.target.as_deref()?;

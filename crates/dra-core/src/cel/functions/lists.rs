@@ -236,20 +236,7 @@ pub(super) fn call(
         }
         // ext/lists.go sortListByAssociatedKeys: the first element must be
         // comparable, and every element of its type.
-        ("sort", Some(Value::List(l))) if n == 0 => {
-            let Some(first) = l.first() else {
-                return Ok(Some(Value::List(l.clone())));
-            };
-            if compare(first, first).is_none() {
-                return Err("list elements must be comparable".into());
-            }
-            if l.iter().any(|v| v.type_name() != first.type_name()) {
-                return Err("list elements must have the same type".into());
-            }
-            let mut out = l.to_vec();
-            out.sort_by(|x, y| compare(x, y).unwrap_or(std::cmp::Ordering::Equal));
-            Ok(list(out))
-        }
+        ("sort", Some(Value::List(l))) if n == 0 => sort_by_associated_keys(l, l),
         ("reverse", Some(Value::List(l))) if n == 0 => Ok(list(l.iter().rev().cloned().collect())),
         ("includes", Some(Value::List(l))) if n == 1 => {
             Ok(Value::Bool(l.iter().any(|v| equals(v, a(0)) == Some(true))))
@@ -264,6 +251,31 @@ pub(super) fn call(
         _ => return Ok(None),
     };
     result.map(Some)
+}
+
+/// ext/lists.go sortListByAssociatedKeys (`sort()` is the list by itself,
+/// `sortBy(v, key)` the list by its keys): the first key must be
+/// comparable, and every key of its type.
+pub(crate) fn sort_by_associated_keys(l: &[Value], keys: &[Value]) -> R {
+    if l.len() != keys.len() {
+        return Err(format!(
+            "@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got {} and {} elements respectively",
+            l.len(),
+            keys.len()
+        ));
+    }
+    let Some(first) = keys.first() else {
+        return Ok(list(Vec::new()));
+    };
+    if compare(first, first).is_none() {
+        return Err("list elements must be comparable".into());
+    }
+    if keys.iter().any(|v| v.type_name() != first.type_name()) {
+        return Err("list elements must have the same type".into());
+    }
+    let mut order: Vec<usize> = (0..l.len()).collect();
+    order.sort_by(|&x, &y| compare(&keys[x], &keys[y]).unwrap_or(std::cmp::Ordering::Equal));
+    Ok(list(order.into_iter().map(|i| l[i].clone()).collect()))
 }
 
 /// cel/library.go optUnwrap (`optional.unwrap(l)`, `l.unwrapOpt()`).
@@ -304,19 +316,8 @@ fn flatten_into(l: &[Value], depth: i64, out: &mut Vec<Value>) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use crate::cel::{Device, Env, Program};
-
     fn run(expr: &str) -> Result<bool, String> {
-        let loaded = crate::yaml::load("name: d\n", crate::yaml::Limits::default());
-        let device = Arc::new(Device::from_node(
-            "d.example.com",
-            &loaded.documents[0].root,
-            true,
-        ));
-        let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
-        p.matches(&device).map_err(|e| e.0)
+        super::super::run_on("name: d\n", expr)
     }
 
     /// cel-go v0.27.0 ext/lists.go and the Kubernetes lists library, word
@@ -405,6 +406,39 @@ mod tests {
                 Err(format!("found no matching overload for {want}")),
                 "{e}"
             );
+        }
+    }
+
+    /// ext/lists.go's sortBy macro (ListsVersion 2+): the list ordered by
+    /// each element's key, sortListByAssociatedKeys' errors, the macro's
+    /// own refusals (sortByMacro, parser.MakeMap), and a key type with no
+    /// @sortByAssociatedKeys overload (the comparable types only).
+    #[test]
+    fn sort_by_as_the_macro_expands() {
+        for e in [
+            "[1, 3, 2].sortBy(x, -x) == [3, 2, 1]",
+            "['bb', 'a', 'ccc'].sortBy(s, s.size()) == ['a', 'bb', 'ccc']",
+            "lists.range(3).sortBy(i, -i) == [2, 1, 0]",
+            "[].sortBy(x, x) == []",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+        for (e, want) in [
+            (
+                "[1, 2].sortBy(x, x > 1 ? dyn(1) : dyn('a')) == [1, 2]",
+                "list elements must have the same type".to_string(),
+            ),
+            (
+                "{'a': 1}.sortBy(x, x) == []",
+                "sortBy can only be applied to a list, identifier, comprehension, call or select expression".into(),
+            ),
+            ("[1].sortBy(1, 1) == [1]", "argument is not an identifier".into()),
+            (
+                "[1, 2].sortBy(x, [x]) == [1, 2]",
+                "found no matching overload for '@sortByAssociatedKeys' applied to 'list(int).(list(list(int)))'".into(),
+            ),
+        ] {
+            assert_eq!(run(e), Err(want), "{e}");
         }
     }
 }

@@ -513,6 +513,9 @@ fn size(v: &Value) -> Option<Value> {
 }
 
 /// Ordering for `<` and friends; `None` when the operands do not compare.
+/// Sorts a list by the keys computed for it (`sortBy`).
+pub(crate) use lists::sort_by_associated_keys;
+
 pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     match (a, b) {
         (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
@@ -640,4 +643,20 @@ pub(crate) fn key_text(k: &Value) -> String {
         Value::String(s) => s.to_string(),
         other => other.to_string(),
     }
+}
+
+/// Test support for the families' tests: compiles `expr` for the scheduler
+/// (every library declared) and evaluates it on the device read from `yaml`
+/// (of driver `d.example.com`).
+#[cfg(test)]
+fn run_on(yaml: &str, expr: &str) -> Result<bool, String> {
+    use crate::cel::{Device, Env, Program};
+    let loaded = crate::yaml::load(yaml, crate::yaml::Limits::default());
+    let device = Arc::new(Device::from_node(
+        "d.example.com",
+        &loaded.documents[0].root,
+        true,
+    ));
+    let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
+    p.matches(&device).map_err(|e| e.0)
 }

@@ -107,19 +107,8 @@ pub(super) fn call(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use crate::cel::{Device, Env, Program};
-
     fn run(expr: &str) -> Result<bool, String> {
-        let loaded = crate::yaml::load("name: d\n", crate::yaml::Limits::default());
-        let device = Arc::new(Device::from_node(
-            "d.example.com",
-            &loaded.documents[0].root,
-            true,
-        ));
-        let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
-        p.matches(&device).map_err(|e| e.0)
+        super::super::run_on("name: d\n", expr)
     }
 
     /// ip() and cidr() refuse what Go's netip.ParseAddr/ParsePrefix refuse

@@ -275,22 +275,10 @@ pub(super) fn quote(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use crate::cel::{Device, Env, Program};
-
     /// Compiles for the scheduler (every library) and evaluates on a device
     /// whose `model` attribute is "A100-SXM" (typed `any`, as attributes are).
     fn run(expr: &str) -> Result<bool, String> {
-        let yaml = "name: d\nattributes:\n  model: {string: A100-SXM}\n";
-        let loaded = crate::yaml::load(yaml, crate::yaml::Limits::default());
-        let device = Arc::new(Device::from_node(
-            "d.example.com",
-            &loaded.documents[0].root,
-            true,
-        ));
-        let p = Program::compile(expr, &Env::stored_latest()).map_err(|e| e.message)?;
-        p.matches(&device).map_err(|e| e.0)
+        super::super::run_on("name: d\nattributes:\n  model: {string: A100-SXM}\n", expr)
     }
 
     /// cel-go v0.26.0/v0.27.0 ext/strings.go (identical in both):

@@ -9,6 +9,8 @@ use cel::common::ast::{operators as op, CallExpr, EntryExpr, Expr, IdedExpr, Lit
 pub use super::types::Type;
 use super::Env;
 
+mod macros;
+
 /// What a compile error is about, for the lint rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompileErrorKind {
@@ -634,114 +636,5 @@ impl<'a> Checker<'a> {
         }
         let cost = checked.iter().flatten().map(|k| k.cost).sum();
         Ok(c(Type::Bool, cost, 1.0))
-    }
-
-    /// `cel.bind(x, init, body)`, `list.all(i, v, p)` and friends, `opt.optMap(x, e)`.
-    fn special_call(
-        &mut self,
-        e: &IdedExpr,
-        call: &CallExpr,
-    ) -> Result<Option<Checked>, CompileError> {
-        let ident = |x: &IdedExpr| match &x.expr {
-            Expr::Ident(n) => Some(n.clone()),
-            _ => None,
-        };
-        let name = call.func_name.as_str();
-        let target_is = |n: &str| {
-            call.target
-                .as_ref()
-                .is_some_and(|t| matches!(&t.expr, Expr::Ident(i) if i == n))
-        };
-        if name == "bind" && target_is("cel") && call.args.len() == 3 {
-            let Some(var) = ident(&call.args[0]) else {
-                return Err(self.err(
-                    e,
-                    CompileErrorKind::Type,
-                    "cel.bind() variable name must be a simple identifier".into(),
-                ));
-            };
-            let init = self.check(&call.args[1])?;
-            self.scopes.push((var, c(init.ty.clone(), 0.0, init.size)));
-            let body = self.check(&call.args[2]);
-            self.scopes.pop();
-            let body = body?;
-            return Ok(Some(c(body.ty, 10.0 + init.cost + body.cost, body.size)));
-        }
-        let two_var = matches!(
-            name,
-            "all"
-                | "exists"
-                | "existsOne"
-                | "exists_one"
-                | "transformList"
-                | "transformMap"
-                | "transformMapEntry"
-        );
-        if two_var && call.target.is_some() && call.args.len() >= 3 {
-            let (Some(v1), Some(v2)) = (ident(&call.args[0]), ident(&call.args[1])) else {
-                return Err(self.err(
-                    e,
-                    CompileErrorKind::Type,
-                    format!("{name}() variable names must be simple identifiers"),
-                ));
-            };
-            let range = self.check(call.target.as_deref().expect("checked"))?;
-            let (t1, t2) = match &range.ty {
-                Type::List(t) => (Type::Int, (**t).clone()),
-                Type::Map(k, v) => ((**k).clone(), (**v).clone()),
-                _ => (Type::Dyn, Type::Dyn),
-            };
-            self.scopes.push((v1, c(t1, 0.0, MAX_ID)));
-            self.scopes.push((v2, c(t2, 0.0, MAX_STRING_ATTR)));
-            let mut body_cost = 0.0;
-            let mut last = Type::Dyn;
-            let mut res = Ok(());
-            for a in &call.args[2..] {
-                match self.check(a) {
-                    Ok(t) => {
-                        body_cost += t.cost;
-                        last = t.ty;
-                    }
-                    Err(er) => {
-                        res = Err(er);
-                        break;
-                    }
-                }
-            }
-            self.scopes.pop();
-            self.scopes.pop();
-            res?;
-            let ty = match name {
-                "all" | "exists" | "existsOne" | "exists_one" => Type::Bool,
-                "transformList" => Type::list(last),
-                _ => Type::dyn_map(),
-            };
-            return Ok(Some(c(
-                ty,
-                range.cost + range.size * (body_cost + 1.0),
-                range.size,
-            )));
-        }
-        if matches!(name, "optMap" | "optFlatMap") && call.args.len() == 2 {
-            let Some(var) = ident(&call.args[0]) else {
-                return Ok(None);
-            };
-            let target = self.check(call.target.as_deref().expect("optMap has a target"))?;
-            let inner = match &target.ty {
-                Type::Optional(t) => (**t).clone(),
-                _ => Type::Dyn,
-            };
-            self.scopes.push((var, c(inner, 0.0, target.size)));
-            let body = self.check(&call.args[1]);
-            self.scopes.pop();
-            let body = body?;
-            let ty = if name == "optMap" {
-                Type::Optional(Box::new(body.ty))
-            } else {
-                body.ty
-            };
-            return Ok(Some(c(ty, target.cost + body.cost + 1.0, body.size)));
-        }
-        Ok(None)
     }
 }
