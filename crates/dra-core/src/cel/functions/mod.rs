@@ -83,9 +83,8 @@ fn comparable(a: &Type, b: &Type) -> bool {
     if a.is_dyn_like() || b.is_dyn_like() {
         return true;
     }
-    if is_num(a) && is_num(b) {
-        return true;
-    }
+    // `_==_` is (A, A): numbers of two types are not equal operands (only
+    // the ordering operators cross numeric types).
     match (a, b) {
         (T::List(x), T::List(y)) => comparable(x, y),
         (T::Map(k1, v1), T::Map(k2, v2)) => comparable(k1, k2) && comparable(v1, v2),

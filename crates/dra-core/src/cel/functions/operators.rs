@@ -99,7 +99,7 @@ pub(super) fn signature(
         },
         (op::INDEX, None) if n == 2 => match a(0) {
             T::List(t) => {
-                if is(a(1), &T::Int) || matches!(a(1), T::Uint) {
+                if is(a(1), &T::Int) {
                     ok((**t).clone())
                 } else {
                     Sig::NoOverload
@@ -134,10 +134,58 @@ pub(super) fn signature(
             T::Device => ok(T::Optional(Box::new(T::Dyn))),
             _ => ok(T::Optional(Box::new(T::Dyn))),
         },
+        // `@in` is (A, list(A)) or (A, map(A, B)).
         (op::IN, None) if n == 2 => match a(1) {
-            T::List(_) | T::Map(..) | T::Dyn => ok(T::Bool),
+            T::List(k) | T::Map(k, _) => typed(comparable(k, a(0)), T::Bool),
+            T::Dyn => ok(T::Bool),
             _ => Sig::NoOverload,
         },
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// cel-go's standard declarations (common/stdlib/standard.go v0.26.0):
+    /// `_==_` and `_!=_` take (A, A), `_[_]` a list with an int or a map
+    /// with its key type, `@in` (A, list(A)) or (A, map(A, B)); only the
+    /// ordering operators compare across numeric types
+    /// (CrossTypeNumericComparisons). A dyn operand fits any of them.
+    #[test]
+    fn operators_take_what_cel_go_declares() {
+        let run = |e: &str| super::super::run_on("name: d\n", e);
+        for (e, want) in [
+            ("1 == 1.0", "'_==_' applied to '(int, double)'"),
+            ("1 != 1u", "'_!=_' applied to '(int, uint)'"),
+            (
+                "[1] == [1.0]",
+                "'_==_' applied to '(list(int), list(double))'",
+            ),
+            ("[1, 2][0u] == 1", "'_[_]' applied to '(list(int), uint)'"),
+            (
+                "{1: 'a'}[1.0] == 'a'",
+                "'_[_]' applied to '(map(int, string), double)'",
+            ),
+            ("1 in ['a']", "'@in' applied to '(int, list(string))'"),
+            (
+                "'a' in {1: 2}",
+                "'@in' applied to '(string, map(int, int))'",
+            ),
+        ] {
+            assert_eq!(
+                run(e),
+                Err(format!("found no matching overload for {want}")),
+                "{e}"
+            );
+        }
+        for e in [
+            "1 < 1.5 && 2u > 1 && 1.0 <= 1",
+            "dyn(1) == 1.0",
+            "1 in [dyn(1)]",
+            "'a' in {'a': 1}",
+            "[1, 2][dyn(0)] == 1",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+    }
 }
