@@ -574,16 +574,7 @@ impl<'a> Eval<'a> {
             self.scopes.pop();
             return Some(r);
         }
-        let two_var = matches!(
-            name,
-            "all"
-                | "exists"
-                | "existsOne"
-                | "exists_one"
-                | "transformList"
-                | "transformMap"
-                | "transformMapEntry"
-        );
+        let two_var = super::is_two_var_macro(name);
         if two_var && call.args.len() >= 3 {
             let (v1, v2) = (ident(&call.args[0])?, ident(&call.args[1])?);
             let target = call.target.as_deref()?;

@@ -40,6 +40,22 @@ pub const MAX_ESTIMATED_COST: f64 = 1_000_000.0;
 /// Longest expression the apiserver compiles.
 pub const MAX_EXPRESSION_LEN: usize = 10 * 1024;
 
+/// The comprehension macros of two variables (ext.TwoVarComprehensions)
+/// and `exists_one`'s spelling, which the parser leaves as calls: the
+/// checker and the evaluator both recognise them by these names.
+pub(crate) fn is_two_var_macro(name: &str) -> bool {
+    matches!(
+        name,
+        "all"
+            | "exists"
+            | "existsOne"
+            | "exists_one"
+            | "transformList"
+            | "transformMap"
+            | "transformMapEntry"
+    )
+}
+
 /// What a Kubernetes version and its gates declare for new expressions.
 #[derive(Clone, Debug)]
 pub struct Env {

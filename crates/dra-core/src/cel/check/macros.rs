@@ -38,16 +38,7 @@ impl Checker<'_> {
             let body = body?;
             return Ok(Some(c(body.ty, 10.0 + init.cost + body.cost, body.size)));
         }
-        let two_var = matches!(
-            name,
-            "all"
-                | "exists"
-                | "existsOne"
-                | "exists_one"
-                | "transformList"
-                | "transformMap"
-                | "transformMapEntry"
-        );
+        let two_var = crate::cel::is_two_var_macro(name);
         if two_var && call.target.is_some() && call.args.len() >= 3 {
             let (Some(v1), Some(v2)) = (ident(&call.args[0]), ident(&call.args[1])) else {
                 return Err(self.err(

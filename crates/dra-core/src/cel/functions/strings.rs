@@ -181,8 +181,16 @@ pub(super) fn call(
     result.map(Some)
 }
 
-/// ext/strings.go indexOfOffset, over runes.
-fn index_of(s: &str, sub: &str, offset: i64) -> Result<i64, String> {
+/// What indexOfOffset and lastIndexOfOffset share (ext/strings.go): an
+/// empty substring is found at the offset, a negative offset is an error,
+/// an offset at or past the end finds nothing; otherwise `search` runs over
+/// the runes of both from the offset.
+fn offset_search(
+    s: &str,
+    sub: &str,
+    offset: i64,
+    search: impl Fn(&[char], &[char], usize) -> Option<usize>,
+) -> Result<i64, String> {
     if sub.is_empty() {
         return Ok(offset);
     }
@@ -195,32 +203,26 @@ fn index_of(s: &str, sub: &str, offset: i64) -> Result<i64, String> {
     if from >= runes.len() {
         return Ok(-1);
     }
-    Ok(runes[from..]
-        .windows(sub.len())
-        .position(|w| w == sub.as_slice())
-        .map_or(-1, |i| (from + i) as i64))
+    Ok(search(&runes, &sub, from).map_or(-1, |i| i as i64))
 }
 
-/// ext/strings.go lastIndexOfOffset, over runes: the last match starting
-/// at or before the offset.
+/// ext/strings.go indexOfOffset: the first match at or after the offset.
+fn index_of(s: &str, sub: &str, offset: i64) -> Result<i64, String> {
+    offset_search(s, sub, offset, |runes, sub, from| {
+        runes[from..]
+            .windows(sub.len())
+            .position(|w| w == sub)
+            .map(|i| from + i)
+    })
+}
+
+/// ext/strings.go lastIndexOfOffset: the last match starting at or before
+/// the offset.
 fn last_index_of(s: &str, sub: &str, offset: i64) -> Result<i64, String> {
-    if sub.is_empty() {
-        return Ok(offset);
-    }
-    if offset < 0 {
-        return Err(format!("index out of range: {offset}"));
-    }
-    let runes: Vec<char> = s.chars().collect();
-    let sub: Vec<char> = sub.chars().collect();
-    let off = usize::try_from(offset).unwrap_or(usize::MAX);
-    if off >= runes.len() || sub.len() > runes.len() {
-        return Ok(-1);
-    }
-    let last = off.min(runes.len() - sub.len());
-    Ok((0..=last)
-        .rev()
-        .find(|&i| runes[i..i + sub.len()] == sub[..])
-        .map_or(-1, |i| i as i64))
+    offset_search(s, sub, offset, |runes, sub, off| {
+        let last = off.min(runes.len().checked_sub(sub.len())?);
+        (0..=last).rev().find(|&i| runes[i..i + sub.len()] == *sub)
+    })
 }
 
 /// Go's strings.SplitN (Split is SplitN with -1): an empty separator
