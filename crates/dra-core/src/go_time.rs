@@ -10,14 +10,34 @@ const LAYOUT: &str = "2006-01-02T15:04:05Z07:00";
 /// Why Go's `time.Parse(time.RFC3339, s)` refuses `s`, in Go's words, or
 /// `None` when it parses.
 pub fn rfc3339_error(s: &str) -> Option<String> {
-    match parse(s) {
-        Ok(()) => None,
-        Err(Refused::Element { rest, element }) => Some(format!(
-            "parsing time {s:?} as {LAYOUT:?}: cannot parse {rest:?} as {element:?}"
-        )),
-        Err(Refused::Range(what)) => Some(format!("parsing time {s:?}: {what} out of range")),
-        Err(Refused::Extra(rest)) => Some(format!("parsing time {s:?}: extra text: {rest:?}")),
-    }
+    parse_rfc3339(s).err()
+}
+
+/// The time Go's `time.Parse(time.RFC3339, s)` reads (CEL's `timestamp()`
+/// calls the same function), or its refusal in Go's words.
+pub fn parse_rfc3339(s: &str) -> Result<Time, String> {
+    parse(s).map_err(|refused| match refused {
+        Refused::Element { rest, element } => {
+            format!("parsing time {s:?} as {LAYOUT:?}: cannot parse {rest:?} as {element:?}")
+        }
+        Refused::Range(what) => format!("parsing time {s:?}: {what} out of range"),
+        Refused::Extra(rest) => format!("parsing time {s:?}: extra text: {rest:?}"),
+    })
+}
+
+/// A parsed time as written: the wall clock at `offset` seconds east of
+/// UTC (Go keeps the offset in the time's zone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Time {
+    pub year: u32,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+    pub second: u32,
+    /// The fraction's first nine digits (parseNanoseconds).
+    pub nanosecond: u32,
+    pub offset: i32,
 }
 
 enum Refused<'a> {
@@ -30,7 +50,7 @@ enum Refused<'a> {
     Extra(&'a str),
 }
 
-fn parse(s: &str) -> Result<(), Refused<'_>> {
+fn parse(s: &str) -> Result<Time, Refused<'_>> {
     let b = s.as_bytes();
     let mut at = 0;
     let bad = |at: usize, element| Refused::Element {
@@ -71,14 +91,20 @@ fn parse(s: &str) -> Result<(), Refused<'_>> {
     if second >= 60 {
         return Err(Refused::Range("second"));
     }
-    // A fraction the layout does not show is still read after the seconds.
+    // A fraction the layout does not show is still read after the seconds;
+    // parseNanoseconds keeps its first nine digits.
+    let mut nanosecond = 0;
     if b.len() >= at + 2 && matches!(b[at], b'.' | b',') && b[at + 1].is_ascii_digit() {
+        let start = at + 1;
         at += 2;
         while at < b.len() && b[at].is_ascii_digit() {
             at += 1;
         }
+        let digits = &b[start..at.min(start + 9)];
+        nanosecond = number(digits) * 10u32.pow(9 - digits.len() as u32);
     }
     // "Z07:00": `Z`, or a sign, two digits, a colon and two digits.
+    let mut offset = 0;
     if b.get(at) == Some(&b'Z') {
         at += 1;
     } else {
@@ -95,9 +121,15 @@ fn parse(s: &str) -> Result<(), Refused<'_>> {
         if hours.is_some_and(|h| h > 24) {
             return Err(Refused::Range("time zone offset hour"));
         }
-        if minutes.is_none() || !matches!(b[at], b'+' | b'-') {
+        let (Some(hours), Some(minutes)) = (hours, minutes) else {
             return Err(bad(at, "Z07:00"));
-        }
+        };
+        let east = (hours * 60 + minutes) as i32 * 60;
+        offset = match b[at] {
+            b'+' => east,
+            b'-' => -east,
+            _ => return Err(bad(at, "Z07:00")),
+        };
         at += 6;
     }
     if at < b.len() {
@@ -107,7 +139,16 @@ fn parse(s: &str) -> Result<(), Refused<'_>> {
     if day < 1 || day > days_in(month, year) {
         return Err(Refused::Range("day"));
     }
-    Ok(())
+    Ok(Time {
+        year,
+        month,
+        day,
+        hour,
+        minute,
+        second,
+        nanosecond,
+        offset,
+    })
 }
 
 fn literal(b: &[u8], at: &mut usize, c: u8) -> Result<(), ()> {
@@ -136,7 +177,8 @@ fn one_or_two_digits(b: &[u8], at: usize) -> Option<(u32, usize)> {
     }
 }
 
-fn days_in(month: u32, year: u32) -> u32 {
+/// Go's daysIn: the days of a month (1-12) in a proleptic Gregorian year.
+pub fn days_in(month: u32, year: u32) -> u32 {
     match month {
         2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
             29

@@ -733,7 +733,7 @@ fn go_type(v: &Value) -> &'static str {
         Value::String(_) => "types.String",
         Value::Bytes(_) => "types.Bytes",
         Value::Duration(_) => "types.Duration",
-        Value::Timestamp(_) => "types.Timestamp",
+        Value::Timestamp(..) => "types.Timestamp",
         Value::Optional(_) => "*types.Optional",
         Value::Type(_) => "*types.Type",
         _ => "ref.Val",

@@ -234,7 +234,7 @@ fn format_string(arg: &Value) -> Result<String, String> {
         Value::Uint(u) => u.to_string(),
         Value::Double(d) => go_fmt::g(*d),
         Value::Bool(b) => b.to_string(),
-        Value::Timestamp(t) => super::time::format_timestamp(*t),
+        Value::Timestamp(t, offset) => super::time::format_timestamp(*t, *offset),
         Value::Duration(d) => super::time::format_duration(*d),
         Value::Type(name) => (*name).to_owned(),
         Value::Bytes(b) => match std::str::from_utf8(b) {
@@ -264,9 +264,9 @@ fn member(v: &Value) -> Result<String, String> {
         Value::String(_) => go_fmt::quote(&format_string(v)?),
         Value::Bytes(_) => format!("b{}", go_fmt::quote(&format_string(v)?)),
         Value::Bool(_) | Value::Null | Value::Type(_) => format_string(v)?,
-        Value::Timestamp(t) => format!(
+        Value::Timestamp(t, offset) => format!(
             "timestamp({})",
-            go_fmt::quote(&super::time::format_timestamp(*t))
+            go_fmt::quote(&super::time::format_timestamp(*t, *offset))
         ),
         Value::Duration(d) => format!(
             "duration({})",

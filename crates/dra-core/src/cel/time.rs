@@ -39,13 +39,15 @@ pub fn checked_timestamp(n: i128) -> Result<i128, String> {
 }
 
 /// Parses Go's duration syntax (`1h30m`, `-1.5s`, `300ms`, `2us`) as
-/// `time.ParseDuration`, which cel-go's `duration()` calls; its refusal is
-/// cel-go's conversion error.
+/// `time.ParseDuration` (time/format.go), which cel-go's `duration()`
+/// calls: its digit reading with overflow checks, and a fraction scaled
+/// in float64 as Go scales it; its refusal is cel-go's conversion error.
 pub fn parse_duration(s: &str) -> Result<i128, String> {
     let bad = || NOT_A_DURATION.to_owned();
-    let (neg, mut rest) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    let (neg, mut rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
     };
     if rest == "0" {
         return Ok(0);
@@ -53,51 +55,91 @@ pub fn parse_duration(s: &str) -> Result<i128, String> {
     if rest.is_empty() {
         return Err(bad());
     }
-    let mut total: i128 = 0;
+    const LIMIT: u64 = 1 << 63;
+    let mut d: u64 = 0;
     while !rest.is_empty() {
-        let num_end = rest
-            .find(|c: char| !c.is_ascii_digit() && c != '.')
-            .ok_or_else(bad)?;
-        if num_end == 0 {
+        let b = rest.as_bytes();
+        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
             return Err(bad());
         }
-        let (num, tail) = rest.split_at(num_end);
-        let unit_end = tail
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(tail.len());
-        let (unit, next) = tail.split_at(unit_end);
-        let scale: i128 = match unit {
+        // leadingInt: digits, refusing a value past 2^63.
+        let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        let mut v: u64 = 0;
+        for &c in &b[..digits] {
+            if v > LIMIT / 10 {
+                return Err(bad());
+            }
+            v = v * 10 + u64::from(c - b'0');
+            if v > LIMIT {
+                return Err(bad());
+            }
+        }
+        rest = &rest[digits..];
+        let pre = digits > 0;
+        // leadingFraction: digits after the point, precision kept while
+        // it fits.
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if let Some(after) = rest.strip_prefix('.') {
+            let n = after.bytes().take_while(u8::is_ascii_digit).count();
+            let mut overflow = false;
+            for c in after[..n].bytes() {
+                if overflow {
+                    continue;
+                }
+                if f > (LIMIT - 1) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = f * 10 + u64::from(c - b'0');
+                if y > LIMIT {
+                    overflow = true;
+                    continue;
+                }
+                f = y;
+                scale *= 10.0;
+            }
+            post = n > 0;
+            rest = &after[n..];
+        }
+        if !pre && !post {
+            return Err(bad());
+        }
+        let unit_len = rest
+            .find(|c: char| c == '.' || c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let unit: u64 = match &rest[..unit_len] {
             "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
             "ms" => 1_000_000,
             "s" => 1_000_000_000,
             "m" => 60_000_000_000,
             "h" => 3_600_000_000_000,
             _ => return Err(bad()),
         };
-        let (int, frac) = num.split_once('.').unwrap_or((num, ""));
-        if int.is_empty() && frac.is_empty() {
+        rest = &rest[unit_len..];
+        if v > LIMIT / unit {
             return Err(bad());
         }
-        let int: i128 = if int.is_empty() {
-            0
-        } else {
-            int.parse().map_err(|_| bad())?
-        };
-        let mut v = int.checked_mul(scale).ok_or_else(bad)?;
-        let mut place = scale;
-        for d in frac.chars() {
-            place /= 10;
-            if place == 0 {
-                break;
+        v *= unit;
+        if f > 0 {
+            // Go: uint64(float64(f) * (float64(unit) / scale)).
+            v += (f as f64 * (unit as f64 / scale)) as u64;
+            if v > LIMIT {
+                return Err(bad());
             }
-            v += i128::from(d.to_digit(10).ok_or_else(bad)?) * place;
         }
-        total = total.checked_add(v).ok_or_else(bad)?;
-        rest = next;
+        d += v;
+        if d > LIMIT {
+            return Err(bad());
+        }
     }
-    let total = if neg { -total } else { total };
-    checked_duration(total).map_err(|_| bad())
+    if neg {
+        return Ok(-i128::from(d));
+    }
+    if d > LIMIT - 1 {
+        return Err(bad());
+    }
+    Ok(i128::from(d))
 }
 
 /// Formats a duration as cel-go's `string(duration)` does: seconds, `1.5s`.
@@ -134,97 +176,50 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-/// Parses an RFC 3339 timestamp (`2026-11-30T12:00:00Z`, offsets, fractions)
-/// into nanoseconds since the Unix epoch, as cel-go's `timestamp()` does
-/// with Go's `time.Parse(time.RFC3339, ...)`: upper-case `T` and `Z`, no
-/// leap second, a day that exists in its month, fractions past nanoseconds
-/// dropped; outside years 1-9999 `timestamp overflow`.
-pub fn parse_timestamp(s: &str) -> Result<i128, String> {
-    let bad = || NOT_A_TIMESTAMP.to_owned();
-    let b = s.as_bytes();
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-    {
-        return Err(bad());
-    }
-    let num =
-        |r: std::ops::Range<usize>| s.get(r).and_then(|t| t.parse::<i64>().ok()).ok_or_else(bad);
-    let (y, mo, d, h, mi, se) = (
-        num(0..4)?,
-        num(5..7)?,
-        num(8..10)?,
-        num(11..13)?,
-        num(14..16)?,
-        num(17..19)?,
-    );
-    if !(1..=12).contains(&mo) || h > 23 || mi > 59 || se > 59 {
-        return Err(bad());
-    }
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
-    let month_days = match mo {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
-    if !(1..=month_days).contains(&d) {
-        return Err(bad());
-    }
-    let mut rest = &s[19..];
-    let mut nanos: i128 = 0;
-    if let Some(f) = rest.strip_prefix('.') {
-        let end = f.find(|c: char| !c.is_ascii_digit()).unwrap_or(f.len());
-        if end == 0 {
-            return Err(bad());
-        }
-        nanos = format!("{:0<9}", &f[..end.min(9)])
-            .parse()
-            .map_err(|_| bad())?;
-        rest = &f[end..];
-    }
-    let offset_secs: i64 = match rest {
-        "Z" => 0,
-        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) && &o[3..4] == ":" => {
-            let oh: i64 = o[1..3].parse().map_err(|_| bad())?;
-            let om: i64 = o[4..6].parse().map_err(|_| bad())?;
-            if oh > 23 || om > 59 {
-                return Err(bad());
-            }
-            let v = oh * 3600 + om * 60;
-            if o.starts_with('-') {
-                -v
-            } else {
-                v
-            }
-        }
-        _ => return Err(bad()),
-    };
-    let days = days_from_civil(y, mo, d);
-    let secs = days * 86_400 + h * 3600 + mi * 60 + se - offset_secs;
-    checked_timestamp(i128::from(secs) * 1_000_000_000 + nanos)
+/// Parses an RFC 3339 timestamp into nanoseconds since the Unix epoch and
+/// the offset it was written with (seconds east of UTC), as cel-go's
+/// `timestamp()` does with Go's `time.Parse(time.RFC3339, ...)`
+/// (`crate::go_time`, which lint's metav1.Time decoding shares): wider
+/// than RFC 3339 where Go's layout parser is (a one-digit hour, a comma
+/// before the fraction, offsets up to 24:60), upper-case `T` and `Z` only;
+/// its refusal is cel-go's conversion error, and a time outside years
+/// 1-9999 (UTC) `timestamp overflow`.
+pub fn parse_timestamp(s: &str) -> Result<(i128, i32), String> {
+    let t = crate::go_time::parse_rfc3339(s).map_err(|_| NOT_A_TIMESTAMP.to_owned())?;
+    let days = days_from_civil(i64::from(t.year), i64::from(t.month), i64::from(t.day));
+    let secs =
+        days * 86_400 + i64::from(t.hour * 3600 + t.minute * 60 + t.second) - i64::from(t.offset);
+    let n = checked_timestamp(i128::from(secs) * 1_000_000_000 + i128::from(t.nanosecond))?;
+    Ok((n, t.offset))
 }
 
-/// RFC 3339 in UTC, as cel-go's `string(timestamp)`.
-pub fn format_timestamp(n: i128) -> String {
-    let secs = n.div_euclid(1_000_000_000) as i64;
-    let frac = n.rem_euclid(1_000_000_000);
+/// RFC 3339 with nanoseconds, as cel-go's `string(timestamp)` writes Go's
+/// `Format(time.RFC3339Nano)`: the time at the offset it was written with,
+/// trailing zeros of the fraction dropped, `Z` for a zero offset.
+pub fn format_timestamp(n: i128, offset: i32) -> String {
+    let local = n + i128::from(offset) * 1_000_000_000;
+    let secs = local.div_euclid(1_000_000_000) as i64;
+    let frac = local.rem_euclid(1_000_000_000);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let t = secs.rem_euclid(86_400);
-    let base = format!(
+    let mut text = format!(
         "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         t / 3600,
         t % 3600 / 60,
         t % 60
     );
-    if frac == 0 {
-        format!("{base}Z")
-    } else {
-        format!("{base}.{}Z", format!("{frac:09}").trim_end_matches('0'))
+    if frac != 0 {
+        text.push('.');
+        text.push_str(format!("{frac:09}").trim_end_matches('0'));
     }
+    if offset == 0 {
+        text.push('Z');
+    } else {
+        let sign = if offset < 0 { '-' } else { '+' };
+        let minutes = offset.unsigned_abs() / 60;
+        text.push_str(&format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60));
+    }
+    text
 }
 
 /// A timestamp getter in UTC (`getFullYear`, `getMonth` 0-based, ...).
@@ -320,16 +315,19 @@ mod tests {
 
     #[test]
     fn timestamps() {
-        let t = parse_timestamp("2026-11-30T12:34:56.5Z").unwrap();
-        assert_eq!(format_timestamp(t), "2026-11-30T12:34:56.5Z");
-        assert_eq!(parse_timestamp("2026-11-30T14:34:56.5+02:00").unwrap(), t);
+        let (t, zone) = parse_timestamp("2026-11-30T12:34:56.5Z").unwrap();
+        assert_eq!(format_timestamp(t, zone), "2026-11-30T12:34:56.5Z");
+        assert_eq!(
+            parse_timestamp("2026-11-30T14:34:56.5+02:00").unwrap(),
+            (t, 7200)
+        );
         assert_eq!(timestamp_part(t, "getFullYear"), Some(2026));
         assert_eq!(timestamp_part(t, "getMonth"), Some(10));
         assert_eq!(timestamp_part(t, "getDate"), Some(30));
         assert_eq!(timestamp_part(t, "getDayOfWeek"), Some(1)); // a Monday
         assert_eq!(timestamp_part(t, "getDayOfYear"), Some(333));
         assert_eq!(timestamp_part(t, "getMilliseconds"), Some(500));
-        assert_eq!(parse_timestamp("1970-01-01T00:00:00Z").unwrap(), 0);
+        assert_eq!(parse_timestamp("1970-01-01T00:00:00Z").unwrap(), (0, 0));
         assert!(parse_timestamp("2026-13-01T00:00:00Z").is_err());
         assert!(parse_timestamp("yesterday").is_err());
     }
@@ -359,7 +357,14 @@ mod tests {
             "2026-02-29T00:00:00Z",
             "2026-04-31T00:00:00Z",
             "2026-06-30T23:59:60Z",
-            "2026-06-30T12:00:00+24:00",
+            "2026-06-30T24:00:00Z",
+            "2026-06-30T12:00:00+25:00",
+            "2026-06-30T12:00:00+23:61",
+            "2026-06-30T123:00:00Z",
+            "2026-06-30T12:00:00.Z",
+            "2026-06-30T12:00:00Z ",
+            "+026-06-30T12:00:00Z",
+            "2026-6-30T12:00:00Z",
         ] {
             assert_eq!(
                 parse_timestamp(bad),
@@ -384,9 +389,75 @@ mod tests {
         );
     }
 
+    /// time.Parse(time.RFC3339, ...) falls back to its layout parser, which
+    /// is wider than RFC 3339 (format_rfc3339.go parseStrictRFC3339 lists
+    /// what it lets through: a one-digit hour, a comma before the
+    /// fraction, offset hours of 24 and minutes of 60); the time keeps the
+    /// offset it was written with, which `string()` prints
+    /// (Format(time.RFC3339Nano)).
+    #[test]
+    fn go_layout_parse_and_rfc3339nano() {
+        let at = |s: &str| parse_timestamp(s).unwrap();
+        assert_eq!(at("2026-06-30T9:05:00Z"), at("2026-06-30T09:05:00Z"));
+        assert_eq!(at("2026-06-30T09:05:00,25Z"), at("2026-06-30T09:05:00.25Z"));
+        let (t, zone) = at("2026-06-30T12:00:00+24:00");
+        assert_eq!((t, zone), (at("2026-06-29T12:00:00Z").0, 86_400));
+        assert_eq!(
+            at("2026-06-30T12:00:00-23:60").0,
+            at("2026-07-01T12:00:00Z").0
+        );
+        let text = |s: &str| {
+            let (t, zone) = at(s);
+            format_timestamp(t, zone)
+        };
+        assert_eq!(
+            text("2024-01-01T00:00:00.500+02:00"),
+            "2024-01-01T00:00:00.5+02:00"
+        );
+        assert_eq!(text("2024-01-01T00:00:00-00:00"), "2024-01-01T00:00:00Z");
+        assert_eq!(text("2024-01-01T00:00:00+00:00"), "2024-01-01T00:00:00Z");
+        assert_eq!(
+            text("2024-01-01T00:00:00-05:30"),
+            "2024-01-01T00:00:00-05:30"
+        );
+        assert_eq!(
+            text("2024-01-01T00:00:00.000000001Z"),
+            "2024-01-01T00:00:00.000000001Z"
+        );
+    }
+
+    /// time.ParseDuration's reading (time/format.go): digits past 2^63 and
+    /// a fraction scaled in float64 as Go scales it.
+    #[test]
+    fn go_parse_duration() {
+        assert_eq!(parse_duration("+5s"), Ok(5_000_000_000));
+        assert_eq!(parse_duration("-0"), Ok(0));
+        assert_eq!(parse_duration(".5s"), Ok(500_000_000));
+        assert_eq!(parse_duration("5.s"), Ok(5_000_000_000));
+        assert_eq!(parse_duration("1.0000000005s"), Ok(1_000_000_000));
+        assert_eq!(parse_duration("1\u{b5}s"), Ok(1_000));
+        assert_eq!(parse_duration("1h1h"), Ok(7_200_000_000_000));
+        for bad in [
+            ".s",
+            "-.s",
+            "1",
+            "1x",
+            "s",
+            "9223372036854775808ns",
+            "1.5",
+            "--1s",
+        ] {
+            assert_eq!(parse_duration(bad), Err(NOT_A_DURATION.to_owned()), "{bad}");
+        }
+        assert_eq!(
+            parse_duration("-9223372036854775808ns"),
+            Ok(i128::from(i64::MIN))
+        );
+    }
+
     #[test]
     fn zone_offsets() {
-        let noon = parse_timestamp("2024-07-01T12:00:00Z").unwrap();
+        let (noon, _) = parse_timestamp("2024-07-01T12:00:00Z").unwrap();
         assert_eq!(zone_offset(noon, "Europe/Berlin"), Ok(7200));
         assert_eq!(zone_offset(noon, "Asia/Kolkata"), Ok(19800));
         assert_eq!(zone_offset(noon, "-08:00"), Ok(-28800));

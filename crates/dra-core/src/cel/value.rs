@@ -33,8 +33,10 @@ pub enum Value {
     Url(Arc<super::url::Url>),
     /// Nanoseconds.
     Duration(i128),
-    /// Nanoseconds since the Unix epoch, UTC.
-    Timestamp(i128),
+    /// Nanoseconds since the Unix epoch, and the offset east of UTC (in
+    /// seconds) the time was written with: Go's time.Time keeps its zone,
+    /// and `string()` prints it; getters read UTC (DefaultUTCTimeZone).
+    Timestamp(i128, i32),
     Type(&'static str),
     Device(Arc<Device>),
 }
@@ -239,7 +241,7 @@ impl Value {
             Value::Format(_) => "kubernetes.NamedFormat",
             Value::Url(_) => "kubernetes.URL",
             Value::Duration(_) => "google.protobuf.Duration",
-            Value::Timestamp(_) => "google.protobuf.Timestamp",
+            Value::Timestamp(..) => "google.protobuf.Timestamp",
             Value::Type(_) => "type",
             Value::Device(_) => "kubernetes.DRADevice",
         }
@@ -284,7 +286,7 @@ pub fn equals(a: &Value, b: &Value) -> Option<bool> {
         (Ip(x), Ip(y)) => x == y,
         (Cidr(x, p), Cidr(y, q)) => x == y && p == q,
         (Url(x), Url(y)) => x.text == y.text,
-        (Duration(x), Duration(y)) | (Timestamp(x), Timestamp(y)) => x == y,
+        (Duration(x), Duration(y)) | (Timestamp(x, _), Timestamp(y, _)) => x == y,
         (Type(x), Type(y)) => x == y,
         _ => return None,
     })
@@ -353,7 +355,11 @@ impl fmt::Display for Value {
             Value::Format(n) => write!(f, "format.{n}()"),
             Value::Url(u) => write!(f, "url({:?})", u.text),
             Value::Duration(d) => write!(f, "duration({:?})", super::time::format_duration(*d)),
-            Value::Timestamp(t) => write!(f, "timestamp({:?})", super::time::format_timestamp(*t)),
+            Value::Timestamp(t, offset) => write!(
+                f,
+                "timestamp({:?})",
+                super::time::format_timestamp(*t, *offset)
+            ),
             Value::Type(t) => f.write_str(t),
             Value::Device(_) => f.write_str("device"),
         }

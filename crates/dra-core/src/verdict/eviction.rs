@@ -119,7 +119,11 @@ pub fn evictions(
                 let Some(added) = t
                     .get("timeAdded")
                     .and_then(crate::tree::Node::as_str)
-                    .and_then(|a| crate::cel::time::parse_timestamp(a).ok().map(|n| (a, n)))
+                    .and_then(|a| {
+                        crate::cel::time::parse_timestamp(a)
+                            .ok()
+                            .map(|(n, _)| (a, n))
+                    })
                 else {
                     continue;
                 };

@@ -86,14 +86,8 @@ fn messages(f: &str, s: &str) -> Result<Vec<String>, String> {
         "uri" => request_uri(s).err().into_iter().collect(),
         "uuid" => refuse(is_uuid(s), "does not match the UUID format"),
         "byte" => refuse(is_base64(s), "invalid base64"),
-        "date" => refuse(
-            s.len() == 10 && crate::cel::time::parse_timestamp(&format!("{s}T00:00:00Z")).is_ok(),
-            "invalid date",
-        ),
-        "datetime" => refuse(
-            crate::cel::time::parse_timestamp(s).is_ok(),
-            "invalid datetime",
-        ),
+        "date" => refuse(is_date(s), "invalid date"),
+        "datetime" => refuse(is_date_time(s), "invalid datetime"),
         other => return Err(format!("format.{other}() is not supported by kubectl-dra")),
     })
 }
@@ -111,20 +105,127 @@ fn request_uri(s: &str) -> Result<(), String> {
     crate::cel::url::parse_request_uri(s)
 }
 
+/// strfmt's UUIDPattern (kube-openapi `pkg/validation/strfmt/default.go`):
+/// `(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`,
+/// so each dash may be left out.
 fn is_uuid(s: &str) -> bool {
-    s.len() == 36
-        && s.chars().enumerate().all(|(i, c)| {
-            if [8, 13, 18, 23].contains(&i) {
-                c == '-'
-            } else {
-                c.is_ascii_hexdigit()
-            }
+    let mut rest = s.as_bytes();
+    for (i, len) in [8, 4, 4, 4, 12].into_iter().enumerate() {
+        if i > 0 {
+            rest = rest.strip_prefix(b"-").unwrap_or(rest);
+        }
+        match rest.get(..len) {
+            Some(group) if group.iter().all(u8::is_ascii_hexdigit) => rest = &rest[len..],
+            _ => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// strfmt's IsDate: `time.Parse("2006-01-02", s)`, whose layout parser
+/// takes exactly four digits, two and two, and a day that exists (year 0
+/// included: no range check here).
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r].iter().try_fold(0u32, |acc, c| {
+            c.is_ascii_digit().then(|| acc * 10 + u32::from(c - b'0'))
         })
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    match (digits(0..4), digits(5..7), digits(8..10)) {
+        (Some(year), Some(month), Some(day)) => {
+            (1..=12).contains(&month) && (1..=crate::go_time::days_in(month, year)).contains(&day)
+        }
+        _ => false,
+    }
+}
+
+/// strfmt's IsDateTime: the lower-cased text split at every `t`, the first
+/// part a date, the second matching DateTimePattern (its `.` any character)
+/// with hours, minutes and seconds compared as text; later parts unread.
+fn is_date_time(s: &str) -> bool {
+    static PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$",
+        )
+        .expect("strfmt's DateTimePattern compiles")
+    });
+    if s.len() < 4 {
+        return false;
+    }
+    let lower = s.to_lowercase();
+    let mut parts = lower.split('t');
+    let (Some(date), Some(time)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    if !is_date(date) {
+        return false;
+    }
+    PATTERN
+        .captures(time)
+        .is_some_and(|m| &m[1] <= "23" && &m[2] <= "59" && &m[3] <= "59")
 }
 
 #[cfg(test)]
 mod tests {
     use super::messages;
+
+    /// strfmt's date, date-time and UUID checks (go-openapi/strfmt date.go
+    /// and time.go, whose fork kube-openapi keeps; default.go's UUIDPattern).
+    #[test]
+    fn strfmt_date_time_and_uuid() {
+        let valid = |f: &str, s: &str| messages(f, s).unwrap().is_empty();
+        for ok in ["2024-02-29", "0000-01-01"] {
+            assert!(valid("date", ok), "{ok}");
+        }
+        for bad in [
+            "2023-02-29",
+            "2024-1-01",
+            "2024-13-01",
+            "24-01-01",
+            "2024-01-01 ",
+        ] {
+            assert!(!valid("date", bad), "{bad}");
+        }
+        for ok in [
+            "2024-01-01T00:00:00Z",
+            "2024-01-01t23:59:59z",
+            "2024-01-01T00:00:00.5+05:30",
+            "2024-01-01T00:00:00x5-99:99",
+            "2024-01-01T00:00:00ZT",
+        ] {
+            assert!(valid("datetime", ok), "{ok}");
+        }
+        for bad in [
+            "2024-01-01",
+            "2024-01-01T24:00:00Z",
+            "2024-01-01T9:00:00Z",
+            "2024-01-01T00:00:00",
+            "2024-01-01T00:00:00.Z",
+            "2024-02-30T00:00:00Z",
+        ] {
+            assert!(!valid("datetime", bad), "{bad}");
+        }
+        for ok in [
+            "0123abcd-0123-abcd-0123-0123456789ab",
+            "0123ABCD0123abcd01230123456789ab",
+            "0123abcd-0123abcd-0123-0123456789ab",
+        ] {
+            assert!(valid("uuid", ok), "{ok}");
+        }
+        for bad in [
+            "0123abcd-0123-abcd-0123-0123456789a",
+            "0123abcd--0123-abcd-0123-0123456789ab",
+            "g123abcd-0123-abcd-0123-0123456789ab",
+        ] {
+            assert!(!valid("uuid", bad), "{bad}");
+        }
+        assert!(!valid("byte", ""));
+        assert!(valid("byte", "AA=="));
+    }
 
     #[test]
     fn validate_lists_apimachinerys_messages() {

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use cel::common::ast::operators as op;
 
+use super::go_strconv;
 use super::semver::Semver;
 use super::types::{is_num, Type};
 use super::value::{equals, numeric_cmp, MapValue, Value};
@@ -149,6 +150,12 @@ fn typed(b: bool, t: Type) -> Sig {
     } else {
         Sig::NoOverload
     }
+}
+
+/// A conversion function's declared overloads: the argument types it
+/// takes (a dyn argument may be any of them) and the one it gives.
+fn conversion(arg: &Type, from: &[Type], to: Type) -> Sig {
+    typed(from.iter().any(|p| assignable(p, arg)), to)
 }
 
 fn sized(t: &Type) -> Sig {
@@ -520,9 +527,8 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
         (Value::Bytes(x), Value::Bytes(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
-        (Value::Duration(x), Value::Duration(y)) | (Value::Timestamp(x), Value::Timestamp(y)) => {
-            Some(x.cmp(y))
-        }
+        (Value::Duration(x), Value::Duration(y))
+        | (Value::Timestamp(x, _), Value::Timestamp(y, _)) => Some(x.cmp(y)),
         _ => numeric_cmp(a, b),
     }
 }
@@ -561,13 +567,14 @@ pub(crate) fn arith(name: &str, a: &Value, b: &Value) -> R {
         (op::ADD, Bytes(x), Bytes(y)) => Bytes([&x[..], &y[..]].concat().into()),
         (op::ADD, Duration(x), Duration(y)) => duration(x + y)?,
         (op::SUBSTRACT, Duration(x), Duration(y)) => duration(x - y)?,
-        (op::ADD, Timestamp(t), Duration(d)) | (op::ADD, Duration(d), Timestamp(t)) => {
-            Timestamp(super::time::checked_timestamp(t + d)?)
+        // addTimeDurationChecked: the result keeps the time's zone.
+        (op::ADD, Timestamp(t, zone), Duration(d)) | (op::ADD, Duration(d), Timestamp(t, zone)) => {
+            Timestamp(super::time::checked_timestamp(t + d)?, *zone)
         }
-        (op::SUBSTRACT, Timestamp(t), Duration(d)) => {
-            Timestamp(super::time::checked_timestamp(t - d)?)
+        (op::SUBSTRACT, Timestamp(t, zone), Duration(d)) => {
+            Timestamp(super::time::checked_timestamp(t - d)?, *zone)
         }
-        (op::SUBSTRACT, Timestamp(x), Timestamp(y)) => duration(x - y)?,
+        (op::SUBSTRACT, Timestamp(x, _), Timestamp(y, _)) => duration(x - y)?,
         _ => return Err(no_overload(name, &[a, b])),
     })
 }
@@ -593,9 +600,11 @@ fn format_name(f: &str) -> Option<&'static str> {
 }
 
 /// Standard base64 with padding, as Go's `base64.StdEncoding.DecodeString` accepts it.
+/// govalidator's IsBase64 pattern: whole groups of four, the last padded
+/// at most twice; not empty.
 fn is_base64(s: &str) -> bool {
     let b = s.as_bytes();
-    if !b.len().is_multiple_of(4) {
+    if b.is_empty() || !b.len().is_multiple_of(4) {
         return false;
     }
     let pad = b.iter().rev().take_while(|c| **c == b'=').count();

@@ -76,7 +76,7 @@ fn lists_and_maps_as_cel_literals() {
         .unwrap(),
         r#"["NaN", "+Inf", "-Inf"]"#
     );
-    let ts = crate::cel::time::parse_timestamp("2023-02-03T23:31:20Z").unwrap();
+    let (ts, _) = crate::cel::time::parse_timestamp("2023-02-03T23:31:20Z").unwrap();
     assert_eq!(
         f(
             "%s",
@@ -85,7 +85,7 @@ fn lists_and_maps_as_cel_literals() {
                 Value::Double(3.25),
                 Value::Null,
                 list(vec![Value::Int(9), Value::Int(8)]),
-                Value::Timestamp(ts),
+                Value::Timestamp(ts, 0),
             ])]
         )
         .unwrap(),
