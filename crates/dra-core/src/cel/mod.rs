@@ -435,7 +435,8 @@ mod tests {
 mod cost_tests {
     use super::*;
 
-    /// Reference costs from the Kubernetes DRA CEL tests (spec/cel.md §5).
+    /// Reference costs from the Kubernetes DRA CEL tests (spec/cel.md §5;
+    /// every case of their compile_test.go runs in tests/cel_costs.rs).
     #[test]
     fn estimated_costs_follow_the_reference() {
         let env = Env {
@@ -456,7 +457,10 @@ mod cost_tests {
                 r#"device.capacity["d"].name.isGreaterThan(quantity("1Ki"))"#,
                 6.0,
             ),
-            (r#"device.attributes.exists_one(x, x == "d")"#, 164.0),
+            (
+                r#"device.attributes.exists_one(x, x == "dra.example.com")"#,
+                164.0,
+            ),
             (r#"cel.bind(dra, device.attributes["d"], dra.name)"#, 15.0),
             // cel-go charges equality, string ordering, affixes, contains and
             // matches by length alone (checker/cost.go functionCost).
@@ -468,6 +472,22 @@ mod cost_tests {
         for ((e, _), (g, w)) in cases.iter().zip(&got) {
             assert_eq!(g, w, "{e}: estimated {g}, Kubernetes {w}");
         }
+        // A conditional costs its condition and the dearer branch, and its
+        // size is the larger branch's (checker/cost.go, Conditional).
+        let condition = r#"device.driver == "dra.example.com""#;
+        let branch = r#"device.attributes.exists_one(x, x == "d")"#;
+        assert_eq!(
+            cost(&format!("{condition} ? {branch} : false")),
+            cost(condition) + cost(branch)
+        );
+        assert_eq!(
+            cost(&format!("{condition} ? false : {branch}")),
+            cost(condition) + cost(branch)
+        );
+        assert_eq!(
+            cost(&format!("({condition} ? [1, 2, 3] : [1]).all(v, v > 0)")),
+            4.0 + cost("[1, 2, 3].all(v, v > 0)")
+        );
         let seven = "[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, [1,2,3,4,5,6,7,8,9,10].all(z2, [1,2,3,4,5,6,7,8,9,10].all(z3, [1,2,3,4,5,6,7,8,9,10].all(z4, [1,2,3,4,5,6,7,8,9,10].all(z5, z5 > 0)))))))";
         assert!(cost(seven) > MAX_ESTIMATED_COST);
     }

@@ -522,6 +522,13 @@ impl<'a> Checker<'a> {
                         let a = target.as_ref().map_or(size_of(0), |t| t.size);
                         (0.1 * a).ceil()
                     }
+                    super::functions::Extra::Traversal(factor) => {
+                        let a = target.as_ref().map_or(size_of(0), |t| t.size);
+                        (factor * a).ceil()
+                    }
+                    super::functions::Extra::ArgTraversal => (0.1 * size_of(0)).ceil(),
+                    super::functions::Extra::InList => size_of(1),
+                    super::functions::Extra::Flat(n) => n,
                     super::functions::Extra::Equality => (0.1 * size_of(0).min(size_of(1))).ceil(),
                     super::functions::Extra::Affix => (0.1 * size_of(0)).ceil(),
                     super::functions::Extra::Contains => {
@@ -538,17 +545,29 @@ impl<'a> Checker<'a> {
                     super::functions::Extra::Equality
                     | super::functions::Extra::Affix
                     | super::functions::Extra::Contains
-                    | super::functions::Extra::Matches => 0.0,
+                    | super::functions::Extra::Matches
+                    | super::functions::Extra::Traversal(_)
+                    | super::functions::Extra::ArgTraversal
+                    | super::functions::Extra::InList
+                    | super::functions::Extra::Flat(_) => 0.0,
                     _ => 1.0,
                 };
                 let size = match &ty {
+                    // cel-go's Conditional: the union of the branches' sizes.
+                    _ if name == op::CONDITIONAL => size_of(1).max(size_of(2)),
                     Type::List(_) | Type::Map(..) | Type::String => {
                         target.as_ref().map_or(size_of(0), |t| t.size).max(1.0)
                     }
                     _ => 1.0,
                 };
                 let cost = match name {
-                    op::LOGICAL_AND | op::LOGICAL_OR | op::CONDITIONAL => base,
+                    op::LOGICAL_AND | op::LOGICAL_OR => base,
+                    // checker/cost.go functionCost: the condition plus the
+                    // union of the branches, whose maximum is the dearer one.
+                    op::CONDITIONAL => {
+                        let branch = |i: usize| args.get(i).map_or(0.0, |a| a.cost);
+                        branch(0) + branch(1).max(branch(2))
+                    }
                     _ => base + unit + extra,
                 };
                 Ok(c(ty, cost, size))

@@ -105,7 +105,11 @@ pub(super) fn signature(
         },
         // List-type attributes (DRAListTypeAttributes): a list attribute, or
         // a scalar one read as a one-element list, includes a value.
-        ("includes", Some(_)) if n == 1 && env.list_type_attributes => ok(T::Bool),
+        // Estimated as `arg in target` over the longest list an attribute
+        // may hold (ResourceSliceMaxAttributeValuesPerDevice).
+        ("includes", Some(_)) if n == 1 && env.list_type_attributes => {
+            Sig::Ok(T::Bool, Extra::Flat(48.0))
+        }
         ("includes", _) => {
             Sig::Gated("undeclared reference to 'includes' (in container '')".into())
         }

@@ -31,6 +31,21 @@ pub(crate) enum Extra {
     None,
     /// Linear in the receiver's (or first argument's) length.
     Strings,
+    /// The Kubernetes library estimator's string functions
+    /// (`apiserver/pkg/cel/library/cost.go` EstimateCallCost): the
+    /// receiver's length times the factor (0.1 to read it, 0.2 to read it
+    /// and build the result), no base cost.
+    Traversal(f64),
+    /// cel-go's ExtQuoteString, StringToBytes, BytesToString: the first
+    /// argument's length times 0.1, no base cost.
+    ArgTraversal,
+    /// `@in` on a list (cel-go's InList, also when a dyn operand may be a
+    /// list: the union of the overloads' estimates): the list's size, no
+    /// base cost.
+    InList,
+    /// DRA's `includes` (compile.go draCostEstimator): the most values an
+    /// attribute may hold, no base cost.
+    Flat(f64),
     /// Linear in the smaller operand, with no base cost (cel-go's
     /// equality and string ordering).
     Equality,

@@ -136,8 +136,9 @@ pub(super) fn signature(
         },
         // `@in` is (A, list(A)) or (A, map(A, B)).
         (op::IN, None) if n == 2 => match a(1) {
-            T::List(k) | T::Map(k, _) => typed(comparable(k, a(0)), T::Bool),
-            T::Dyn => ok(T::Bool),
+            T::List(k) if comparable(k, a(0)) => Sig::Ok(T::Bool, Extra::InList),
+            T::Map(k, _) => typed(comparable(k, a(0)), T::Bool),
+            T::Dyn => Sig::Ok(T::Bool, Extra::InList),
             _ => Sig::NoOverload,
         },
         _ => return None,

@@ -18,9 +18,11 @@ pub(super) fn signature(
     // StringsVersion(2), the base environment's; Kubernetes' regex.go):
     // a call that fits none is the checker's "no matching overload".
     let fits = |receiver: &Type, params: &[Type]| member(target, args, receiver, params);
-    let string_call = |result: Type, overloads: &[&[Type]]| {
+    // Estimates: the Kubernetes library's CostEstimator, which cel-go asks
+    // before its own table (checker/cost.go functionCost).
+    let estimated = |result: Type, extra: Extra, overloads: &[&[Type]]| {
         if overloads.iter().any(|p| fits(&S, p)) {
-            Sig::Ok(result, Extra::Strings)
+            Sig::Ok(result, extra)
         } else {
             Sig::NoOverload
         }
@@ -31,12 +33,14 @@ pub(super) fn signature(
         // A dyn receiver with one argument may be a list (the Kubernetes
         // lists library's indexOf): left to that family.
         ("indexOf" | "lastIndexOf", Some(t)) if *t == T::String || args.len() == 2 => {
-            string_call(T::Int, &[&[S], &[S, I]])
+            estimated(T::Int, Extra::Traversal(0.1), &[&[S], &[S, I]])
         }
-        ("lowerAscii" | "upperAscii" | "trim", Some(_)) => string_call(T::String, &[&[]]),
-        ("replace", Some(_)) => string_call(T::String, &[&[S, S], &[S, S, I]]),
-        ("split", Some(_)) => string_call(strings(), &[&[S], &[S, I]]),
-        ("substring", Some(_)) => string_call(T::String, &[&[I], &[I, I]]),
+        ("lowerAscii" | "upperAscii" | "trim", Some(_)) => {
+            estimated(T::String, Extra::Traversal(0.1), &[&[]])
+        }
+        ("replace", Some(_)) => estimated(T::String, Extra::Traversal(0.2), &[&[S, S], &[S, S, I]]),
+        ("split", Some(_)) => estimated(strings(), Extra::Traversal(0.2), &[&[S], &[S, I]]),
+        ("substring", Some(_)) => estimated(T::String, Extra::Traversal(0.1), &[&[I], &[I, I]]),
         ("join", Some(_)) => {
             if [&[][..], &[S][..]]
                 .iter()
@@ -47,12 +51,23 @@ pub(super) fn signature(
                 Sig::NoOverload
             }
         }
-        ("format", Some(_)) => typed(fits(&S, &[T::List(Box::new(T::Dyn))]), T::String),
+        // cel-go's ExtFormatString: the format string's length.
+        ("format", Some(_)) => estimated(
+            T::String,
+            Extra::Traversal(0.1),
+            &[&[T::List(Box::new(T::Dyn))]],
+        ),
         // `strings.quote(s)`, a namespaced global.
-        ("quote", Some(T::Dyn)) => typed(args.len() == 1 && assignable(&S, args[0]), T::String),
-        // Kubernetes regex.
-        ("find", Some(_)) => string_call(T::String, &[&[S]]),
-        ("findAll", Some(_)) => string_call(strings(), &[&[S], &[S, I]]),
+        ("quote", Some(T::Dyn)) => {
+            if args.len() == 1 && assignable(&S, args[0]) {
+                Sig::Ok(T::String, Extra::ArgTraversal)
+            } else {
+                Sig::NoOverload
+            }
+        }
+        // Kubernetes regex, estimated as `matches` is.
+        ("find", Some(_)) => estimated(T::String, Extra::Matches, &[&[S]]),
+        ("findAll", Some(_)) => estimated(strings(), Extra::Matches, &[&[S], &[S, I]]),
         _ => return None,
     })
 }
