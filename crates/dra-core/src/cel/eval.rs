@@ -736,6 +736,13 @@ fn go_type(v: &Value) -> &'static str {
         Value::Timestamp(..) => "types.Timestamp",
         Value::Optional(_) => "*types.Optional",
         Value::Type(_) => "*types.Type",
+        // The Kubernetes library types (k8s.io/apiserver/pkg/cel), as the
+        // values attributes, capacities and the constructors give them.
+        Value::Semver(_) => "cel.Semver",
+        Value::Quantity(_) => "cel.Quantity",
+        Value::Ip(_) => "cel.IP",
+        Value::Cidr(..) => "cel.CIDR",
+        Value::Url(_) => "cel.URL",
         _ => "ref.Val",
     }
 }

@@ -436,7 +436,7 @@ mod cost_tests {
     use super::*;
 
     /// Reference costs from the Kubernetes DRA CEL tests (spec/cel.md §5;
-    /// every case of their compile_test.go runs in tests/cel_costs.rs).
+    /// every case of their compile_test.go runs in tests/cel_upstream.rs).
     #[test]
     fn estimated_costs_follow_the_reference() {
         let env = Env {
