@@ -132,6 +132,12 @@ impl<'a> Eval<'a> {
             }
             Expr::Select(s) => {
                 self.charge(1)?;
+                if let Some(name) = super::library_type_ident(&s.operand, &s.field) {
+                    let unshadowed = matches!(&s.operand.expr, Expr::Ident(n) if !self.scopes.iter().any(|(v, _)| v == n));
+                    if !s.test && unshadowed {
+                        return Ok(Value::Type(name));
+                    }
+                }
                 // `device.x`: read the field without materialising the device value.
                 if !s.test {
                     if let Expr::Ident(n) = &s.operand.expr {

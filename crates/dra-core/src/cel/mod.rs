@@ -114,6 +114,21 @@ pub fn list_values_converted(gates: &FeatureGates) -> bool {
     gates.version >= Version::V1_37 || gates.enabled(Gate::DRAListTypeAttributes)
 }
 
+/// `net.IP` and `net.CIDR`: the Kubernetes IP and CIDR libraries declare
+/// their type's name as a variable of type `type` (library/ip.go and
+/// cidr.go CompileOptions), so `type(ip(s)) == net.IP`. The quantity,
+/// semver, URL and format libraries declare none.
+pub(crate) fn library_type_ident(
+    operand: &cel::common::ast::IdedExpr,
+    field: &str,
+) -> Option<&'static str> {
+    match (&operand.expr, field) {
+        (cel::common::ast::Expr::Ident(ns), "IP") if ns == "net" => Some("net.IP"),
+        (cel::common::ast::Expr::Ident(ns), "CIDR") if ns == "net" => Some("net.CIDR"),
+        _ => None,
+    }
+}
+
 /// A compiled selector.
 #[derive(Debug)]
 pub struct Program {

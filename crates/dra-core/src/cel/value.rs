@@ -288,6 +288,8 @@ pub fn equals(a: &Value, b: &Value) -> Option<bool> {
         (Url(x), Url(y)) => x.text == y.text,
         (Duration(x), Duration(y)) | (Timestamp(x, _), Timestamp(y, _)) => x == y,
         (Type(x), Type(y)) => x == y,
+        // apiserver/pkg/cel Format.Equal: by name.
+        (Format(x), Format(y)) => x == y,
         _ => return None,
     })
 }

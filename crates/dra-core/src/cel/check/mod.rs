@@ -159,6 +159,13 @@ impl<'a> Checker<'a> {
                 }
             }
             Expr::Select(s) => {
+                if !s.test && super::library_type_ident(&s.operand, &s.field).is_some() {
+                    let unshadowed =
+                        matches!(&s.operand.expr, Expr::Ident(n) if self.lookup(n).is_none());
+                    if unshadowed {
+                        return Ok(c(Type::TypeT, 1.0, 1.0));
+                    }
+                }
                 let operand = self.check(&s.operand)?;
                 let r = self.select(e, &operand, &s.field)?;
                 if s.test {

@@ -173,6 +173,20 @@ fn is_date_time(s: &str) -> bool {
 mod tests {
     use super::messages;
 
+    /// Formats compare by name (apiserver/pkg/cel Format.Equal), as
+    /// format_test.go's lookup-and-comparison cases check.
+    #[test]
+    fn formats_compare_by_name() {
+        for e in [
+            "format.named('uri').value() == format.uri()",
+            "format.named('dns1123Label').value() == format.dns1123Label()",
+            "format.uri() != format.uuid()",
+            "!format.named('unknown').hasValue()",
+        ] {
+            assert_eq!(super::super::run_on("name: d\n", e), Ok(true), "{e}");
+        }
+    }
+
     /// strfmt's date, date-time and UUID checks (go-openapi/strfmt date.go
     /// and time.go, whose fork kube-openapi keeps; default.go's UUIDPattern).
     #[test]

@@ -111,6 +111,23 @@ mod tests {
         super::super::run_on("name: d\n", expr)
     }
 
+    /// `net.IP` and `net.CIDR` are the libraries' type identifiers
+    /// (ip_test.go "type of IP is net.IP", cidr_test.go "type of CIDR is
+    /// net.CIDR"); a variable named `net` hides them.
+    #[test]
+    fn type_identifiers_of_the_ip_and_cidr_libraries() {
+        for e in [
+            "type(ip('192.168.0.1')) == net.IP",
+            "type(cidr('192.168.0.0/24')) == net.CIDR",
+            "type(ip('::1')) != net.CIDR",
+            "cel.bind(net, {'IP': 1}, net.IP == 1)",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+        let err = run("type(ip('::1')) == net.MAC").unwrap_err();
+        assert!(err.contains("undeclared reference to 'net'"), "{err}");
+    }
+
     /// ip() and cidr() refuse what Go's netip.ParseAddr/ParsePrefix refuse
     /// (golang/go src/net/netip/netip.go), in their words, wrapped as the
     /// Kubernetes library wraps them (library/ip.go parseIPAddr and
