@@ -36,6 +36,18 @@ pub use value::{Device, Value};
 
 use crate::gates::{FeatureGates, Gate, Version};
 
+/// What a "too complex" finding says after the apiserver's words: the
+/// estimate, or that it has no bound (cel-go's unknown sizes, 2^64).
+pub fn cost_exceeded(cost: f64) -> String {
+    if cost.is_finite() {
+        format!("too complex, exceeds cost limit: estimated cost {cost:.0} > 1000000")
+    } else {
+        "too complex, exceeds cost limit: the estimated cost has no bound (a string or list \
+         whose size the estimator cannot know reaches a function charged by its length)"
+            .into()
+    }
+}
+
 /// Limit of the apiserver's estimated cost (`CELSelectorExpressionMaxCost`).
 pub const MAX_ESTIMATED_COST: f64 = 1_000_000.0;
 /// Longest expression the apiserver compiles.

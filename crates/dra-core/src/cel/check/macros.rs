@@ -80,7 +80,7 @@ impl Checker<'_> {
             };
             return Ok(Some(c(
                 ty,
-                range.cost + range.size * (body_cost + 1.0),
+                range.cost + super::times(range.size, body_cost + 1.0),
                 range.size,
             )));
         }
@@ -153,8 +153,8 @@ impl Checker<'_> {
                 return Ok(Some(c(
                     ty,
                     range.cost
-                        + range.size * (key.cost + 1.0)
-                        + range.size * range.size.max(1.0).log2().ceil(),
+                        + super::times(range.size, key.cost + 1.0)
+                        + super::times(range.size, range.size.max(1.0).log2().ceil()),
                     range.size,
                 )));
             }

@@ -42,6 +42,36 @@ pub(crate) struct Checked {
     pub size: f64,
 }
 
+/// cel-go's saturating products: nothing times an unbounded size is
+/// nothing (f64 would say NaN).
+pub(crate) fn times(a: f64, b: f64) -> f64 {
+    if a == 0.0 || b == 0.0 {
+        0.0
+    } else {
+        a * b
+    }
+}
+
+/// Functions whose string, bytes, list, map or dyn result has no size in
+/// cel-go's estimate: no estimator gives one (checker/cost.go functionCost
+/// sizes only bytes(string), string(bytes), strings.quote, `+`, `?:`;
+/// library/cost.go the string library's and `find`; ext lists theirs), and
+/// a call has no path for the DRA size estimator. The conversions are
+/// unsized even as identities (`string('a')`); so are `format`,
+/// `charAt`, the URL getters and the optional library's `value` and
+/// `orValue`.
+fn unsized_result(name: &str, member: bool, args: &[&Type]) -> bool {
+    let arg = |t: &Type| args.first().is_some_and(|a| a.as_dyn() == t);
+    match name {
+        "string" => !member && !arg(&Type::Bytes),
+        "bytes" => !member && !arg(&Type::String),
+        "format" | "charAt" | "getScheme" | "getHost" | "getHostname" | "getPort"
+        | "getEscapedPath" | "getQuery" => member,
+        "value" | "orValue" => member,
+        _ => false,
+    }
+}
+
 fn c(ty: Type, cost: f64, size: f64) -> Checked {
     Checked { ty, cost, size }
 }
@@ -279,7 +309,7 @@ impl<'a> Checker<'a> {
                 let result = result?;
                 let iterations = range.size.max(0.0);
                 let cost =
-                    range.cost + init.cost + iterations * (cond.cost + step.cost) + result.cost;
+                    range.cost + init.cost + times(iterations, cond.cost + step.cost) + result.cost;
                 Ok(c(result.ty, cost, result.size.max(iterations)))
             }
             Expr::Call(call) => self.call(e, call),
@@ -525,10 +555,6 @@ impl<'a> Checker<'a> {
             super::functions::Sig::Ok(ty, extra_kind) => {
                 let extra = match extra_kind {
                     super::functions::Extra::None => 0.0,
-                    super::functions::Extra::Strings => {
-                        let a = target.as_ref().map_or(size_of(0), |t| t.size);
-                        (0.1 * a).ceil()
-                    }
                     super::functions::Extra::Traversal(factor) => {
                         let a = target.as_ref().map_or(size_of(0), |t| t.size);
                         (factor * a).ceil()
@@ -540,11 +566,23 @@ impl<'a> Checker<'a> {
                     super::functions::Extra::Affix => (0.1 * size_of(0)).ceil(),
                     super::functions::Extra::Contains => {
                         let t = target.as_ref().map_or(0.0, |t| t.size);
-                        (0.1 * t).ceil() * (0.1 * size_of(0)).ceil()
+                        times((0.1 * t).ceil(), (0.1 * size_of(0)).ceil())
                     }
                     super::functions::Extra::Matches => {
                         let t = target.as_ref().map_or(0.0, |t| t.size);
-                        (0.1 * (t + 1.0)).ceil() * (0.25 * size_of(0)).ceil()
+                        times((0.1 * (t + 1.0)).ceil(), (0.25 * size_of(0)).ceil())
+                    }
+                    // library/cost.go join: the list's size times its
+                    // elements' size, which the DRA size estimator cannot
+                    // give (an element has no path): unbounded unless the
+                    // list is empty.
+                    super::functions::Extra::Join => {
+                        let n = target.as_ref().map_or(0.0, |t| t.size);
+                        if n == 0.0 {
+                            0.0
+                        } else {
+                            f64::INFINITY
+                        }
                     }
                 };
                 // cel-go charges these by length alone, without the base unit.
@@ -556,12 +594,28 @@ impl<'a> Checker<'a> {
                     | super::functions::Extra::Traversal(_)
                     | super::functions::Extra::ArgTraversal
                     | super::functions::Extra::InList
-                    | super::functions::Extra::Flat(_) => 0.0,
+                    | super::functions::Extra::Flat(_)
+                    | super::functions::Extra::Join => 0.0,
                     _ => 1.0,
                 };
                 let size = match &ty {
                     // cel-go's Conditional: the union of the branches' sizes.
                     _ if name == op::CONDITIONAL => size_of(1).max(size_of(2)),
+                    // No estimator gives these results a size and no path
+                    // leads the DRA size estimator to them, so cel-go's
+                    // computeSize finds none: the size is unknown
+                    // (UnknownSizeEstimate, up to 2^64), and a function
+                    // charged by its length is unbounded on it.
+                    Type::List(_)
+                    | Type::Map(..)
+                    | Type::String
+                    | Type::Bytes
+                    | Type::Dyn
+                    | Type::Any
+                        if unsized_result(name, target.is_some(), &arg_types) =>
+                    {
+                        f64::INFINITY
+                    }
                     Type::List(_) | Type::Map(..) | Type::String => {
                         target.as_ref().map_or(size_of(0), |t| t.size).max(1.0)
                     }

@@ -29,8 +29,6 @@ use crate::quantity::Quantity;
 /// How a call's cost grows beyond 1.
 pub(crate) enum Extra {
     None,
-    /// Linear in the receiver's (or first argument's) length.
-    Strings,
     /// The Kubernetes library estimator's string functions
     /// (`apiserver/pkg/cel/library/cost.go` EstimateCallCost): the
     /// receiver's length times the factor (0.1 to read it, 0.2 to read it
@@ -46,6 +44,9 @@ pub(crate) enum Extra {
     /// DRA's `includes` (compile.go draCostEstimator): the most values an
     /// attribute may hold, no base cost.
     Flat(f64),
+    /// The Kubernetes library's `join`: by the joined size, which the
+    /// estimator cannot bound.
+    Join,
     /// Linear in the smaller operand, with no base cost (cel-go's
     /// equality and string ordering).
     Equality,

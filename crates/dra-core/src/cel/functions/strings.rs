@@ -46,7 +46,7 @@ pub(super) fn signature(
                 .iter()
                 .any(|p| member(target, args, &strings(), p))
             {
-                Sig::Ok(T::String, Extra::Strings)
+                Sig::Ok(T::String, Extra::Join)
             } else {
                 Sig::NoOverload
             }

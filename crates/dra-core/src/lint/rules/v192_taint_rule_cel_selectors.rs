@@ -74,10 +74,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                         Forbidden,
                         path,
                         n.span,
-                        format!(
-                            "too complex, exceeds cost limit: estimated cost {:.0} > 1000000",
-                            p.estimated_cost
-                        ),
+                        crate::cel::cost_exceeded(p.estimated_cost),
                     );
                 }
                 Ok(_) => {}
