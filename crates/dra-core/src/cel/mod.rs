@@ -515,6 +515,40 @@ mod cost_tests {
             cost(&format!("({condition} ? [1, 2, 3] : [1]).all(v, v > 0)")),
             4.0 + cost("[1, 2, 3].all(v, v > 0)")
         );
+        // Sizes as cel-go's estimator knows them: by the DRA size
+        // estimator's paths (attribute names 32, values 64, domains 63),
+        // by a literal's entries, by what a map/filter step adds; anything
+        // else unknown, so a length-charged call on it has no bound.
+        let d = r#"device.attributes["d"]"#;
+        assert_eq!(
+            cost(&format!(r#"{d}.exists(k, k.contains("x"))"#)),
+            3.0 + 32.0 * 9.0 + 1.0
+        );
+        for bounded in [
+            format!(r#"{d}.exists(k, {d}[k].contains("a"))"#),
+            r#"["ab", "c"].exists(x, x.contains("a"))"#.to_string(),
+            r#"device.attributes.map(m, m).exists(x, x.contains("a"))"#.to_string(),
+            r#"device.attributes.all(m, n, n.exists(k, k.contains("a")))"#.to_string(),
+            format!(r#"cel.bind(a, {d}, a.name.contains("a"))"#),
+        ] {
+            assert!(
+                cost(&bounded) < MAX_ESTIMATED_COST,
+                "{bounded}: {}",
+                cost(&bounded)
+            );
+        }
+        for unbounded in [
+            format!(r#"{d}.names.exists(x, x.contains("a"))"#),
+            r#"{"a": "xyz"}.a.contains("x")"#.to_string(),
+            r#""a,b".split(",").exists(x, x.contains("a"))"#.to_string(),
+            format!(r#"{d}.?name.orValue("").contains("a")"#),
+        ] {
+            assert!(
+                cost(&unbounded).is_infinite(),
+                "{unbounded}: {}",
+                cost(&unbounded)
+            );
+        }
         let seven = "[1,2,3,4,5,6,7,8,9,10].all(x, [1,2,3,4,5,6,7,8,9,10].all(y, [1,2,3,4,5,6,7,8,9,10].all(z, [1,2,3,4,5,6,7,8,9,10].all(z2, [1,2,3,4,5,6,7,8,9,10].all(z3, [1,2,3,4,5,6,7,8,9,10].all(z4, [1,2,3,4,5,6,7,8,9,10].all(z5, z5 > 0)))))))";
         assert!(cost(seven) > MAX_ESTIMATED_COST);
     }

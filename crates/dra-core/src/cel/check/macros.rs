@@ -4,7 +4,7 @@
 
 use cel::common::ast::{CallExpr, Expr, IdedExpr};
 
-use super::{c, Checked, Checker, CompileError, CompileErrorKind, Type, MAX_ID, MAX_STRING_ATTR};
+use super::{c, iteration_vars, Checked, Checker, CompileError, CompileErrorKind, Type};
 
 impl Checker<'_> {
     /// `cel.bind(x, init, body)`, `list.all(i, v, p)` and friends, `opt.optMap(x, e)`.
@@ -32,11 +32,20 @@ impl Checker<'_> {
                 ));
             };
             let init = self.check(&call.args[1])?;
-            self.scopes.push((var, c(init.ty.clone(), 0.0, init.size)));
+            self.scopes.push((
+                var,
+                Checked {
+                    cost: 0.0,
+                    ..init.clone()
+                },
+            ));
             let body = self.check(&call.args[2]);
             self.scopes.pop();
             let body = body?;
-            return Ok(Some(c(body.ty, 10.0 + init.cost + body.cost, body.size)));
+            return Ok(Some(Checked {
+                cost: 10.0 + init.cost + body.cost,
+                ..body
+            }));
         }
         let two_var = crate::cel::is_two_var_macro(name);
         if two_var && call.target.is_some() && call.args.len() >= 3 {
@@ -53,8 +62,9 @@ impl Checker<'_> {
                 Type::Map(k, v) => ((**k).clone(), (**v).clone()),
                 _ => (Type::Dyn, Type::Dyn),
             };
-            self.scopes.push((v1, c(t1, 0.0, MAX_ID)));
-            self.scopes.push((v2, c(t2, 0.0, MAX_STRING_ATTR)));
+            let (first, second) = iteration_vars(&range, t1, t2, true);
+            self.scopes.push((v1, first));
+            self.scopes.push((v2, second));
             let mut body_cost = 0.0;
             let mut last = Type::Dyn;
             let mut res = Ok(());
@@ -116,7 +126,8 @@ impl Checker<'_> {
                     Type::Dyn | Type::Any => Type::Dyn,
                     _ => Type::Dyn,
                 };
-                self.scopes.push((var, c(element, 0.0, MAX_STRING_ATTR)));
+                let (element, _) = iteration_vars(&range, element, Type::Dyn, false);
+                self.scopes.push((var, element));
                 let key = self.check(&call.args[1]);
                 self.scopes.pop();
                 let key = key?;

@@ -38,42 +38,24 @@ pub struct CompileError {
 pub(crate) struct Checked {
     pub ty: Type,
     pub cost: f64,
-    /// Worst-case length of a string or number of elements of a collection.
+    /// Worst-case length of a string or number of elements of a collection;
+    /// infinite where cel-go's estimate has no size (UnknownSizeEstimate).
     pub size: f64,
+    /// The sizes of what the value holds, for its elements, keys and values.
+    pub holds: Holds,
 }
 
-/// cel-go's saturating products: nothing times an unbounded size is
-/// nothing (f64 would say NaN).
-pub(crate) fn times(a: f64, b: f64) -> f64 {
-    if a == 0.0 || b == 0.0 {
-        0.0
-    } else {
-        a * b
-    }
-}
-
-/// Functions whose string, bytes, list, map or dyn result has no size in
-/// cel-go's estimate: no estimator gives one (checker/cost.go functionCost
-/// sizes only bytes(string), string(bytes), strings.quote, `+`, `?:`;
-/// library/cost.go the string library's and `find`; ext lists theirs), and
-/// a call has no path for the DRA size estimator. The conversions are
-/// unsized even as identities (`string('a')`); so are `format`,
-/// `charAt`, the URL getters and the optional library's `value` and
-/// `orValue`.
-fn unsized_result(name: &str, member: bool, args: &[&Type]) -> bool {
-    let arg = |t: &Type| args.first().is_some_and(|a| a.as_dyn() == t);
-    match name {
-        "string" => !member && !arg(&Type::Bytes),
-        "bytes" => !member && !arg(&Type::String),
-        "format" | "charAt" | "getScheme" | "getHost" | "getHostname" | "getPort"
-        | "getEscapedPath" | "getQuery" => member,
-        "value" | "orValue" => member,
-        _ => false,
-    }
-}
+mod sizes;
+pub(crate) use sizes::{iteration_vars, times, Holds};
+use sizes::{sized_as, unsized_result};
 
 fn c(ty: Type, cost: f64, size: f64) -> Checked {
-    Checked { ty, cost, size }
+    Checked {
+        ty,
+        cost,
+        size,
+        holds: Holds::Unknown,
+    }
 }
 
 /// Limits of the DRA size estimator (spec/cel.md §5).
@@ -176,7 +158,10 @@ impl<'a> Checker<'a> {
                     return Ok(c(Type::Device, 1.0, 1.0));
                 }
                 if let Some(t) = self.lookup(name) {
-                    return Ok(c(t.ty.clone(), 1.0, t.size));
+                    return Ok(Checked {
+                        cost: 1.0,
+                        ..t.clone()
+                    });
                 }
                 match name.as_str() {
                     "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map"
@@ -202,7 +187,10 @@ impl<'a> Checker<'a> {
                     // has() costs nothing extra (Kubernetes keeps the old presence cost).
                     return Ok(c(Type::Bool, operand.cost, 1.0));
                 }
-                Ok(c(r.ty, operand.cost + 1.0, r.size))
+                Ok(Checked {
+                    cost: operand.cost + 1.0,
+                    ..r
+                })
             }
             Expr::List(l) => {
                 let mut elem: Option<Type> = None;
@@ -222,33 +210,47 @@ impl<'a> Checker<'a> {
                     };
                     elem = Some(self.join_literal(item, elem, ty)?);
                 }
-                let _ = size;
-                Ok(c(
-                    Type::list(elem.unwrap_or(Type::Dyn)),
-                    cost + 10.0, // cel-go charges 10 to create a list, 30 a map
-                    l.elements.len() as f64,
-                ))
+                Ok(Checked {
+                    holds: Holds::Literal {
+                        key: 1.0,
+                        value: size,
+                    },
+                    ..c(
+                        Type::list(elem.unwrap_or(Type::Dyn)),
+                        cost + 10.0, // cel-go charges 10 to create a list, 30 a map
+                        l.elements.len() as f64,
+                    )
+                })
             }
             Expr::Map(m) => {
                 let (mut kt, mut vt): (Option<Type>, Option<Type>) = (None, None);
                 let mut cost = 0.0;
+                let (mut key_size, mut value_size) = (0.0f64, 0.0f64);
                 for entry in &m.entries {
                     if let EntryExpr::MapEntry(me) = &entry.expr {
                         let k = self.check(&me.key)?;
                         let v = self.check(&me.value)?;
                         cost += k.cost + v.cost;
+                        key_size = key_size.max(k.size);
+                        value_size = value_size.max(v.size);
                         kt = Some(self.join_literal(&me.key, kt, k.ty)?);
                         vt = Some(self.join_literal(&me.value, vt, v.ty)?);
                     }
                 }
-                Ok(c(
-                    Type::Map(
-                        Box::new(kt.unwrap_or(Type::Dyn)),
-                        Box::new(vt.unwrap_or(Type::Dyn)),
-                    ),
-                    cost + 30.0,
-                    m.entries.len() as f64,
-                ))
+                Ok(Checked {
+                    holds: Holds::Literal {
+                        key: key_size,
+                        value: value_size,
+                    },
+                    ..c(
+                        Type::Map(
+                            Box::new(kt.unwrap_or(Type::Dyn)),
+                            Box::new(vt.unwrap_or(Type::Dyn)),
+                        ),
+                        cost + 30.0,
+                        m.entries.len() as f64,
+                    )
+                })
             }
             Expr::Struct(s) => Err(self.err(
                 e,
@@ -279,17 +281,12 @@ impl<'a> Checker<'a> {
                         ))
                     }
                 };
-                let elem_size = match &range.ty {
-                    Type::Map(..) => MAX_DOMAIN,
-                    _ => MAX_STRING_ATTR,
-                };
                 let init = self.check(&comp.accu_init)?;
-                self.scopes
-                    .push((comp.accu_var.clone(), c(init.ty.clone(), 0.0, init.size)));
-                self.scopes
-                    .push((comp.iter_var.clone(), c(t1, 0.0, elem_size)));
+                self.scopes.push((comp.accu_var.clone(), init.clone()));
+                let (first, second) = iteration_vars(&range, t1, t2, comp.iter_var2.is_some());
+                self.scopes.push((comp.iter_var.clone(), first));
                 if let Some(v2) = &comp.iter_var2 {
-                    self.scopes.push((v2.clone(), c(t2, 0.0, MAX_STRING_ATTR)));
+                    self.scopes.push((v2.clone(), second));
                 }
                 let cond = self.check(&comp.loop_cond);
                 let step = self.check(&comp.loop_step);
@@ -310,7 +307,17 @@ impl<'a> Checker<'a> {
                 let iterations = range.size.max(0.0);
                 let cost =
                     range.cost + init.cost + times(iterations, cond.cost + step.cost) + result.cost;
-                Ok(c(result.ty, cost, result.size.max(iterations)))
+                // A list or map built by the loop (map, filter) holds what
+                // its step adds (cel-go copies the step's entry size).
+                let holds = if matches!(&comp.accu_init.expr, Expr::List(_) | Expr::Map(_)) {
+                    step.holds.clone()
+                } else {
+                    Holds::Unknown
+                };
+                Ok(Checked {
+                    holds,
+                    ..c(result.ty, cost, result.size.max(iterations))
+                })
             }
             Expr::Call(call) => self.call(e, call),
         }
@@ -349,21 +356,23 @@ impl<'a> Checker<'a> {
         match &operand.ty {
             Type::Device => match field {
                 "driver" => Ok(c(Type::String, 0.0, MAX_DOMAIN)),
-                "attributes" => Ok(c(
+                "attributes" => Ok(sized_as(
                     Type::Map(
                         Box::new(Type::String),
                         Box::new(Type::Map(Box::new(Type::String), Box::new(attribute))),
                     ),
                     0.0,
                     MAX_ATTRS,
+                    Holds::DeviceDomains,
                 )),
-                "capacity" => Ok(c(
+                "capacity" => Ok(sized_as(
                     Type::Map(
                         Box::new(Type::String),
                         Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Quantity))),
                     ),
                     0.0,
                     MAX_ATTRS,
+                    Holds::DeviceDomains,
                 )),
                 "allowMultipleAllocations" if self.env.allow_multiple_allocations => {
                     Ok(c(Type::Bool, 0.0, 1.0))
@@ -379,19 +388,23 @@ impl<'a> Checker<'a> {
                     format!("undefined field '{field}'"),
                 )),
             },
-            Type::Map(_, v) => {
-                let size = match **v {
-                    Type::Map(..) => MAX_ATTRS,
-                    _ => MAX_STRING_ATTR,
-                };
-                Ok(c((**v).clone(), 0.0, size))
-            }
-            Type::Dyn | Type::Any => Ok(c(Type::Dyn, 0.0, MAX_STRING_ATTR)),
+            // compile.go sizeEstimator: a name under an attribute map is
+            // an attribute value; any other selected field has no path the
+            // estimator knows (a domain selected with a dot included).
+            Type::Map(_, v) => Ok(self.selected((**v).clone(), &operand.holds)),
+            Type::Dyn | Type::Any => Ok(self.selected(Type::Dyn, &operand.holds)),
             other => Err(self.err(
                 e,
                 CompileErrorKind::Type,
                 format!("type '{}' does not support field selection", other.name()),
             )),
+        }
+    }
+
+    fn selected(&self, ty: Type, from: &Holds) -> Checked {
+        match from {
+            Holds::DeviceNames => sized_as(ty, 0.0, MAX_STRING_ATTR, Holds::Unknown),
+            _ => sized_as(ty, 0.0, f64::INFINITY, Holds::Unknown),
         }
     }
 
@@ -598,9 +611,27 @@ impl<'a> Checker<'a> {
                     | super::functions::Extra::Join => 0.0,
                     _ => 1.0,
                 };
+                let holds_of = |i: usize| args.get(i).map_or(Holds::Unknown, |a| a.holds.clone());
+                // Index results: what the container holds (cel-go's
+                // entry sizes, or the `@items`/`@values` path).
+                if name == op::INDEX {
+                    let (size, holds) = holds_of(0).value();
+                    return Ok(sized_as(ty, base + 1.0, size, holds));
+                }
+                let holds = match name {
+                    op::CONDITIONAL => holds_of(1).union(&holds_of(2)),
+                    op::ADD if matches!(ty, Type::List(_)) => holds_of(0).union(&holds_of(1)),
+                    "dyn" => holds_of(0),
+                    _ => Holds::Unknown,
+                };
                 let size = match &ty {
                     // cel-go's Conditional: the union of the branches' sizes.
                     _ if name == op::CONDITIONAL => size_of(1).max(size_of(2)),
+                    // AddString, AddBytes, AddList: the sum of the sizes.
+                    Type::List(_) | Type::String | Type::Bytes if name == op::ADD => {
+                        size_of(0) + size_of(1)
+                    }
+                    _ if name == "dyn" => size_of(0),
                     // No estimator gives these results a size and no path
                     // leads the DRA size estimator to them, so cel-go's
                     // computeSize finds none: the size is unknown
@@ -631,7 +662,10 @@ impl<'a> Checker<'a> {
                     }
                     _ => base + unit + extra,
                 };
-                Ok(c(ty, cost, size))
+                Ok(Checked {
+                    holds,
+                    ..sized_as(ty, cost, size, Holds::Unknown)
+                })
             }
             super::functions::Sig::NoOverload => {
                 // cel-go's noMatchingOverload: a member call shows its
