@@ -860,6 +860,30 @@ fn match_hint_names_the_domain() {
     assert!(!text.contains("DOMAIN"), "{text}");
 }
 
+/// `match` evaluates an expression the apiserver would refuse in a new
+/// claim as too complex (its estimated cost has no bound: string() has no
+/// size for cel-go's estimator), and says so; a cheap one has no note.
+#[test]
+fn match_notes_a_selector_too_complex_for_the_apiserver() {
+    let fleet = "testdata/fixtures/explain-fleet/fleet.yaml";
+    let unbounded = "string(device.attributes[\"gpu.example.com\"].index).contains(\"a\")";
+    let (text, code) = out(&["match", unbounded, "-f", fleet]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("note: the apiserver refuses this expression in a new claim or class (too complex, exceeds cost limit"),
+        "{text}"
+    );
+    let (json, _) = json_out(&["match", unbounded, "-f", fleet]);
+    assert!(json["tooComplex"]
+        .as_str()
+        .is_some_and(|m| m.starts_with("too complex, exceeds cost limit")));
+    let cheap = "string(device.attributes[\"gpu.example.com\"].index) == \"a\"";
+    let (text, _) = out(&["match", cheap, "-f", fleet]);
+    assert!(!text.contains("too complex"), "{text}");
+    let (json, _) = json_out(&["match", cheap, "-f", fleet]);
+    assert!(json.get("tooComplex").is_none(), "{json}");
+}
+
 /// A request selector that does not compile is named first: the scheduler
 /// raises its compile error only once it meets a device (selectorsMatch),
 /// and here the class rules every device out before that.

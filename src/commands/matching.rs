@@ -96,5 +96,10 @@ fn text(expr: &str, r: &MatchReport, devices: &[inventory::InventoryDevice]) -> 
     }
     out.push_str(&line);
     out.push('\n');
+    if let Some(why) = &r.too_complex {
+        out.push_str(&format!(
+            "note: the apiserver refuses this expression in a new claim or class ({why}); the scheduler evaluates a stored one as above\n"
+        ));
+    }
     out
 }

@@ -58,6 +58,11 @@ pub struct MatchSummary {
 pub struct MatchReport {
     #[serde(rename = "compileError")]
     pub compile_error: Option<String>,
+    /// The apiserver's refusal of the expression in a new claim or class
+    /// when its estimated cost exceeds the limit (DRA-V163): the scheduler
+    /// would evaluate a stored one all the same.
+    #[serde(rename = "tooComplex", skip_serializing_if = "Option::is_none")]
+    pub too_complex: Option<String>,
     pub devices: Vec<DeviceMatch>,
     pub summary: MatchSummary,
 }
@@ -81,6 +86,7 @@ pub fn match_devices(
         Err(e) => {
             return MatchReport {
                 compile_error: Some(format!("compilation failed: {}", e.message)),
+                too_complex: None,
                 devices: Vec::new(),
                 summary: MatchSummary {
                     devices: devices.len(),
@@ -101,6 +107,7 @@ pub fn match_devices(
                             c.name().unwrap_or_default(),
                             e.message
                         )),
+                        too_complex: None,
                         devices: Vec::new(),
                         summary: MatchSummary {
                             devices: devices.len(),
@@ -151,6 +158,8 @@ pub fn match_devices(
     }
     MatchReport {
         compile_error: None,
+        too_complex: (program.estimated_cost > crate::cel::MAX_ESTIMATED_COST)
+            .then(|| crate::cel::cost_exceeded(program.estimated_cost)),
         devices: out,
         summary,
     }
