@@ -524,12 +524,16 @@ mod cost_tests {
             cost(&format!(r#"{d}.exists(k, k.contains("x"))"#)),
             3.0 + 32.0 * 9.0 + 1.0
         );
+        // indexOf on a list: one per element (library/cost.go), the list
+        // literal 10, the equality 1.
+        assert_eq!(cost("[1, 2, 3].indexOf(2) == 1"), 10.0 + 3.0 + 1.0);
         for bounded in [
             format!(r#"{d}.exists(k, {d}[k].contains("a"))"#),
             r#"["ab", "c"].exists(x, x.contains("a"))"#.to_string(),
             r#"device.attributes.map(m, m).exists(x, x.contains("a"))"#.to_string(),
             r#"device.attributes.all(m, n, n.exists(k, k.contains("a")))"#.to_string(),
             format!(r#"cel.bind(a, {d}, a.name.contains("a"))"#),
+            r#"[1, 2, 3].indexOf(2) == 1"#.to_string(),
         ] {
             assert!(
                 cost(&bounded) < MAX_ESTIMATED_COST,
@@ -542,6 +546,7 @@ mod cost_tests {
             r#"{"a": "xyz"}.a.contains("x")"#.to_string(),
             r#""a,b".split(",").exists(x, x.contains("a"))"#.to_string(),
             format!(r#"{d}.?name.orValue("").contains("a")"#),
+            r#"["a", "b"].indexOf("a") == 0"#.to_string(),
         ] {
             assert!(
                 cost(&unbounded).is_infinite(),

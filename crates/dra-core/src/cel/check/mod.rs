@@ -589,6 +589,14 @@ impl<'a> Checker<'a> {
                     // elements' size, which the DRA size estimator cannot
                     // give (an element has no path): unbounded unless the
                     // list is empty.
+                    super::functions::Extra::ListScan { sized_elements } => {
+                        let n = target.as_ref().map_or(0.0, |t| t.size);
+                        if sized_elements || n == 0.0 {
+                            n
+                        } else {
+                            f64::INFINITY
+                        }
+                    }
                     super::functions::Extra::Join => {
                         let n = target.as_ref().map_or(0.0, |t| t.size);
                         if n == 0.0 {
@@ -608,7 +616,8 @@ impl<'a> Checker<'a> {
                     | super::functions::Extra::ArgTraversal
                     | super::functions::Extra::InList
                     | super::functions::Extra::Flat(_)
-                    | super::functions::Extra::Join => 0.0,
+                    | super::functions::Extra::Join
+                    | super::functions::Extra::ListScan { .. } => 0.0,
                     _ => 1.0,
                 };
                 let holds_of = |i: usize| args.get(i).map_or(Holds::Unknown, |a| a.holds.clone());

@@ -53,7 +53,12 @@ pub(super) fn signature(
         // `list(T).indexOf(T)` (library/lists.go): the value must be of the
         // element's type.
         ("indexOf" | "lastIndexOf", Some(_)) => match &element {
-            Some(e) if n == 1 && assignable(e, a(0)) => ok(T::Int),
+            Some(e) if n == 1 && assignable(e, a(0)) => Sig::Ok(
+                T::Int,
+                Extra::ListScan {
+                    sized_elements: !matches!(e, T::String | T::Bytes),
+                },
+            ),
             _ => Sig::NoOverload,
         },
         ("slice", Some(_)) => match &element {

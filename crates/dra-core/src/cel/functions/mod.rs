@@ -47,6 +47,12 @@ pub(crate) enum Extra {
     /// The Kubernetes library's `join`: by the joined size, which the
     /// estimator cannot bound.
     Join,
+    /// The Kubernetes library's `indexOf`/`lastIndexOf` on a list: one per
+    /// element, plus reading each string or bytes element, whose size the
+    /// estimator cannot know (library/cost.go listElementNode).
+    ListScan {
+        sized_elements: bool,
+    },
     /// Linear in the smaller operand, with no base cost (cel-go's
     /// equality and string ordering).
     Equality,
