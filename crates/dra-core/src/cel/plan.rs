@@ -112,7 +112,7 @@ fn fold(e: &IdedExpr) -> Result<Option<Value>, String> {
     }
 }
 
-fn literal(l: &LiteralValue) -> Value {
+pub(super) fn literal(l: &LiteralValue) -> Value {
     match l {
         LiteralValue::Boolean(b) => Value::Bool(*b.inner()),
         LiteralValue::Bytes(b) => Value::Bytes(b.inner().to_vec().into()),

@@ -491,29 +491,19 @@ impl<'a> Checker<'a> {
                     ..
                 }),
             ) => Some(regex::Regex::new(re.inner()).is_ok()),
+            // formatValidator's evalCall: the call itself, evaluated on the
+            // literal (a declared argument type; another is the checker's
+            // no-matching-overload), so `duration(5)` is refused here, as
+            // Int.ConvertToType has no duration.
             (
-                "duration",
+                "duration" | "timestamp",
                 Some(IdedExpr {
-                    expr: Expr::Literal(LiteralValue::String(text)),
+                    expr: Expr::Literal(lit @ (LiteralValue::String(_) | LiteralValue::Int(_))),
                     ..
                 }),
-            ) => Some(super::time::parse_duration(text.inner()).is_ok()),
-            (
-                "timestamp",
-                Some(IdedExpr {
-                    expr: Expr::Literal(LiteralValue::String(text)),
-                    ..
-                }),
-            ) => Some(super::time::parse_timestamp(text.inner()).is_ok()),
-            (
-                "timestamp",
-                Some(IdedExpr {
-                    expr: Expr::Literal(LiteralValue::Int(secs)),
-                    ..
-                }),
-            ) => Some(
-                super::time::checked_timestamp(i128::from(*secs.inner()) * 1_000_000_000).is_ok(),
-            ),
+            ) => {
+                Some(super::functions::call(name, None, None, &[super::plan::literal(lit)]).is_ok())
+            }
             _ => None,
         };
         if validated == Some(false) {

@@ -256,6 +256,38 @@ mod tests {
         }
     }
 
+    /// A literal argument of duration() or timestamp() is checked by the
+    /// base environment's formatValidator, which evaluates the call
+    /// (cel/validator.go evalCall): the compile error names the function.
+    #[test]
+    fn literal_conversions_are_validated_at_compile_time() {
+        for (e, want) in [
+            (
+                "duration(5) == duration('5ns')",
+                "invalid duration argument",
+            ),
+            (
+                "duration('5x') == duration('5ns')",
+                "invalid duration argument",
+            ),
+            (
+                "timestamp(253402300800) > timestamp(0)",
+                "invalid timestamp argument",
+            ),
+            (
+                "timestamp('2024-02-30T00:00:00Z') > timestamp(0)",
+                "invalid timestamp argument",
+            ),
+        ] {
+            let err = run(e).expect_err(e);
+            assert!(
+                err.ends_with(want) && !err.contains("instantiation"),
+                "{e}: {err}"
+            );
+        }
+        assert_eq!(run("timestamp(1) > timestamp(0)"), Ok(true));
+    }
+
     /// Each overload is its source type's ConvertToType (common/types/*.go)
     /// with overflow.go's checks and words; a constant argument is
     /// converted when the program is built (plan.rs), so those errors
@@ -303,6 +335,11 @@ mod tests {
                 format!("int(uint({n}) * 18446744073709551615u) == 0"),
                 "integer overflow",
             ),
+            // IntToDuration is declared; Int.ConvertToType has no duration.
+            (
+                format!("duration({n}) == duration('1ns')"),
+                "type conversion error from 'int' to 'google.protobuf.Duration'",
+            ),
             // No string() of a semantic version (the semver library declares none).
             (format!("string({ver}) == '1.2.3'"), "no such overload"),
         ] {
@@ -310,10 +347,6 @@ mod tests {
             assert!(err.contains(want), "{e}: {err}");
         }
         for (e, want) in [
-            (
-                "duration(5) == duration('5ns')",
-                "type conversion error from 'int' to 'google.protobuf.Duration'",
-            ),
             ("int(9.3e18) == 0", "integer overflow"),
             ("uint(-1) == 0u", "unsigned integer overflow"),
             (
