@@ -11,6 +11,7 @@ use cel::common::ast::{operators as op, CallExpr, EntryExpr, Expr, IdedExpr, Lit
 
 use super::cost;
 use super::functions::{self, arith, compare, index, R};
+use super::qualify;
 use super::value::{equals, Device, MapValue, Value};
 
 pub(crate) const COST_LIMIT: u64 = 1_000_000;
@@ -126,15 +127,16 @@ impl<'a> Eval<'a> {
                 match name.as_str() {
                     "device" => Ok(Value::Device(self.device.clone())),
                     "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map"
-                    | "null_type" | "type" => Ok(Value::Type(type_name(name))),
+                    | "null_type" | "type" | "optional_type" => Ok(Value::Type(type_name(name))),
                     _ => Err(format!("no such attribute(s): {name}")),
                 }
             }
             Expr::Select(s) => {
                 self.charge(1)?;
-                if let Some(name) = super::library_type_ident(&s.operand, &s.field) {
-                    let unshadowed = matches!(&s.operand.expr, Expr::Ident(n) if !self.scopes.iter().any(|(v, _)| v == n));
-                    if !s.test && unshadowed {
+                if let (false, Some((name, root))) =
+                    (s.test, super::library_type_ident(&s.operand, &s.field))
+                {
+                    if !self.scopes.iter().any(|(v, _)| *v == root) {
                         return Ok(Value::Type(name));
                     }
                 }
@@ -149,9 +151,14 @@ impl<'a> Eval<'a> {
                 }
                 let operand = self.eval(&s.operand)?;
                 if s.test {
-                    return Ok(Value::Bool(self.has(&operand, &s.field)?));
+                    return Ok(Value::Bool(qualify::has(&operand, &s.field)?));
                 }
-                self.select(&operand, &s.field)
+                // A field of an optional value is optional: cel-go's
+                // applyQualifiers qualifies its value if present.
+                if let Value::Optional(_) = operand {
+                    return qualify::opt_get(&operand, &Value::string(&s.field));
+                }
+                qualify::select(&operand, &s.field)
             }
             Expr::List(l) => {
                 if let Some(Some(v)) = self.literals.get(e.id as usize) {
@@ -161,8 +168,10 @@ impl<'a> Eval<'a> {
                 for (i, item) in l.elements.iter().enumerate() {
                     let v = self.eval(item)?;
                     if l.optional_indices.contains(&i) {
-                        if let Value::Optional(Some(inner)) = v {
-                            items.push(*inner);
+                        match v {
+                            Value::Optional(Some(inner)) => items.push(*inner),
+                            Value::Optional(None) => {}
+                            other => return Err(format!("cannot initialize optional list element from non-optional value {other}")),
                         }
                     } else {
                         items.push(v);
@@ -178,12 +187,28 @@ impl<'a> Eval<'a> {
                     if let EntryExpr::MapEntry(me) = &entry.expr {
                         let k = self.eval(&me.key)?;
                         let v = self.eval(&me.value)?;
-                        if me.optional {
-                            if let Value::Optional(Some(inner)) = v {
-                                out.entries.push((k, *inner));
+                        // cel-go's evalMap fills a Go map: a repeated key
+                        // takes the later value, an absent optional entry
+                        // removes an earlier one.
+                        let v = match (me.optional, v) {
+                            (false, v) => Some(v),
+                            (true, Value::Optional(inner)) => inner.map(|b| *b),
+                            (true, other) => {
+                                return Err(format!("cannot initialize optional entry '{}' from non-optional value {other}", functions::key_text(&k)))
                             }
-                        } else {
-                            out.entries.push((k, v));
+                        };
+                        // Go map keys: the same type and value (1 and 1u differ).
+                        let at = out.entries.iter().position(|(have, _)| {
+                            have.type_name() == k.type_name()
+                                && crate::cel::value::equals(have, &k) == Some(true)
+                        });
+                        match (at, v) {
+                            (Some(i), Some(v)) => out.entries[i].1 = v,
+                            (Some(i), None) => {
+                                out.entries.remove(i);
+                            }
+                            (None, Some(v)) => out.entries.push((k, v)),
+                            (None, None) => {}
                         }
                     }
                 }
@@ -300,20 +325,6 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn has(&self, operand: &Value, field: &str) -> Result<bool, String> {
-        match operand {
-            Value::Map(m) | Value::Domains(m) => Ok(m.get_str(field).is_some()),
-            Value::Device(_) => Ok(matches!(
-                field,
-                "driver" | "attributes" | "capacity" | "allowMultipleAllocations"
-            )),
-            other => Err(format!(
-                "invalid type for field selection: {}",
-                other.type_name()
-            )),
-        }
-    }
-
     fn select_device(&self, field: &str) -> R {
         let d = &**self.device;
         match field {
@@ -321,30 +332,6 @@ impl<'a> Eval<'a> {
             "attributes" => Ok(d.attributes.clone()),
             "capacity" => Ok(d.capacity.clone()),
             "allowMultipleAllocations" => Ok(Value::Bool(d.allow_multiple_allocations)),
-            _ => Err(format!("no such key: {field}")),
-        }
-    }
-
-    fn select(&self, operand: &Value, field: &str) -> R {
-        match operand {
-            Value::Device(d) => match field {
-                "driver" => Ok(d.driver.clone()),
-                "attributes" => Ok(d.attributes.clone()),
-                "capacity" => Ok(d.capacity.clone()),
-                "allowMultipleAllocations" => Ok(Value::Bool(d.allow_multiple_allocations)),
-                _ => Err(format!("no such key: {field}")),
-            },
-            Value::Map(m) => m
-                .get_str(field)
-                .cloned()
-                .ok_or_else(|| format!("no such key: {field}")),
-            Value::Domains(m) => Ok(m
-                .get_str(field)
-                .cloned()
-                .unwrap_or_else(|| Value::Map(Arc::new(MapValue::default())))),
-            // cel-go qualifies a dyn value by the field name as a key
-            // (interpreter/attributes.go refQualify).
-            Value::List(_) => Err("unsupported index type 'string' in list".to_owned()),
             _ => Err(format!("no such key: {field}")),
         }
     }
@@ -432,13 +419,13 @@ impl<'a> Eval<'a> {
                 Expr::Ident(s) => s.clone(),
                 _ => return Err("invalid optional field selection".into()),
             };
-            return self.opt_get(&operand, &Value::string(&field));
+            return qualify::opt_get(&operand, &Value::string(&field));
         }
         if name == op::OPT_INDEX {
             self.charge(1)?;
             let operand = self.eval(&call.args[0])?;
             let key = self.eval(&call.args[1])?;
-            return self.opt_get(&operand, &key);
+            return qualify::opt_get(&operand, &key);
         }
         let target = match (&call.target, namespace) {
             (Some(t), None) => Some(self.eval(t)?),
@@ -493,6 +480,7 @@ impl<'a> Eval<'a> {
                 Value::Bool(b) => Ok(Value::Bool(!b)),
                 other => Err(format!("no such overload: !_({})", other.type_name())),
             },
+            (op::INDEX, [c @ Value::Optional(_), k]) => qualify::opt_get(c, k),
             (op::INDEX, [c, k]) => index(c, k),
             (op::IN, [x, c]) => match c {
                 Value::List(l) => Ok(Value::Bool(l.iter().any(|v| equals(v, x) == Some(true)))),
@@ -505,39 +493,6 @@ impl<'a> Eval<'a> {
             },
             _ => functions::call(name, namespace, target.as_ref(), &args),
         }
-    }
-
-    fn opt_get(&self, operand: &Value, key: &Value) -> R {
-        let inner = match operand {
-            Value::Optional(None) => return Ok(Value::Optional(None)),
-            Value::Optional(Some(v)) => &**v,
-            v => v,
-        };
-        Ok(Value::Optional(match inner {
-            Value::Map(m) => m.get(key).map(|v| Box::new(v.clone())),
-            Value::Domains(m) => {
-                Some(Box::new(m.get(key).cloned().unwrap_or_else(|| {
-                    Value::Map(Arc::new(MapValue::default()))
-                })))
-            }
-            Value::List(l) => match key {
-                Value::Int(i) => usize::try_from(*i)
-                    .ok()
-                    .and_then(|i| l.get(i))
-                    .map(|v| Box::new(v.clone())),
-                _ => None,
-            },
-            Value::Device(_) => match key {
-                Value::String(f) => self.select(inner, f).ok().map(Box::new),
-                _ => None,
-            },
-            other => {
-                return Err(format!(
-                    "no such overload: optional selection on {}",
-                    other.type_name()
-                ))
-            }
-        }))
     }
 
     /// `device...x.matches("literal")` with the pattern compiled when the
@@ -724,6 +679,7 @@ fn type_name(n: &str) -> &'static str {
         "list" => "list",
         "map" => "map",
         "null_type" => "null_type",
+        "optional_type" => "optional_type",
         _ => "type",
     }
 }

@@ -18,6 +18,7 @@ mod netip;
 pub mod parse;
 mod pattern;
 mod plan;
+mod qualify;
 pub mod semver;
 mod strings_format;
 pub mod time;
@@ -126,19 +127,41 @@ pub fn list_values_converted(gates: &FeatureGates) -> bool {
     gates.version >= Version::V1_37 || gates.enabled(Gate::DRAListTypeAttributes)
 }
 
-/// `net.IP` and `net.CIDR`: the Kubernetes IP and CIDR libraries declare
-/// their type's name as a variable of type `type` (library/ip.go and
-/// cidr.go CompileOptions), so `type(ip(s)) == net.IP`. The quantity,
-/// semver, URL and format libraries declare none.
-pub(crate) fn library_type_ident(
-    operand: &cel::common::ast::IdedExpr,
+/// Type names written as qualified identifiers, and the variable their
+/// first part names (which a comprehension variable may shadow). `net.IP`
+/// and `net.CIDR`: the Kubernetes IP and CIDR libraries declare their
+/// type's name as a variable of type `type` (library/ip.go and cidr.go
+/// CompileOptions), so `type(ip(s)) == net.IP`; the quantity, semver, URL
+/// and format libraries declare none. `google.protobuf.Duration` and
+/// `google.protobuf.Timestamp`: the types of durations and timestamps,
+/// which every cel-go type registry resolves by name.
+pub(crate) fn library_type_ident<'e>(
+    operand: &'e cel::common::ast::IdedExpr,
     field: &str,
-) -> Option<&'static str> {
-    match (&operand.expr, field) {
-        (cel::common::ast::Expr::Ident(ns), "IP") if ns == "net" => Some("net.IP"),
-        (cel::common::ast::Expr::Ident(ns), "CIDR") if ns == "net" => Some("net.CIDR"),
-        _ => None,
-    }
+) -> Option<(&'static str, &'e str)> {
+    use cel::common::ast::Expr;
+    let mut parts = vec![field];
+    let mut at = operand;
+    let root = loop {
+        match &at.expr {
+            Expr::Select(s) if !s.test => {
+                parts.push(&s.field);
+                at = &s.operand;
+            }
+            Expr::Ident(root) => break root.as_str(),
+            _ => return None,
+        }
+    };
+    parts.push(root);
+    parts.reverse();
+    let name = match parts.as_slice() {
+        ["net", "IP"] => "net.IP",
+        ["net", "CIDR"] => "net.CIDR",
+        ["google", "protobuf", "Duration"] => "google.protobuf.Duration",
+        ["google", "protobuf", "Timestamp"] => "google.protobuf.Timestamp",
+        _ => return None,
+    };
+    Some((name, root))
 }
 
 /// A compiled selector.
@@ -174,15 +197,21 @@ fn line_col(source: &str, byte: u32) -> (u32, u32) {
 impl Program {
     /// Compiles an expression as the apiserver compiles a new one.
     pub fn compile(source: &str, env: &Env) -> Result<Program, CompileError> {
-        Self::compile_as(source, env, false)
+        Self::compile_as(source, env, Root::Selector)
     }
 
     /// Compiles a derived-attribute expression (a scalar or list result).
     pub fn compile_derived(source: &str, env: &Env) -> Result<Program, CompileError> {
-        Self::compile_as(source, env, true)
+        Self::compile_as(source, env, Root::Derived)
     }
 
-    fn compile_as(source: &str, env: &Env, derived: bool) -> Result<Program, CompileError> {
+    /// Compiles an expression whatever type it gives ([`Program::evaluate`]):
+    /// how the CEL conformance suite runs its expressions against this engine.
+    pub fn compile_any(source: &str, env: &Env) -> Result<Program, CompileError> {
+        Self::compile_as(source, env, Root::Any)
+    }
+
+    fn compile_as(source: &str, env: &Env, root: Root) -> Result<Program, CompileError> {
         if source.len() > MAX_EXPRESSION_LEN {
             return Err(CompileError {
                 kind: CompileErrorKind::Syntax,
@@ -206,10 +235,10 @@ impl Program {
                 .map(|(start, _)| line_col(source, start))
         };
         let mut checker = check::Checker::new(env, &offsets);
-        let checked = if derived {
-            checker.check_derived_root(expr)?
-        } else {
-            checker.check_root(expr)?
+        let checked = match root {
+            Root::Selector => checker.check_root(expr)?,
+            Root::Derived => checker.check_derived_root(expr)?,
+            Root::Any => checker.check(expr)?,
         };
         if let Some(why) = plan::failed_constant_conversion(expr) {
             return Err(CompileError {
@@ -233,19 +262,35 @@ impl Program {
     /// Evaluates the selector on a device as the scheduler does: `true` or
     /// `false`, or the runtime error that aborts the scheduling attempt.
     pub fn matches(&self, device: &Arc<Device>) -> Result<bool, EvalError> {
-        if let Some(why) = &device.attribute_error {
-            return Err(EvalError(why.clone()));
-        }
-        let mut ev = eval::Eval::new(device, &self.literals, &self.patterns);
-        match ev.eval(&self.expr) {
+        match self.evaluate(device) {
             Ok(Value::Bool(b)) => Ok(b),
             Ok(other) => Err(EvalError(format!(
                 "CEL result of type {} could not be converted to bool",
                 other.type_name()
             ))),
-            Err(e) => Err(EvalError(e)),
+            Err(e) => Err(e),
         }
     }
+
+    /// The expression's value on a device, or the error that ends it.
+    pub fn evaluate(&self, device: &Arc<Device>) -> Result<Value, EvalError> {
+        if let Some(why) = &device.attribute_error {
+            return Err(EvalError(why.clone()));
+        }
+        let mut ev = eval::Eval::new(device, &self.literals, &self.patterns);
+        ev.eval(&self.expr).map_err(EvalError)
+    }
+}
+
+/// What result type a compiled expression must have.
+#[derive(Clone, Copy)]
+enum Root {
+    /// A selector: bool (or dyn).
+    Selector,
+    /// A derived attribute's value.
+    Derived,
+    /// Anything.
+    Any,
 }
 
 /// The keys and values of map and struct literal entries.

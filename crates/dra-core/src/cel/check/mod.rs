@@ -45,9 +45,20 @@ pub(crate) struct Checked {
     pub holds: Holds,
 }
 
+mod select;
 mod sizes;
 pub(crate) use sizes::{iteration_vars, times, Holds};
 use sizes::{sized_as, unsized_result};
+
+impl Checked {
+    /// The same value wrapped in an optional.
+    fn optional(self) -> Checked {
+        Checked {
+            ty: Type::Optional(Box::new(self.ty)),
+            ..self
+        }
+    }
+}
 
 fn c(ty: Type, cost: f64, size: f64) -> Checked {
     Checked {
@@ -165,7 +176,7 @@ impl<'a> Checker<'a> {
                 }
                 match name.as_str() {
                     "int" | "uint" | "double" | "string" | "bool" | "bytes" | "list" | "map"
-                    | "null_type" | "type" => Ok(c(Type::TypeT, 1.0, 1.0)),
+                    | "null_type" | "type" | "optional_type" => Ok(c(Type::TypeT, 1.0, 1.0)),
                     _ => Err(self.err(
                         e,
                         CompileErrorKind::Type,
@@ -174,15 +185,15 @@ impl<'a> Checker<'a> {
                 }
             }
             Expr::Select(s) => {
-                if !s.test && super::library_type_ident(&s.operand, &s.field).is_some() {
-                    let unshadowed =
-                        matches!(&s.operand.expr, Expr::Ident(n) if self.lookup(n).is_none());
-                    if unshadowed {
+                if let (false, Some((_, root))) =
+                    (s.test, super::library_type_ident(&s.operand, &s.field))
+                {
+                    if self.lookup(root).is_none() {
                         return Ok(c(Type::TypeT, 1.0, 1.0));
                     }
                 }
                 let operand = self.check(&s.operand)?;
-                let r = self.select(e, &operand, &s.field)?;
+                let r = self.select_field(e, &operand, &s.field, false)?;
                 if s.test {
                     // has() costs nothing extra (Kubernetes keeps the old presence cost).
                     return Ok(c(Type::Bool, operand.cost, 1.0));
@@ -201,10 +212,7 @@ impl<'a> Checker<'a> {
                     cost += t.cost;
                     size = size.max(t.size);
                     let ty = if l.optional_indices.contains(&i) {
-                        match t.ty {
-                            Type::Optional(inner) => *inner,
-                            other => other,
-                        }
+                        self.optional_entry(item, t.ty)?
                     } else {
                         t.ty
                     };
@@ -233,8 +241,13 @@ impl<'a> Checker<'a> {
                         cost += k.cost + v.cost;
                         key_size = key_size.max(k.size);
                         value_size = value_size.max(v.size);
+                        let value_type = if me.optional {
+                            self.optional_entry(&me.value, v.ty)?
+                        } else {
+                            v.ty
+                        };
                         kt = Some(self.join_literal(&me.key, kt, k.ty)?);
-                        vt = Some(self.join_literal(&me.value, vt, v.ty)?);
+                        vt = Some(self.join_literal(&me.value, vt, value_type)?);
                     }
                 }
                 Ok(Checked {
@@ -323,6 +336,25 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The type an optional list element or map entry (`[?x]`, `{?k: x}`)
+    /// contributes: the optional's value type; anything but an optional or
+    /// dyn is a mismatch (cel-go checkCreateList / checkCreateMap).
+    fn optional_entry(&self, e: &IdedExpr, ty: Type) -> Result<Type, CompileError> {
+        match ty {
+            Type::Optional(inner) => Ok(*inner),
+            t if t.is_dyn() => Ok(t),
+            t => Err(self.err(
+                e,
+                CompileErrorKind::Type,
+                format!(
+                    "expected type '{}' but found '{}'",
+                    Type::Optional(Box::new(t.clone())).name(),
+                    t.name()
+                ),
+            )),
+        }
+    }
+
     fn join_literal(
         &self,
         e: &IdedExpr,
@@ -339,72 +371,6 @@ impl<'a> Checker<'a> {
                 CompileErrorKind::Type,
                 format!("expected type '{}' but found '{}'", p.name(), ty.name()),
             )),
-        }
-    }
-
-    fn select(
-        &self,
-        e: &IdedExpr,
-        operand: &Checked,
-        field: &str,
-    ) -> Result<Checked, CompileError> {
-        let attribute = if self.env.attributes_dyn {
-            Type::Dyn
-        } else {
-            Type::Any
-        };
-        match &operand.ty {
-            Type::Device => match field {
-                "driver" => Ok(c(Type::String, 0.0, MAX_DOMAIN)),
-                "attributes" => Ok(sized_as(
-                    Type::Map(
-                        Box::new(Type::String),
-                        Box::new(Type::Map(Box::new(Type::String), Box::new(attribute))),
-                    ),
-                    0.0,
-                    MAX_ATTRS,
-                    Holds::DeviceDomains,
-                )),
-                "capacity" => Ok(sized_as(
-                    Type::Map(
-                        Box::new(Type::String),
-                        Box::new(Type::Map(Box::new(Type::String), Box::new(Type::Quantity))),
-                    ),
-                    0.0,
-                    MAX_ATTRS,
-                    Holds::DeviceDomains,
-                )),
-                "allowMultipleAllocations" if self.env.allow_multiple_allocations => {
-                    Ok(c(Type::Bool, 0.0, 1.0))
-                }
-                "allowMultipleAllocations" => Err(self.err(
-                    e,
-                    CompileErrorKind::Gated,
-                    format!("undefined field '{field}'"),
-                )),
-                _ => Err(self.err(
-                    e,
-                    CompileErrorKind::Type,
-                    format!("undefined field '{field}'"),
-                )),
-            },
-            // compile.go sizeEstimator: a name under an attribute map is
-            // an attribute value; any other selected field has no path the
-            // estimator knows (a domain selected with a dot included).
-            Type::Map(_, v) => Ok(self.selected((**v).clone(), &operand.holds)),
-            Type::Dyn | Type::Any => Ok(self.selected(Type::Dyn, &operand.holds)),
-            other => Err(self.err(
-                e,
-                CompileErrorKind::Type,
-                format!("type '{}' does not support field selection", other.name()),
-            )),
-        }
-    }
-
-    fn selected(&self, ty: Type, from: &Holds) -> Checked {
-        match from {
-            Holds::DeviceNames => sized_as(ty, 0.0, MAX_STRING_ATTR, Holds::Unknown),
-            _ => sized_as(ty, 0.0, f64::INFINITY, Holds::Unknown),
         }
     }
 
@@ -543,6 +509,13 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        // `x.?f` is typed as the field selection it is (checkOptSelect).
+        let opt_select = match (name, args.first(), call.args.get(1).map(|a| &a.expr)) {
+            (op::OPT_SELECT, Some(operand), Some(Expr::Literal(LiteralValue::String(f)))) => {
+                Some(self.select_field(e, operand, f.inner(), true)?.ty)
+            }
+            _ => None,
+        };
         let base: f64 =
             target.as_ref().map_or(0.0, |t| t.cost) + args.iter().map(|a| a.cost).sum::<f64>();
         let arg_types: Vec<&Type> = args.iter().map(|a| &a.ty).collect();
@@ -556,6 +529,7 @@ impl<'a> Checker<'a> {
         );
         match r {
             super::functions::Sig::Ok(ty, extra_kind) => {
+                let ty = opt_select.unwrap_or(ty);
                 let extra = match extra_kind {
                     super::functions::Extra::None => 0.0,
                     super::functions::Extra::Traversal(factor) => {

@@ -644,12 +644,7 @@ fn duration(n: i128) -> R {
 pub(crate) fn index(container: &Value, key: &Value) -> R {
     match container {
         Value::List(l) => {
-            let i = match key {
-                Value::Int(i) => *i,
-                Value::Uint(u) => i64::try_from(*u).unwrap_or(i64::MAX),
-                Value::Double(d) if d.fract() == 0.0 => *d as i64,
-                other => return Err(no_overload(op::INDEX, &[container, other])),
-            };
+            let i = list_index(key)?;
             usize::try_from(i)
                 .ok()
                 .and_then(|i| l.get(i))
@@ -665,6 +660,27 @@ pub(crate) fn index(container: &Value, key: &Value) -> R {
             .cloned()
             .unwrap_or_else(|| Value::Map(Arc::new(MapValue::default())))),
         other => Err(no_overload(op::INDEX, &[other, key])),
+    }
+}
+
+/// A list index as cel-go's `types.IndexOrError` takes it: an int, or a
+/// double or uint that converts to one without loss.
+pub(crate) fn list_index(key: &Value) -> Result<i64, String> {
+    match key {
+        Value::Int(i) => Ok(*i),
+        Value::Uint(u) => {
+            i64::try_from(*u).map_err(|_| format!("unsupported index value {u} in list"))
+        }
+        // doubleToInt64Lossless (common/types/overflow.go): inside
+        // (MinInt64, MaxInt64) as doubles, and without a fraction.
+        Value::Double(d) if d.fract() == 0.0 && *d > i64::MIN as f64 && *d < i64::MAX as f64 => {
+            Ok(*d as i64)
+        }
+        Value::Double(_) => Err(format!("unsupported index value {key} in list")),
+        other => Err(format!(
+            "unsupported index type '{}' in list",
+            other.type_name()
+        )),
     }
 }
 

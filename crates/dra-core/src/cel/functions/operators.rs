@@ -97,43 +97,28 @@ pub(super) fn signature(
             T::Int | T::Double | T::Dyn => ok(a(0).clone()),
             _ => Sig::NoOverload,
         },
-        (op::INDEX, None) if n == 2 => match a(0) {
-            T::List(t) => {
-                if is(a(1), &T::Int) {
-                    ok((**t).clone())
-                } else {
-                    Sig::NoOverload
-                }
+        // `_[_]` and `_[?_]` (cel-go's standard and optional declarations):
+        // a list with an int, a map with its key type, or either inside an
+        // optional; `[?]` and an optional operand give an optional.
+        (op::INDEX | op::OPT_INDEX, None) if n == 2 => {
+            let (container, in_optional) = match a(0) {
+                T::Optional(inner) => (&**inner, true),
+                other => (other, false),
+            };
+            let elem = match container {
+                T::List(t) if is(a(1), &T::Int) => (**t).clone(),
+                T::Map(k, v) if comparable(k, a(1)) => (**v).clone(),
+                T::Dyn => T::Dyn,
+                _ => return Some(Sig::NoOverload),
+            };
+            if name == op::OPT_INDEX || in_optional {
+                ok(T::Optional(Box::new(elem)))
+            } else {
+                ok(elem)
             }
-            T::Map(k, v) => {
-                if comparable(k, a(1)) {
-                    ok((**v).clone())
-                } else {
-                    Sig::NoOverload
-                }
-            }
-            T::Dyn => ok(T::Dyn),
-            _ => Sig::NoOverload,
-        },
-        (op::OPT_INDEX, None) if n == 2 => match a(0) {
-            T::List(t) => ok(T::Optional(t.clone())),
-            T::Map(_, v) => ok(T::Optional(v.clone())),
-            T::Optional(inner) => match &**inner {
-                T::Map(_, v) => ok(T::Optional(v.clone())),
-                _ => ok(T::Optional(Box::new(T::Dyn))),
-            },
-            T::Dyn => ok(T::Optional(Box::new(T::Dyn))),
-            _ => Sig::NoOverload,
-        },
-        (op::OPT_SELECT, None) if n == 2 => match a(0) {
-            T::Map(_, v) => ok(T::Optional(v.clone())),
-            T::Optional(inner) => match &**inner {
-                T::Map(_, v) => ok(T::Optional(v.clone())),
-                _ => ok(T::Optional(Box::new(T::Dyn))),
-            },
-            T::Device => ok(T::Optional(Box::new(T::Dyn))),
-            _ => ok(T::Optional(Box::new(T::Dyn))),
-        },
+        }
+        // Typed by the checker as the field selection it is.
+        (op::OPT_SELECT, None) if n == 2 => ok(T::Optional(Box::new(T::Dyn))),
         // `@in` is (A, list(A)) or (A, map(A, B)).
         (op::IN, None) if n == 2 => match a(1) {
             T::List(k) if comparable(k, a(0)) => Sig::Ok(T::Bool, Extra::InList),
