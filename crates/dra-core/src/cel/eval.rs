@@ -182,14 +182,11 @@ impl<'a> Eval<'a> {
                 Ok(Value::List(Arc::new(items)))
             }
             Expr::Map(m) => {
-                let mut out = MapValue::default();
+                let mut out = super::value::MapBuilder::default();
                 for entry in &m.entries {
                     if let EntryExpr::MapEntry(me) = &entry.expr {
                         let k = self.eval(&me.key)?;
                         let v = self.eval(&me.value)?;
-                        // cel-go's evalMap fills a Go map: a repeated key
-                        // takes the later value, an absent optional entry
-                        // removes an earlier one.
                         let v = match (me.optional, v) {
                             (false, v) => Some(v),
                             (true, Value::Optional(inner)) => inner.map(|b| *b),
@@ -197,21 +194,10 @@ impl<'a> Eval<'a> {
                                 return Err(format!("cannot initialize optional entry '{}' from non-optional value {other}", functions::key_text(&k)))
                             }
                         };
-                        // Go map keys: the same type and value (1 and 1u differ).
-                        let at = out.entries.iter().position(|(have, _)| {
-                            have.type_name() == k.type_name()
-                                && crate::cel::value::equals(have, &k) == Some(true)
-                        });
-                        match (at, v) {
-                            (Some(i), Some(v)) => out.entries[i].1 = v,
-                            (Some(i), None) => {
-                                out.entries.remove(i);
-                            }
-                            (None, Some(v)) => out.entries.push((k, v)),
-                            (None, None) => {}
-                        }
+                        out.set(k, v);
                     }
                 }
+                let out = out.build();
                 if !cost::is_constant(e) {
                     self.charge(cost::MAP_CREATE)?;
                 }

@@ -196,6 +196,18 @@ mod tests {
             eval(r#"[?optional.of(1), ?optional.none()] == [1]"#),
             Ok(true)
         );
+        // Past 16 entries keys are found by hash: the same answers.
+        let many: Vec<String> = (0..40).map(|i| format!("'k{i}': {i}")).collect();
+        let big = format!(
+            "{{{}, 'k3': 100, ?'k5': optional.none(), 'k40': 40}}",
+            many.join(", ")
+        );
+        assert_eq!(
+            eval(&format!(
+                "{big}.size() == 40 && {big}['k3'] == 100 && !('k5' in {big})"
+            )),
+            Ok(true)
+        );
         assert_eq!(
             eval(r#"{?"a": 1}"#).unwrap_err(),
             "expected type 'optional_type(int)' but found 'int'"

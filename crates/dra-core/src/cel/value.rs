@@ -62,6 +62,82 @@ impl MapValue {
     }
 }
 
+/// A map literal as cel-go's evalMap fills a Go map: a repeated key takes
+/// the later value, an absent optional entry (`None`) removes an earlier
+/// one; keys are the same when their type and value are (1 and 1u differ).
+/// Large literals find keys by hash, so building one stays linear.
+#[derive(Default)]
+pub(crate) struct MapBuilder {
+    /// Entries in first-written order; a removed one is `None`.
+    slots: Vec<(Value, Option<Value>)>,
+    /// Slot of each string, int, uint or bool key, once there are many.
+    index: Option<std::collections::HashMap<HashKey, usize>>,
+}
+
+#[derive(PartialEq, Eq, Hash)]
+enum HashKey {
+    String(Arc<str>),
+    Int(i64),
+    Uint(u64),
+    Bool(bool),
+}
+
+impl HashKey {
+    fn of(v: &Value) -> Option<HashKey> {
+        Some(match v {
+            Value::String(s) => HashKey::String(s.clone()),
+            Value::Int(i) => HashKey::Int(*i),
+            Value::Uint(u) => HashKey::Uint(*u),
+            Value::Bool(b) => HashKey::Bool(*b),
+            _ => return None,
+        })
+    }
+}
+
+impl MapBuilder {
+    const LINEAR: usize = 16;
+
+    pub(crate) fn set(&mut self, key: Value, value: Option<Value>) {
+        let hashed = HashKey::of(&key);
+        if self.index.is_none() && self.slots.len() >= Self::LINEAR {
+            let index = self
+                .slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (k, _))| HashKey::of(k).map(|h| (h, i)))
+                .collect();
+            self.index = Some(index);
+        }
+        let at = match (&self.index, &hashed) {
+            (Some(index), Some(h)) => index.get(h).copied(),
+            _ => self
+                .slots
+                .iter()
+                .position(|(have, _)| have.type_name() == key.type_name() && key_eq(have, &key)),
+        };
+        match at {
+            Some(i) => self.slots[i].1 = value,
+            None if value.is_some() => {
+                if let (Some(index), Some(h)) = (&mut self.index, hashed) {
+                    index.insert(h, self.slots.len());
+                }
+                self.slots.push((key, value));
+            }
+            None => {}
+        }
+    }
+
+    pub(crate) fn build(self) -> MapValue {
+        MapValue {
+            entries: self
+                .slots
+                .into_iter()
+                .filter_map(|(k, v)| v.map(|v| (k, v)))
+                .collect(),
+        }
+    }
+}
+
 fn key_eq(a: &Value, b: &Value) -> bool {
     matches!(equals(a, b), Some(true))
 }
