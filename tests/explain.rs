@@ -59,6 +59,9 @@ fn across_nodes() {
     insta::assert_snapshot!("explain_across_nodes", text);
 }
 
+/// A selector's runtime error fails the attempt, in the allocator's words
+/// of the release: from 1.37 (dynamic-resource-allocation 1caef2e) they
+/// name the device and add EnhanceRuntimeError's hint to a missing key.
 #[test]
 fn selector_runtime_error_fails_the_attempt() {
     let dir = std::env::temp_dir().join(format!("kubectl-dra-explain-{}", std::process::id()));
@@ -66,28 +69,46 @@ fn selector_runtime_error_fails_the_attempt() {
     let claim = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: team-a}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu.example.com\n        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].memory > 1'}\n";
     std::fs::write(dir.join("bad.yaml"), claim).unwrap();
     let d = dir.to_string_lossy().into_owned();
-    let (json, code) = out(&[
-        "explain",
-        "claim",
-        "team-a/bad",
-        "--node",
-        "worker-2",
-        "-o",
-        "json",
-        "-f",
-        "testdata/fixtures/explain",
-        "-f",
-        &d,
-    ]);
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(code, 1);
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["result"], "error");
-    let e = v["error"].as_str().unwrap();
+    let error_at = |version: &str| {
+        let (json, code) = out(&[
+            "explain",
+            "claim",
+            "team-a/bad",
+            "--node",
+            "worker-2",
+            "--kubernetes-version",
+            version,
+            "-o",
+            "json",
+            "-f",
+            "testdata/fixtures/explain",
+            "-f",
+            &d,
+        ]);
+        assert_eq!(code, 1);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["result"], "error");
+        assert_eq!(v["verdict"]["fatalError"]["kind"], "selector", "{v}");
+        (v["error"].as_str().unwrap().to_owned(), v["device"].clone())
+    };
+    let (e, device) = error_at("1.36");
     assert!(
         e.contains("claim team-a/bad: selector #0: CEL runtime error: no such key: memory"),
         "{e}"
     );
+    assert!(!e.contains("consider"), "{e}");
+    let (e37, device37) = error_at("1.37");
+    assert!(
+        e37.contains(&format!(
+            "claim team-a/bad: selector #0 on device {}: CEL runtime error: no such key: memory. \
+             consider using CEL optional chaining (.? followed by orValue()) or guarding the \
+             check with has() for optional fields",
+            device37.as_str().unwrap()
+        )),
+        "{e37}"
+    );
+    assert_eq!(device, device37);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -168,10 +168,7 @@ pub fn match_devices(
 /// A hint for a runtime error of `expr`: when a missing key is a capacity
 /// looked up as an attribute (or the other way round), or how to guard it.
 pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Option<String> {
-    let key = error
-        .rsplit("no such key: ")
-        .next()
-        .filter(|_| error.contains("no such key: "))?;
+    let key = cel::missing_key(error)?;
     let has_key = |v: &cel::Value| match v {
         cel::Value::Domains(m) => m
             .entries

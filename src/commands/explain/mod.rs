@@ -563,11 +563,7 @@ fn unbacked_report(
 /// (`no such key: NAME`): the guard that skips those devices instead, with
 /// the domain the failing expression uses.
 fn guard_hint(error: &str, objects: &[Object], claims: &[&Object]) -> Option<String> {
-    let key = error
-        .rsplit("no such key: ")
-        .next()
-        .filter(|_| error.contains("no such key: "))?;
-    let key = key.trim();
+    let key = dra_core::cel::missing_key(error)?;
     let exprs = claims
         .iter()
         .copied()

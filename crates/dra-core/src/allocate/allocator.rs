@@ -411,6 +411,7 @@ pub(super) fn solve_node<'a>(
             Some(cost) => {
                 return Ok(Outcome::Error {
                     kind: ErrorKind::Timeout,
+                    subject: Some(f.0.clone()),
                     error: f.0,
                     device: None,
                     search: Some(cost),

@@ -79,11 +79,14 @@ impl<'a> Search<'a> {
 /// Selectors in order: the first false stops; a CEL error is fatal, named
 /// after its owner (`class gpu` or `claim ns/name`) and selector index.
 /// Whether the device passes every selector; `owner` names them in the
-/// error (built only then: this runs for every device tried).
+/// error (built only then: this runs for every device tried), `device` the
+/// device, which the 1.37 allocator's runtime error names too.
 pub(super) fn all_match(
     programs: &[Selector],
     device: &Arc<crate::cel::Device>,
+    gates: &FeatureGates,
     owner: impl FnOnce() -> String,
+    device_id: impl FnOnce() -> String,
 ) -> Result<bool, Fatal> {
     for (i, p) in programs.iter().enumerate() {
         let p = match p {
@@ -99,15 +102,34 @@ pub(super) fn all_match(
             Ok(true) => {}
             Ok(false) => return Ok(false),
             Err(e) => {
+                let (owner, device) = (owner(), device_id());
+                // The words of the release, the device, and what failed
+                // whatever the device (errors are grouped by it).
                 return Err(Fatal(format!(
-                    "{}: selector #{i}: CEL runtime error: {}",
-                    owner(),
+                    "{}{DEVICE_MARK}{device}{DEVICE_MARK}{owner}: selector #{i}: CEL runtime error: {}",
+                    runtime_error(gates, &owner, i, &device, &e.0),
                     e.0
-                )))
+                )));
             }
         }
     }
     Ok(true)
+}
+
+/// The allocator's words for a selector's runtime error. From 1.37
+/// (dynamic-resource-allocation 1caef2e, allocator_*.go and cel/errors.go
+/// EnhanceRuntimeError) they name the device and add a hint to a missing
+/// key; before, neither.
+fn runtime_error(gates: &FeatureGates, owner: &str, i: usize, device: &str, e: &str) -> String {
+    if gates.version < crate::gates::Version::V1_37 {
+        return format!("{owner}: selector #{i}: CEL runtime error: {e}");
+    }
+    let hint = if e.contains("no such key:") {
+        crate::cel::NO_SUCH_KEY_HINT
+    } else {
+        ""
+    };
+    format!("{owner}: selector #{i} on device {device}: CEL runtime error: {e}{hint}")
 }
 
 /// An attribute as a set of values: a list's items, or the value alone.

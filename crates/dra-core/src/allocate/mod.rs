@@ -214,6 +214,11 @@ pub enum Outcome {
         error: String,
         /// The device a selector failed on (`driver/pool/device`), if any.
         device: Option<String>,
+        /// What failed, the same on every node: for a selector, its error
+        /// without the device the 1.37 allocator names in it. Errors are
+        /// grouped by it across nodes.
+        #[serde(skip)]
+        subject: Option<String>,
         /// When the search ran out of budget: where the steps went.
         search: Option<SearchCost>,
     },
@@ -385,22 +390,27 @@ type Selector = Result<Program, String>;
 #[derive(Debug)]
 struct Fatal(String);
 
-/// Separates a selector error's message from the device it failed on, until
-/// the error leaves the search (`error_outcome`): the message stays
-/// upstream's, the device is a field of its own.
+/// Separates a selector error's message from the device it failed on and
+/// from what failed without the device, until the error leaves the search
+/// (`error_outcome`): the message stays upstream's, the device and the
+/// subject are fields of their own.
 const DEVICE_MARK: char = '\u{1f}';
 
 fn error_outcome(e: String) -> Outcome {
-    match e.split_once(DEVICE_MARK) {
-        Some((error, device)) => Outcome::Error {
+    let mut parts = e.splitn(3, DEVICE_MARK);
+    let error = parts.next().unwrap_or_default().to_owned();
+    match (parts.next(), parts.next()) {
+        (Some(device), subject) => Outcome::Error {
             kind: ErrorKind::Selector,
-            error: error.to_owned(),
+            subject: Some(subject.map_or_else(|| error.clone(), str::to_owned)),
+            error,
             device: Some(device.to_owned()),
             search: None,
         },
-        None => Outcome::Error {
+        _ => Outcome::Error {
             kind: ErrorKind::Other,
-            error: e,
+            subject: Some(error.clone()),
+            error,
             device: None,
             search: None,
         },

@@ -73,19 +73,24 @@ impl<'a> Search<'a> {
         if !d.binding_conditions.is_empty() && !binding_on {
             ok = false;
         }
-        let on_device = |Fatal(e): Fatal| Fatal(format!("{e}{DEVICE_MARK}{}", self.device_id(r)));
         if ok {
-            ok = all_match(&req.class_programs, d.cel(), || {
-                format!("class {}", req.class.name().unwrap_or_default())
-            })
-            .map_err(on_device)?;
+            ok = all_match(
+                &req.class_programs,
+                d.cel(),
+                self.gates,
+                || format!("class {}", req.class.name().unwrap_or_default()),
+                || self.device_id(r),
+            )?;
         }
         if ok {
             let claim = self.plans[req.claim].obj;
-            ok = all_match(&req.programs, d.cel(), || {
-                format!("claim {}", claim_ref(claim))
-            })
-            .map_err(on_device)?;
+            ok = all_match(
+                &req.programs,
+                d.cel(),
+                self.gates,
+                || format!("claim {}", claim_ref(claim)),
+                || self.device_id(r),
+            )?;
         }
         self.selectable.insert(key, ok);
         Ok(ok)

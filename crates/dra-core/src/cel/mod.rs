@@ -37,6 +37,18 @@ pub use value::{Device, Value};
 
 use crate::gates::{FeatureGates, Gate, Version};
 
+/// What the 1.37 allocator adds to a "no such key" runtime error
+/// (dynamic-resource-allocation cel/errors.go EnhanceRuntimeError).
+pub const NO_SUCH_KEY_HINT: &str = ". consider using CEL optional chaining (.? followed by \
+     orValue()) or guarding the check with has() for optional fields";
+
+/// The key a cel-go "no such key: KEY" error names (after any context the
+/// allocator put before it, without the hint it may add after).
+pub fn missing_key(error: &str) -> Option<&str> {
+    let (_, key) = error.rsplit_once("no such key: ")?;
+    Some(key.strip_suffix(NO_SUCH_KEY_HINT).unwrap_or(key).trim())
+}
+
 /// What a "too complex" finding says after the apiserver's words: the
 /// estimate, or that it has no bound (cel-go's unknown sizes, 2^64).
 pub fn cost_exceeded(cost: f64) -> String {
@@ -416,6 +428,19 @@ impl Cache {
 
 #[cfg(test)]
 mod tests {
+    /// The key of a missing-key error, with the allocator's context before
+    /// it and the 1.37 hint after it (cel/errors.go EnhanceRuntimeError).
+    #[test]
+    fn missing_key_reads_both_releases_words() {
+        let old = "claim a/b: selector #0: CEL runtime error: no such key: model";
+        let new = format!(
+            "claim a/b: selector #0 on device d/p/x: CEL runtime error: no such key: model{NO_SUCH_KEY_HINT}"
+        );
+        assert_eq!(super::missing_key(old), Some("model"));
+        assert_eq!(super::missing_key(&new), Some("model"));
+        assert_eq!(super::missing_key("index out of bounds: 3"), None);
+    }
+
     use super::*;
     use crate::gates::Version;
 

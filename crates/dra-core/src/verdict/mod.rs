@@ -374,6 +374,7 @@ impl Verdict {
                     kind,
                     error,
                     device,
+                    subject,
                     search,
                 } => {
                     if fatal.is_none() {
@@ -385,11 +386,12 @@ impl Verdict {
                             search: search.clone(),
                         });
                     }
-                    // Distinct errors stay apart: grouped by their words.
+                    // Distinct errors stay apart: grouped by what failed
+                    // (the same selector error on another device is one).
                     add(
                         Blocking {
                             kind: CauseKind::Error,
-                            subject: Some(error.clone()),
+                            subject: Some(subject.clone().unwrap_or_else(|| error.clone())),
                             text: format!("error: {error}"),
                         },
                         node,

@@ -55,6 +55,7 @@ fn a_timeout_is_known_by_its_kind() {
         kind: ErrorKind::Timeout,
         error: "any words".into(),
         device: None,
+        subject: None,
         search: None,
     };
     let per_node = vec![("node-a".to_owned(), timeout)];
