@@ -250,7 +250,7 @@ fn allocate_conformance() {
 /// data by `scripts/upstream_allocator/` (testdata/conformance/upstream/README.md).
 #[test]
 fn upstream_allocator_scenarios() {
-    support::run_suite("upstream", 215, judge_case);
+    support::run_suite("upstream", 221, judge_case);
 }
 
 /// The 600 randomized cases whose verdicts the upstream allocator itself

@@ -56,7 +56,7 @@ def cfg(source, requests, driver, attr):
 case("with-class-device-config", claims=[claimWithRequest(claim0, req0, classA)], classes=[classWithConfig(classA, driverA, "classAttribute")],
      slices=one_dev, node=N1,
      results=[allocationResultWithConfigs(localNodeSelector(node1), [deviceAllocationResult(req0, driverA, pool1, device1)],
-                                          [cfg("FromClass", [req0], driverA, "classAttribute")])])
+                                          [cfg("FromClass", None, driverA, "classAttribute")])])  # requests cleared: fe39ea7
 case("with-class-device-config-with-multiple-request-and-configs",
      claims=[claimWithRequests(claim0, [], request(req0, classA, 1), request(req1, classA, 1), request(req2, classB, 1))],
      classes=[classWithConfig(classA, driverA, "classAttribute-A"), classWithConfig(classB, driverB, "classAttribute-B")],
@@ -64,6 +64,14 @@ case("with-class-device-config-with-multiple-request-and-configs",
      results=[allocationResultWithConfigs(localNodeSelector(node1),
         [deviceAllocationResult(req0, driverA, pool1, device0), deviceAllocationResult(req1, driverA, pool1, device1), deviceAllocationResult(req2, driverB, pool1, device1)],
         [cfg("FromClass", [req0, req1], driverA, "classAttribute-A"), cfg("FromClass", [req2], driverB, "classAttribute-B")])])
+# Added upstream by c5a40b2 (3d036712930c): a claim config naming two
+# requests is reported once, with its requests.
+c = claimWithRequests(claim0, None, request(req0, classA, 1), request(req1, classA, 1), request(req2, classA, 1))
+c["spec"]["devices"]["config"] = [deviceClaimConfig([req0, req1], deviceConfiguration(driverA, "deviceAttribute"))]
+case("with-claim-config-for-two-requests", claims=[c], classes=A, slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, 3)], node=N1,
+     results=[allocationResultWithConfigs(localNodeSelector(node1),
+        [deviceAllocationResult(req0, driverA, pool1, device0), deviceAllocationResult(req1, driverA, pool1, device1), deviceAllocationResult(req2, driverA, pool1, device2)],
+        [cfg("FromClaim", [req0, req1], driverA, "deviceAttribute")])])
 case("claim-with-device-config", claims=[claimWithDeviceConfig(claim0, req0, classA, driverA, "deviceAttribute")], classes=A, slices=one_dev, node=N1,
      results=[allocationResultWithConfigs(localNodeSelector(node1), [deviceAllocationResult(req0, driverA, pool1, device1)],
                                           [cfg("FromClaim", None, driverA, "deviceAttribute")])])
@@ -101,14 +109,32 @@ case("prioritized-list-device-config", features=PL, claims=[c], classes=AB,
      slices=[sliceWithDevices(slice1, node1, pool1, driverB, device(device1), device(device2))], node=N1,
      results=[allocationResultWithConfigs(localNodeSelector(node1),
         [deviceAllocationResult(req0SubReq1, driverB, pool1, device1), deviceAllocationResult(req0SubReq1, driverB, pool1, device2)],
-        [cfg("FromClaim", [req0SubReq1], driverB, "bar")])])
+        [cfg("FromClaim", None, driverB, "bar")])])  # requests cleared: fe39ea7
 case("prioritized-list-class-config", features=PL,
      claims=[withRequests(claim(claim0), requestWithPrioritizedList(req0, subRequest(subReq0, classA, 2), subRequest(subReq1, classB, 2)))],
      classes=[classWithConfig(classA, driverA, "foo"), classWithConfig(classB, driverB, "bar")],
      slices=[sliceWithDevices(slice1, node1, pool1, driverB, device(device1), device(device2)), sliceWithDevices(slice2, node1, pool2, driverA, device(device3))], node=N1,
      results=[allocationResultWithConfigs(localNodeSelector(node1),
         [deviceAllocationResult(req0SubReq1, driverB, pool1, device1), deviceAllocationResult(req0SubReq1, driverB, pool1, device2)],
-        [cfg("FromClass", [req0SubReq1], driverB, "bar")])])
+        [cfg("FromClass", None, driverB, "bar")])])  # requests cleared: fe39ea7
+# Added upstream by a58be5a (3d036712930c): a config is cleared only when it
+# covers every request, by name or by the chosen subrequest.
+case("claim-config-scoped-to-subrequests-of-one-request", features=PL,
+     claims=[withConfigs(withRequests(claim(claim0), requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)),
+                                      deviceRequest(req1, classA, 1)),
+                         [deviceClaimConfig([req0SubReq0, req0SubReq1], deviceConfiguration(driverA, "scoped"))])],
+     classes=[cls(classA, driverA), cls(classB, driverB)], slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, 2)], node=N1,
+     results=[allocationResultWithConfigs(localNodeSelector(node1),
+        [deviceAllocationResult(req0SubReq0, driverA, pool1, device0), deviceAllocationResult(req1, driverA, pool1, device1)],
+        [cfg("FromClaim", [req0SubReq0, req0SubReq1], driverA, "scoped")])])
+case("claim-config-covering-all-requests-is-cleared", features=PL,
+     claims=[withConfigs(withRequests(claim(claim0), requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1), subRequest(subReq1, classB, 1)),
+                                      deviceRequest(req1, classA, 1)),
+                         [deviceClaimConfig([req0SubReq0, req1], deviceConfiguration(driverA, "all"))])],
+     classes=[cls(classA, driverA), cls(classB, driverB)], slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, 2)], node=N1,
+     results=[allocationResultWithConfigs(localNodeSelector(node1),
+        [deviceAllocationResult(req0SubReq0, driverA, pool1, device0), deviceAllocationResult(req1, driverA, pool1, device1)],
+        [cfg("FromClaim", None, driverA, "all")])])
 case("prioritized-list-subrequests-with-expressions", features=PL,
      claims=[withRequests(claim(claim0), withSelectors(deviceRequest(req0, classA, 1), memsel("1Gi")),
                           requestWithPrioritizedList(req1, subRequest(subReq0, classA, 1, memsel("4Gi")), subRequest(subReq1, classA, 2, memsel("2Gi"))))],

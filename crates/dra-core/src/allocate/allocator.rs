@@ -288,6 +288,7 @@ pub(super) fn solve_node<'a>(
     let mut shared_used: HashMap<DevRef, BTreeMap<String, Quantity>> = HashMap::new();
     let allocating: Vec<*const Object> = plans.iter().map(|p| p.obj as *const Object).collect();
     let mut consumed_counters: Vec<(usize, usize)> = Vec::new();
+    let mut shared_counted: HashSet<(usize, usize)> = HashSet::new();
     // A pool gathered twice (same driver and name) takes the first, as before.
     let mut seen_pools: HashSet<(&str, &str)> = HashSet::new();
     for first in 0..pools.len() {
@@ -317,6 +318,15 @@ pub(super) fn solve_node<'a>(
                 continue;
             };
             if r.shared {
+                // A shared device draws on its counters once, however many
+                // shares it has: from 1.36 (dynamic-resource-allocation
+                // 89c46e8, picked to release-1.36 as 3caec45) the allocator
+                // counts it as allocated when rebuilding counters
+                // (internal.IsDeviceAllocated); before, shares were missed.
+                if gates.version >= crate::gates::Version::V1_36 && shared_counted.insert((pi, di))
+                {
+                    consumed_counters.push((pi, di));
+                }
                 if let Some(idx) = pools[pi].devices.iter().position(|d| d.name == device) {
                     let e = shared_used
                         .entry(DevRef {
@@ -450,7 +460,7 @@ pub(super) fn solve_node<'a>(
                 });
             }
             let node_selector = node_selector.finish(node);
-            let config = allocation_config(plan, &results);
+            let config = allocation_config(plan, &results, gates);
             claims.push(ClaimAllocation {
                 namespace: plan.obj.namespace_or_default().into(),
                 name: plan.obj.name().unwrap_or_default().into(),

@@ -7,11 +7,16 @@ use super::*;
 /// `allocation.devices.config`, as upstream's Allocate fills it: for each
 /// request (the chosen subrequest of a firstAvailable one), its class's
 /// configs once per class, later requests of that class added to their
-/// `requests`; then each claim config with no `requests`, and each one once
-/// per request it names (by request, or by the chosen subrequest's full name).
+/// `requests`; then each claim config with no `requests`, and each one that
+/// names a request (by name, or by the chosen subrequest's full name).
+/// Before 1.37 a claim config is added once per request it names; from
+/// 1.37 (dynamic-resource-allocation c5a40b2, fe39ea7, a58be5a) once, and
+/// any config that covers every request, by name or chosen subrequest, has
+/// its `requests` cleared ("empty means all").
 pub(super) fn allocation_config<'a>(
     plan: &ClaimPlan<'a>,
     results: &[DeviceResult],
+    gates: &FeatureGates,
 ) -> Vec<serde_json::Value> {
     use serde_json::{json, Value};
     let chosen = |slot: &Slot<'_>| -> Option<String> {
@@ -62,6 +67,14 @@ pub(super) fn allocation_config<'a>(
         ranges.insert(class_name, start..config.len());
     }
     let claim = &plan.claim;
+    let since_1_37 = gates.version >= crate::gates::Version::V1_37;
+    // Whether a config's `requests` name a request, by its name or by its
+    // chosen subrequest's full name.
+    let names = |named: &[&str], request: &str, slot: &Slot<'_>| {
+        named.contains(&request)
+            || (matches!(slot, Slot::First(_))
+                && chosen(slot).is_some_and(|sub| named.contains(&sub.as_str())))
+    };
     for c in &claim.config {
         let named = &c.requests;
         let mut entry = json!({"source": "FromClaim"});
@@ -75,13 +88,29 @@ pub(super) fn allocation_config<'a>(
             config.push(entry);
             continue;
         }
-        for (r, slot) in claim.requests.iter().zip(&plan.slots) {
-            let request = r.name;
-            let hit = named.contains(&request)
-                || (matches!(slot, Slot::First(_))
-                    && chosen(slot).is_some_and(|sub| named.contains(&sub.as_str())));
-            if hit {
-                config.push(entry.clone());
+        let hits = claim
+            .requests
+            .iter()
+            .zip(&plan.slots)
+            .filter(|(r, slot)| names(named, r.name, slot))
+            .count();
+        let times = if since_1_37 { hits.min(1) } else { hits };
+        config.extend(std::iter::repeat_n(entry, times));
+    }
+    if since_1_37 {
+        for c in &mut config {
+            let named: Vec<&str> = c["requests"]
+                .as_array()
+                .map(|l| l.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let all = !named.is_empty()
+                && claim
+                    .requests
+                    .iter()
+                    .zip(&plan.slots)
+                    .all(|(r, slot)| names(&named, r.name, slot));
+            if let (true, Some(o)) = (all, c.as_object_mut()) {
+                o.remove("requests");
             }
         }
     }

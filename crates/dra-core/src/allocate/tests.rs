@@ -333,3 +333,77 @@ fn a_node_with_its_own_slice_is_its_own_class() {
     assert_eq!(a.node_class("node-w"), None);
     assert_eq!(a.node_class("node-x"), Some(Vec::new()));
 }
+
+/// The objects of one of upstream's allocator scenarios (testdata).
+fn upstream_scenario(name: &str) -> Vec<crate::model::Object> {
+    let path = format!(
+        "{}/../../testdata/conformance/upstream/upstream-{name}.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let case = std::fs::read_to_string(path).unwrap();
+    let loaded = crate::yaml::load(&case, Default::default());
+    let items = loaded.documents[0].root.get("objects").unwrap();
+    let text = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items.to_json()});
+    load_objects(
+        &[SourceFile {
+            name: "case.json".into(),
+            text: text.to_string(),
+        }],
+        Default::default(),
+    )
+    .0
+}
+
+/// A device shared by an allocated claim (DRAConsumableCapacity) draws on
+/// its pool's counters from 1.36 (dynamic-resource-allocation 89c46e8,
+/// picked to release-1.36 as 3caec45: internal.IsDeviceAllocated when
+/// counters are rebuilt); 1.35 missed the share and let the counter set be
+/// used twice. Upstream's scenario
+/// `allow-multiple-allocations-with-shared-device-counter-cross-cycle`.
+#[test]
+fn a_shared_device_draws_on_counters_from_1_36() {
+    let objects =
+        upstream_scenario("allow-multiple-allocations-with-shared-device-counter-cross-cycle");
+    let claims: Vec<_> = objects
+        .iter()
+        .filter(|o| o.name() == Some("claim-0"))
+        .collect();
+    let outcome = |version: &str| {
+        let mut gates = FeatureGates::defaults(version.parse().unwrap());
+        gates.set("DRAPartitionableDevices", true).unwrap();
+        gates.set("DRAConsumableCapacity", true).unwrap();
+        Allocator::new(&objects, &gates, &claims).on_node("node-1")
+    };
+    assert!(matches!(outcome("1.35"), Outcome::Allocated { .. }));
+    for v in ["1.36", "1.37"] {
+        assert!(matches!(outcome(v), Outcome::Unsatisfiable { .. }), "{v}");
+    }
+}
+
+/// A claim config naming two of three requests: before 1.37 the result
+/// lists it once per request it names; from 1.37 (c5a40b2) once. A config
+/// that covers every request loses its `requests` from 1.37 (fe39ea7).
+#[test]
+fn claim_configs_in_the_result_per_release() {
+    let configs = |scenario: &str, version: &str| {
+        let objects = upstream_scenario(scenario);
+        let claims: Vec<_> = objects
+            .iter()
+            .filter(|o| o.name() == Some("claim-0"))
+            .collect();
+        let gates = FeatureGates::defaults(version.parse().unwrap());
+        match Allocator::new(&objects, &gates, &claims).on_node("node-1") {
+            Outcome::Allocated { claims } => claims[0].config.clone(),
+            other => panic!("{scenario} at {version}: {other:?}"),
+        }
+    };
+    let two = "with-claim-config-for-two-requests";
+    assert_eq!(configs(two, "1.36").len(), 2);
+    assert_eq!(configs(two, "1.37").len(), 1);
+    let one = "with-class-device-config";
+    assert_eq!(
+        configs(one, "1.36")[0]["requests"],
+        serde_json::json!(["req-0"])
+    );
+    assert!(configs(one, "1.37")[0].get("requests").is_none());
+}
