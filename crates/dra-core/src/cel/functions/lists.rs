@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// ResourceSliceMaxAttributeValuesPerDevice: the longest list `includes`
+/// searches, and its estimated cost.
+const INCLUDES_MAX_VALUES: usize = 48;
+
 /// The declared result type of a call of this family, or `None` when the
 /// family declares no such call.
 pub(super) fn signature(
@@ -113,7 +117,7 @@ pub(super) fn signature(
         // Estimated as `arg in target` over the longest list an attribute
         // may hold (ResourceSliceMaxAttributeValuesPerDevice).
         ("includes", Some(_)) if n == 1 && env.list_type_attributes => {
-            Sig::Ok(T::Bool, Extra::Flat(48.0))
+            Sig::Ok(T::Bool, Extra::Flat(INCLUDES_MAX_VALUES as f64))
         }
         ("includes", _) => {
             Sig::Gated("undeclared reference to 'includes' (in container '')".into())
@@ -247,9 +251,7 @@ pub(super) fn call(
         // comparable, and every element of its type.
         ("sort", Some(Value::List(l))) if n == 0 => sort_by_associated_keys(l, l),
         ("reverse", Some(Value::List(l))) if n == 0 => Ok(list(l.iter().rev().cloned().collect())),
-        ("includes", Some(Value::List(l))) if n == 1 => {
-            Ok(Value::Bool(l.iter().any(|v| equals(v, a(0)) == Some(true))))
-        }
+        ("includes", Some(Value::List(l))) if n == 1 => includes(l, a(0)),
         ("includes", Some(v)) if n == 1 => Ok(Value::Bool(equals(v, a(0)) == Some(true))),
         ("first" | "last", Some(Value::List(l))) if n == 0 => {
             let v = if name == "first" { l.first() } else { l.last() };
@@ -321,6 +323,23 @@ fn flatten_into(l: &[Value], depth: i64, out: &mut Vec<Value>) {
             other => out.push(other.clone()),
         }
     }
+}
+
+/// compile.go includesFunc: a list is searched up to the most values an
+/// attribute may hold (ResourceSliceMaxAttributeValuesPerDevice, 48);
+/// reaching a 49th element is an error, not a bounded miss.
+fn includes(l: &[Value], x: &Value) -> R {
+    for (i, v) in l.iter().enumerate() {
+        if i >= INCLUDES_MAX_VALUES {
+            return Err(format!(
+                "'includes' function cannot be applied to lists longer than {INCLUDES_MAX_VALUES} values"
+            ));
+        }
+        if equals(v, x) == Some(true) {
+            return Ok(Value::Bool(true));
+        }
+    }
+    Ok(Value::Bool(false))
 }
 
 #[cfg(test)]
@@ -449,5 +468,19 @@ mod tests {
         ] {
             assert_eq!(run(e), Err(want), "{e}");
         }
+    }
+
+    /// compile.go includesFunc (1.36, 1.37): up to 48 values are searched;
+    /// reaching a 49th is an error.
+    #[test]
+    fn includes_stops_at_the_attribute_value_limit() {
+        let run = |e: &str| super::super::run_on("name: d\n", e);
+        assert_eq!(run("lists.range(100).includes(47)"), Ok(true));
+        assert_eq!(run("lists.range(48).includes(99)"), Ok(false));
+        assert_eq!(
+            run("lists.range(100).includes(48)"),
+            Err("'includes' function cannot be applied to lists longer than 48 values".into())
+        );
+        assert_eq!(run("7.includes(7.0)"), Ok(true));
     }
 }
