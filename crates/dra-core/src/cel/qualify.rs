@@ -87,25 +87,10 @@ pub(super) fn opt_get(operand: &Value, key: &Value) -> R {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use crate::cel::{Device, Env, Program, Value};
-
-    /// The boolean value of `expr` on a device with one attribute
+    /// The value of a selector on a device with one attribute
     /// (`d.example.com/model: A100`), in the newest stored environment.
     fn eval(expr: &str) -> Result<bool, String> {
-        let yaml = "name: d\nattributes:\n  model: {string: A100}\n";
-        let loaded = crate::yaml::load(yaml, crate::yaml::Limits::default());
-        let device = Arc::new(Device::from_node(
-            "d.example.com",
-            &loaded.documents[0].root,
-            true,
-        ));
-        let program = Program::compile_any(expr, &Env::stored_latest()).map_err(|e| e.message)?;
-        match program.evaluate(&device).map_err(|e| e.0)? {
-            Value::Bool(b) => Ok(b),
-            other => Err(format!("not a bool: {other:?}")),
-        }
+        crate::cel::functions::run_on("name: d\nattributes:\n  model: {string: A100}\n", expr)
     }
 
     /// cel-go checkSelectField and applyQualifiers: a field or index of an

@@ -695,7 +695,7 @@ pub(crate) fn key_text(k: &Value) -> String {
 /// (every library declared) and evaluates it on the device read from `yaml`
 /// (of driver `d.example.com`).
 #[cfg(test)]
-fn run_on(yaml: &str, expr: &str) -> Result<bool, String> {
+pub(crate) fn run_on(yaml: &str, expr: &str) -> Result<bool, String> {
     use crate::cel::{Device, Env, Program};
     let loaded = crate::yaml::load(yaml, crate::yaml::Limits::default());
     let device = Arc::new(Device::from_node(
