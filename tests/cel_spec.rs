@@ -1,8 +1,8 @@
 //! The CEL conformance suite (google/cel-spec `tests/simple/testdata`) run
 //! against this engine in the Kubernetes environment: the cases of
 //! cel.dev/expr v0.24.0, which cel-go v0.26.0 (Kubernetes 1.34-1.36) runs its
-//! conformance test with, in the 1.36 environment, and those of v0.25.1
-//! (cel-go v0.27.0, Kubernetes 1.37) in the 1.37 one. Extracted by
+//! conformance test with, in the stored environments of 1.34, 1.35 and 1.36,
+//! and those of v0.25.1 (cel-go v0.27.0, Kubernetes 1.37) in 1.37's. Extracted by
 //! `scripts/extract-cel-spec.py` into `testdata/cel-spec/<tag>/`: closed
 //! expressions with an expected value or error (no variables, containers or
 //! protocol buffer messages, which a device selector cannot use).
@@ -23,7 +23,12 @@ use dra_core::cel::{Device, Env, Program, Value};
 use dra_core::gates::{FeatureGates, Version};
 use serde_json::Value as Json;
 
-const SUITES: [(&str, Version); 2] = [("v0.24.0", Version::V1_36), ("v0.25.1", Version::V1_37)];
+const SUITES: [(&str, Version); 4] = [
+    ("v0.24.0", Version::V1_34),
+    ("v0.24.0", Version::V1_35),
+    ("v0.24.0", Version::V1_36),
+    ("v0.25.1", Version::V1_37),
+];
 
 /// What a case gave here, in the suite's terms.
 #[derive(Debug)]
