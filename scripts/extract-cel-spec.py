@@ -6,9 +6,11 @@
 # cel-go v0.26.0 (Kubernetes 1.34-1.36) runs its conformance tests with,
 # v0.25.1 the one of cel-go v0.27.0 (Kubernetes 1.37).
 #
-# A case is kept when Kubernetes' DRA environment can run it as written: no
-# variables (bindings, type_env), no container, checked and with macros, and
-# an expected value or error that is not a protocol buffer message or enum.
+# A case is kept when Kubernetes' DRA environment can run it: its variables,
+# if any, plain identifiers of primitive, list or map types (the runner binds
+# them to their values with cel.bind), no container, checked and with macros,
+# and an expected value or error that is not a protocol buffer message or
+# enum.
 # The reasons for leaving the others out are counted in each file's header.
 import json, os, subprocess, sys
 
@@ -186,18 +188,80 @@ def value(v):
     return None
 
 
+def literal(tagged):
+    """The CEL literal of a tagged value (for a variable's binding)."""
+    (tag, v), = tagged.items()
+    if tag == 'null':
+        return 'null'
+    if tag == 'bool':
+        return 'true' if v else 'false'
+    if tag == 'int':
+        return v
+    if tag == 'uint':
+        return v + 'u'
+    if tag == 'double':
+        if v in ('inf', '-inf', 'nan'):
+            return 'double("%s")' % {'inf': 'Infinity', '-inf': '-Infinity', 'nan': 'NaN'}[v]
+        return repr(float(v))
+    if tag == 'string':
+        return json.dumps(v, ensure_ascii=False)
+    if tag == 'bytes':
+        return 'b"' + ''.join('\\x%02x' % b for b in bytes.fromhex(v)) + '"'
+    if tag == 'list':
+        return '[' + ', '.join(literal(x) for x in v) + ']'
+    if tag == 'map':
+        return '{' + ', '.join('%s: %s' % (literal(k), literal(x)) for k, x in v) + '}'
+    raise ValueError(tag)
+
+
+def plain_type(t):
+    """Whether a declared type is one a literal of the value has: primitives,
+    null, and lists and maps of them (no dyn, messages or well-known types)."""
+    if 'primitive' in t or 'null' in t:
+        return True
+    if 'list_type' in t:
+        return plain_type(one(one(t, 'list_type'), 'elem_type', {}))
+    if 'map_type' in t:
+        m = one(t, 'map_type')
+        return plain_type(one(m, 'key_type', {})) and plain_type(one(m, 'value_type', {}))
+    return False
+
+
+def variables(test):
+    """The test's variables as (name, CEL literal), when each is a plain
+    identifier declared with a plain type and bound to a plain value; else
+    None. The runner binds them with cel.bind, which gives each the
+    literal's type, the declared one."""
+    declared = {one(d, 'name').decode(): one(one(d, 'ident', {}), 'type', {}) for d in test.get('type_env', [])}
+    out = []
+    for b in test.get('bindings', []):
+        name = one(b, 'key').decode()
+        if not name.isidentifier() or name in ('true', 'false', 'null') or name not in declared:
+            return None
+        if not plain_type(declared[name]):
+            return None
+        tagged = value(one(one(b, 'value'), 'value', {}))
+        if tagged is None:
+            return None
+        out.append({'name': name, 'literal': literal(tagged)})
+    return out if len(out) == len(declared) else None
+
+
 def cases(name, fields):
     kept, left = [], {}
     for section in fields.get('section', []):
         for test in section.get('test', []):
             tid = '%s/%s/%s' % (name, one(section, 'name').decode(), one(test, 'name').decode())
             why = None
+            bound = variables(test) if 'bindings' in test else None
             for k, reason in (('bindings', 'variables'), ('type_env', 'variables'),
                               ('container', 'container'), ('disable_check', 'unchecked'),
                               ('disable_macros', 'no macros'), ('check_only', 'type only'),
                               ('typed_result', 'type only'), ('locale', 'locale'),
                               ('unknown', 'unknowns'), ('any_unknowns', 'unknowns')):
                 if k in test and one(test, k) not in ('false', b''):
+                    if k in ('bindings', 'type_env') and bound is not None:
+                        continue
                     why = reason
                     break
             expect = None
@@ -220,7 +284,10 @@ def cases(name, fields):
             if why:
                 left[why] = left.get(why, 0) + 1
                 continue
-            kept.append({'id': tid, 'expr': one(test, 'expr').decode('utf-8'), **expect})
+            case = {'id': tid, 'expr': one(test, 'expr').decode('utf-8'), **expect}
+            if bound:
+                case['vars'] = bound
+            kept.append(case)
     return kept, left
 
 

@@ -3,9 +3,10 @@
 //! cel.dev/expr v0.24.0, which cel-go v0.26.0 (Kubernetes 1.34-1.36) runs its
 //! conformance test with, in the stored environments of 1.34, 1.35 and 1.36,
 //! and those of v0.25.1 (cel-go v0.27.0, Kubernetes 1.37) in 1.37's. Extracted by
-//! `scripts/extract-cel-spec.py` into `testdata/cel-spec/<tag>/`: closed
-//! expressions with an expected value or error (no variables, containers or
-//! protocol buffer messages, which a device selector cannot use).
+//! `scripts/extract-cel-spec.py` into `testdata/cel-spec/<tag>/`: expressions
+//! with an expected value or error, their variables (when of plain types)
+//! bound with `cel.bind`; no containers or protocol buffer messages, which a
+//! device selector cannot use.
 //!
 //! Kubernetes' environment is not the suite's: it has no math or encoders
 //! extension, refuses mixed-type list and map literals
@@ -106,6 +107,25 @@ fn differs(outcome: &Outcome, case: &Json) -> Option<String> {
     }
 }
 
+/// The expression with the case's variables bound by `cel.bind` to
+/// literals of their values: Kubernetes' environment declares no variable
+/// but `device`, and a bound literal has the type the case declares (the
+/// extractor keeps only variables of primitive types and lists and maps of
+/// them).
+fn bound(expr: &str, case: &Json) -> String {
+    let vars = case["vars"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    vars.iter().rev().fold(expr.to_owned(), |inner, v| {
+        format!(
+            "cel.bind({}, {}, {inner})",
+            v["name"].as_str().unwrap(),
+            v["literal"].as_str().unwrap()
+        )
+    })
+}
+
 /// The listed differences: case id to reason.
 fn listed() -> BTreeMap<String, String> {
     let path = support::root().join("testdata/cel-spec/DIFFERENCES");
@@ -140,7 +160,7 @@ fn the_cel_conformance_suite_runs_as_in_kubernetes() {
                 ran += 1;
                 let id = format!("{tag}/{}", case["id"].as_str().unwrap());
                 let expr = case["expr"].as_str().unwrap();
-                let outcome = run(expr, &env, &device);
+                let outcome = run(&bound(expr, case), &env, &device);
                 match (differs(&outcome, case), listed.contains_key(&id)) {
                     (Some(why), false) => unlisted.push(format!("{id}: {expr:?} {why}")),
                     (None, true) => passing.push(id),
