@@ -594,6 +594,15 @@ mod cost_tests {
             cost(&format!(r#"{d}.exists(k, k.contains("x"))"#)),
             3.0 + 32.0 * 9.0 + 1.0
         );
+        // costSelect charges a selection only on a map or struct: the map
+        // literal 30, its field 1, the equality 1; dyn() 1 (maybeUnwrapDynCall),
+        // a field of the dyn value nothing; a field of an optional nothing.
+        assert_eq!(cost(r#"{"a": 1}.a == 1"#), 32.0);
+        assert_eq!(cost(r#"dyn({"a": 1}).a == 1"#), 32.0);
+        assert_eq!(
+            cost(r#"optional.of({"a": 1}).a.hasValue()"#),
+            cost(r#"optional.of({"a": 1}).hasValue()"#)
+        );
         // indexOf on a list: one per element (library/cost.go), the list
         // literal 10, the equality 1.
         assert_eq!(cost("[1, 2, 3].indexOf(2) == 1"), 10.0 + 3.0 + 1.0);

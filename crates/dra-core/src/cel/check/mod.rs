@@ -198,8 +198,16 @@ impl<'a> Checker<'a> {
                     // has() costs nothing extra (Kubernetes keeps the old presence cost).
                     return Ok(c(Type::Bool, operand.cost, 1.0));
                 }
+                // cel-go costSelect charges the selection only on a map or
+                // a struct (the device); a field of a dyn, any or optional
+                // value costs only its operand.
+                let unit = if matches!(operand.ty, Type::Map(..) | Type::Device) {
+                    1.0
+                } else {
+                    0.0
+                };
                 Ok(Checked {
-                    cost: operand.cost + 1.0,
+                    cost: operand.cost + unit,
                     ..r
                 })
             }
