@@ -44,7 +44,14 @@ pub(super) fn has(operand: &Value, field: &str) -> Result<bool, String> {
         Value::Optional(Some(v)) => &**v,
         v => v,
     };
-    Ok(qualify_if_present(operand, &Value::string(field))?.is_some())
+    // The common cases read the field by name: `has()` runs on every
+    // device, and a key value would cost an allocation each time.
+    match operand {
+        Value::Map(m) => Ok(m.get_str(field).is_some()),
+        // An unknown domain reads as an empty map: present.
+        Value::Domains(_) => Ok(true),
+        _ => Ok(qualify_if_present(operand, &Value::string(field))?.is_some()),
+    }
 }
 
 /// cel-go's QualifyIfPresent (interpreter/attributes.go refQualify): the
@@ -148,6 +155,16 @@ mod tests {
             Err("unsupported index type 'string' in list".into())
         );
         assert_eq!(eval(r#"dyn("s").x == 1"#), Err("no such key: x".into()));
+        // The DRA attribute map answers every domain (compile.go mapper.Find).
+        assert_eq!(eval("has(device.attributes.nodomain)"), Ok(true));
+        assert_eq!(
+            eval(r#"has(device.attributes["d.example.com"].model)"#),
+            Ok(true)
+        );
+        assert_eq!(
+            eval(r#"has(device.attributes["d.example.com"].other)"#),
+            Ok(false)
+        );
     }
 
     /// types.IndexOrError: a double or uint index converts without loss,
