@@ -150,3 +150,145 @@ fn object_metadata_annotation_size_and_pods() {
         [("metadata.labels".to_owned(), "Invalid".to_owned())]
     );
 }
+
+/// corevalidation.ValidateNodeSelector requires a term before validateResourceSliceSpec
+/// asks for exactly one: a slice's empty selector fails both (validation_resourceslice_test.go
+/// "bad-empty-node-selector": Required "must have at least one node selector term" and
+/// Invalid "must have exactly one node selector term"); validateDevice calls
+/// ValidateNodeSelector alone for a device under perDeviceNodeSelection, and a null
+/// selector is a nil pointer, not validated.
+#[test]
+fn an_empty_node_selector_has_no_term_before_it_has_not_one() {
+    let slice = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  nodeSelector: {}\n  pool: {name: p, resourceSliceCount: 1}\n";
+    let device = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  perDeviceNodeSelection: true\n  pool: {name: p, resourceSliceCount: 1}\n  devices:\n  - {name: d0, nodeSelector: {nodeSelectorTerms: []}}\n  - {name: d1, allNodes: true, nodeSelector: null}\n";
+    for v in ["1.34", "1.37"] {
+        assert_eq!(
+            errors(slice, &["--kubernetes-version", v]),
+            [
+                (
+                    "spec.nodeSelector.nodeSelectorTerms".to_owned(),
+                    "Invalid".to_owned()
+                ),
+                (
+                    "spec.nodeSelector.nodeSelectorTerms".to_owned(),
+                    "Required".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(
+            errors(
+                device,
+                &[
+                    "--kubernetes-version",
+                    v,
+                    "--feature-gates",
+                    "DRAPartitionableDevices=true"
+                ]
+            ),
+            [(
+                "spec.devices[0].nodeSelector.nodeSelectorTerms".to_owned(),
+                "Required".to_owned()
+            )]
+        );
+    }
+}
+
+/// The request-policy messages print quantities as apimachinery's
+/// Quantity.String() does, as validateRequestPolicyValidValues and
+/// validateRequestPolicyRange format them (`maxCapacity.String()`,
+/// `added.String()` after `added.Add(step)`): the figures of
+/// validation_device_capacity_test.go ("option is larger than capacity value:
+/// 10Gi", "one step 11Gi ...", "(2Gi) from (1Gi)") and of
+/// validation_resourceslice_test.go ("default is less than min: 1100m" for a
+/// min written 1.1).
+#[test]
+fn request_policy_messages_print_quantities_as_the_apiserver() {
+    let device = |name: &str, cap: &str, policy: &str| {
+        format!("  - name: {name}\n    allowMultipleAllocations: true\n    capacity:\n      a:\n        value: {cap}\n        requestPolicy: {policy}\n")
+    };
+    let yaml = format!(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {{name: p, resourceSliceCount: 1}}\n  devices:\n{}{}{}{}{}",
+        device("d0", "10Gi", "{default: 1Gi, validValues: [20Gi]}"),
+        device("d1", "10Gi", "{default: 2Gi, validRange: {min: 20Gi, max: 1024Mi}}"),
+        device("d2", "10Gi", "{default: 2Gi, validRange: {min: 1Gi, max: 10Gi, step: 2Gi}}"),
+        device("d3", "10Gi", "{default: 1Gi, validRange: {min: 1Gi, step: 10Gi}}"),
+        device("d4", "\"1000\"", "{default: \"1.05\", validRange: {min: \"1.1\"}}"),
+    );
+    let o = support::run_with_stdin(
+        &[
+            "lint",
+            "-o",
+            "json",
+            "-",
+            "--feature-gates",
+            "DRAConsumableCapacity=true",
+        ],
+        Some(yaml.as_bytes()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut got: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    got.sort();
+    got.dedup();
+    let mut want = vec![
+        "default value is not valid according to the requestPolicy",
+        "option is larger than capacity value: 10Gi",
+        "default is less than min: 20Gi",
+        "default is more than max: 1Gi",
+        "min is larger than capacity value: 10Gi",
+        "min is larger than max: 1Gi",
+        "value is not a multiple of a given step (2Gi) from (1Gi)",
+        "one step 11Gi is larger than capacity value: 10Gi",
+        "default is less than min: 1100m",
+    ];
+    want.sort();
+    assert_eq!(got, want);
+}
+
+/// validateRequestPolicyRange's overflow guard (1.37, DRAFractionalCapacityRange,
+/// a fractional value in the range or its default): each of default, min, max
+/// and step must be a whole number of milli-units within int64, else
+/// "value cannot be represented as a milli value" and no step check follows.
+/// The cases of validation_device_capacity_test.go "fractional-range-overflow-min"
+/// (10P beside a step of 100m) and "fractional-too-fine-precision" (10u), and of
+/// validation_resourceslice_test.go "consumable-capacity-fractional" device 11
+/// (MaxInt64 beside a step of 1m); a negative step after a bad min is not
+/// reported, the guard having returned first.
+#[test]
+fn a_fractional_range_must_fit_in_milli_units() {
+    let max = i64::MAX;
+    let device = |name: &str, cap: &str, policy: &str| {
+        format!("  - name: {name}\n    allowMultipleAllocations: true\n    capacity:\n      a:\n        value: \"{cap}\"\n        requestPolicy: {policy}\n")
+    };
+    let yaml = format!(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {{name: p, resourceSliceCount: 1}}\n  devices:\n{}{}{}{}",
+        device("d0", "100P", "{default: 20P, validRange: {min: 10P, step: 100m}}"),
+        device("d1", "1", "{default: 20u, validRange: {min: 10u}}"),
+        device("d2", &max.to_string(), &format!("{{default: \"{max}\", validRange: {{min: \"0\", step: 1m, max: \"{max}\"}}}}")),
+        device("d3", "10", "{default: \"1\", validRange: {min: \"0.0001\", step: \"-1\"}}"),
+    );
+    let gates = "DRAConsumableCapacity=true,DRAFractionalCapacityRange=true";
+    let at = |i: usize, f: &str| {
+        (
+            format!("spec.devices[{i}].capacity[a].requestPolicy.validRange.{f}"),
+            "Invalid".to_owned(),
+        )
+    };
+    assert_eq!(
+        errors(&yaml, &["--feature-gates", gates]),
+        [
+            at(0, "default"),
+            at(0, "min"),
+            at(1, "default"),
+            at(1, "min"),
+            at(2, "default"),
+            at(2, "max"),
+            at(3, "min"),
+        ]
+    );
+}

@@ -4,6 +4,9 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+mod text;
+pub use text::{Format, QuantityText};
+
 /// An exact decimal: `mantissa * 10^exp`.
 #[derive(Clone, Copy, Debug)]
 pub struct Quantity {
@@ -232,6 +235,18 @@ impl Quantity {
             self.exp += 1;
         }
         self
+    }
+
+    /// The exact value as `(mantissa, exponent)`, without trailing zeros.
+    pub(crate) fn parts(&self) -> (i128, i32) {
+        (self.mantissa, self.exp)
+    }
+
+    pub fn abs(&self) -> Quantity {
+        Quantity {
+            mantissa: self.mantissa.saturating_abs(),
+            exp: self.exp,
+        }
     }
 
     pub fn is_zero(&self) -> bool {

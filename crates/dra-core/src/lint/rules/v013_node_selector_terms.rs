@@ -12,7 +12,7 @@ declare_rule! {
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let Some(spec) = obj.spec() else { return };
     let mut check_one = |owner: &Node, path: String, enforced: bool| {
-        let Some(sel) = get(owner, "nodeSelector") else {
+        let Some(sel) = get(owner, "nodeSelector").filter(|n| !n.is_null()) else {
             return;
         };
         let terms = items(sel, "nodeSelectorTerms");

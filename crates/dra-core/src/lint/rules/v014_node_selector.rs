@@ -3,8 +3,8 @@ use super::prelude::*;
 
 declare_rule! {
     id: "DRA-V014", name: "invalid-node-selector", severity: Error, origin: Apiserver,
-    summary: "A node selector requirement is invalid (key, operator or values)",
-    docs: "Core validation's node-selector rules (`ValidateNodeSelectorRequirement`, `ValidateNodeFieldSelectorRequirement`): keys are label names and values label values; `In`/`NotIn` need values, `Exists`/`DoesNotExist` take none, `Gt`/`Lt` exactly one; another operator is Invalid. `matchFields` takes `In`/`NotIn` with exactly one value and only the key `metadata.name` (another key is Invalid at the key), whose values are node names. A `Gt`/`Lt` value that is not an integer passes the apiserver but not the scheduler's parser (a warning).",
+    summary: "A node selector has no term, or a requirement is invalid (key, operator or values)",
+    docs: "Core validation's node-selector rules (`ValidateNodeSelector`: at least one term, Required; `ValidateNodeSelectorRequirement`, `ValidateNodeFieldSelectorRequirement`): keys are label names and values label values; `In`/`NotIn` need values, `Exists`/`DoesNotExist` take none, `Gt`/`Lt` exactly one; another operator is Invalid. `matchFields` takes `In`/`NotIn` with exactly one value and only the key `metadata.name` (another key is Invalid at the key), whose values are node names. A `Gt`/`Lt` value that is not an integer passes the apiserver but not the scheduler's parser (a warning).",
     example: "nodeSelector:\n  nodeSelectorTerms:\n  - matchExpressions:\n    - {key: gpu, operator: Exists, values: [a100]}\n",
     check: Check::Object(SLICES, check),
 }
@@ -29,10 +29,24 @@ pub(crate) fn check_selector(
     path: &str,
     out: &mut Sink<'_>,
 ) {
-    let Some(sel) = get(owner, "nodeSelector") else {
+    let Some(sel) = get(owner, "nodeSelector").filter(|n| !n.is_null()) else {
         return;
     };
-    for (t, term) in items(sel, "nodeSelectorTerms").iter().enumerate() {
+    let terms = items(sel, "nodeSelectorTerms");
+    if terms.is_empty() {
+        // ValidateNodeSelector stops here, before any term (C34-C37; the
+        // slice's own "exactly one term" is DRA-V013's, reported beside it).
+        let span = entry(sel, "nodeSelectorTerms").map_or(sel.span, |e| e.key_span);
+        out.report(
+            obj,
+            Required,
+            format!("{path}.nodeSelector.nodeSelectorTerms"),
+            span,
+            "must have at least one node selector term",
+        );
+        return;
+    }
+    for (t, term) in terms.iter().enumerate() {
         let tpath = format!("{path}.nodeSelector.nodeSelectorTerms[{t}]");
         for (j, req) in items(term, "matchExpressions").iter().enumerate() {
             let rpath = format!("{tpath}.matchExpressions[{j}]");

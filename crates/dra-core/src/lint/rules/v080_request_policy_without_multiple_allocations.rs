@@ -33,11 +33,23 @@ pub(crate) struct Policy<'a> {
     pub node: &'a Node,
     pub path: String,
     pub capacity: Quantity,
+    /// The capacity as the apiserver prints it (`Quantity.String()`).
+    pub capacity_text: String,
     pub default: Option<(Quantity, &'a Node)>,
 }
 
 pub(crate) fn quantity_of(n: &Node) -> Option<Quantity> {
     n.scalar_text().and_then(|t| Quantity::parse_field(&t).ok())
+}
+
+/// A quantity field as the apiserver's messages print it, `Quantity.String()`
+/// of the decoded value (`1.1` is `1100m`, `1024Mi` is `1Gi`).
+pub(crate) fn text_of(n: &Node) -> String {
+    quantity_text(n).map_or_else(|| "0".into(), |q| q.to_string())
+}
+
+pub(crate) fn quantity_text(n: &Node) -> Option<QuantityText> {
+    n.scalar_text().and_then(|t| QuantityText::parse(&t))
 }
 
 pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {
@@ -50,14 +62,16 @@ pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {
             let Some(rp) = get(&c.value, "requestPolicy") else {
                 continue;
             };
-            let capacity = get(&c.value, "value")
-                .and_then(quantity_of)
-                .unwrap_or_else(Quantity::zero);
+            let value = get(&c.value, "value");
+            let capacity = value.and_then(quantity_of).unwrap_or_else(Quantity::zero);
+            // A missing value decodes to the zero Quantity, printed "0".
+            let capacity_text = value.map_or_else(|| "0".into(), text_of);
             let default = get(rp, "default").and_then(|n| quantity_of(n).map(|q| (q, n)));
             out.push(Policy {
                 node: rp,
                 path: format!("spec.devices[{i}].capacity[{}].requestPolicy", c.key),
                 capacity,
+                capacity_text,
                 default,
             });
         }

@@ -22,7 +22,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     format!("{}.validValues[{j}]", p.path),
                     v.span,
-                    format!("option is larger than capacity value: {}", p.capacity),
+                    format!("option is larger than capacity value: {}", p.capacity_text),
                 );
             }
         }

@@ -19,7 +19,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("{}.validRange.min", p.path),
                 n.span,
-                format!("min is larger than capacity value: {}", p.capacity),
+                format!("min is larger than capacity value: {}", p.capacity_text),
             );
         }
     }

@@ -1,6 +1,6 @@
 //! DRA-V090: default below validRange.min.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges, text_of};
 
 declare_rule! {
     id: "DRA-V090", name: "default-below-min", severity: Error, origin: Apiserver,
@@ -22,7 +22,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 format!("{}.validRange.{}", p.path, default_at(cx, "min")),
                 dn.span,
-                format!("default is less than min: {min}"),
+                format!(
+                    "default is less than min: {}",
+                    get(r, "min").map(text_of).unwrap_or_default()
+                ),
             );
         }
     }

@@ -1,6 +1,6 @@
 //! DRA-V091: validRange.max below min or above the capacity.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges, text_of};
 
 declare_rule! {
     id: "DRA-V091", name: "invalid-valid-range-max", severity: Error, origin: Apiserver,
@@ -23,7 +23,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 path.clone(),
                 mn.span,
-                format!("min is larger than max: {max}"),
+                format!("min is larger than max: {}", text_of(mn)),
             );
         }
         if max > p.capacity {
@@ -32,7 +32,7 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 Invalid,
                 path,
                 mn.span,
-                format!("max is larger than capacity value: {}", p.capacity),
+                format!("max is larger than capacity value: {}", p.capacity_text),
             );
         }
     }

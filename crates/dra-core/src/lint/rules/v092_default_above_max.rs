@@ -1,6 +1,6 @@
 //! DRA-V092: default above validRange.max.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges, text_of};
 
 declare_rule! {
     id: "DRA-V092", name: "default-above-max", severity: Error, origin: Apiserver,
@@ -29,7 +29,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     super::v090_default_below_min::default_at(cx, "max")
                 ),
                 dn.span,
-                format!("default is more than max: {max}"),
+                format!(
+                    "default is more than max: {}",
+                    get(r, "max").map(text_of).unwrap_or_default()
+                ),
             );
         }
     }

@@ -22,6 +22,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         if p.default.is_none() {
             continue;
         }
+        // The overflow guard's fast return (V097).
+        if !super::v097_finer_than_milli::unsafe_values(cx, &p, r).is_empty() {
+            continue;
+        }
         let path = format!("{}.validRange.step", p.path);
         if cx.gates.version >= Version::V1_37 {
             if step <= Quantity::zero() {

@@ -1,6 +1,6 @@
 //! DRA-V094: min + step above the capacity.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, quantity_text, ranges};
 
 declare_rule! {
     id: "DRA-V094", name: "step-above-capacity", severity: Error, origin: Apiserver,
@@ -18,6 +18,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let Some(step) = quantity_of(sn) else {
             continue;
         };
+        // The overflow guard's fast return (V097).
+        if !super::v097_finer_than_milli::unsafe_values(cx, &p, r).is_empty() {
+            continue;
+        }
+
         // 1.37 checks it only for a positive step (C37 ≈70k); earlier
         // releases for any step.
         if cx.gates.version >= Version::V1_37 && step <= Quantity::zero() {
@@ -31,11 +36,19 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     format!("{}.validRange.step", p.path),
                     sn.span,
                     format!(
-                        "one step {added} is larger than capacity value: {}",
-                        p.capacity
+                        "one step {} is larger than capacity value: {}",
+                        one_step_text(r).unwrap_or_else(|| added.to_string()),
+                        p.capacity_text
                     ),
                 );
             }
         }
     }
+}
+
+/// `min + step` as `added.String()` prints it after `added.Add(step)`.
+fn one_step_text(r: &Node) -> Option<String> {
+    let min = get(r, "min").and_then(quantity_text)?;
+    let step = get(r, "step").and_then(quantity_text)?;
+    Some(min.add(&step)?.to_string())
 }

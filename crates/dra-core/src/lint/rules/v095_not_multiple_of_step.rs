@@ -1,6 +1,6 @@
 //! DRA-V095: default or max not on a step.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges, text_of};
 
 declare_rule! {
     id: "DRA-V095", name: "not-a-multiple-of-step", severity: Error, origin: Apiserver,
@@ -47,6 +47,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let Some(step) = quantity_of(sn) else {
             continue;
         };
+        // The overflow guard's fast return (V097).
+        if !super::v097_finer_than_milli::unsafe_values(cx, &p, r).is_empty() {
+            continue;
+        }
+
         let max = get(r, "max").and_then(quantity_of);
         let mut all = vec![min, step, default];
         all.extend(max);
@@ -57,13 +62,15 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             continue;
         }
         let path = format!("{}.validRange.step", p.path);
+        let step_text = text_of(sn);
+        let min_text = get(r, "min").map(text_of).unwrap_or_default();
         if (u[2] - u[0]) % u[1] != 0 {
             out.report(
                 obj,
                 Invalid,
                 path.clone(),
                 sn.span,
-                format!("value is not a multiple of a given step ({step}) from ({min})"),
+                format!("value is not a multiple of a given step ({step_text}) from ({min_text})"),
             )
             .note(format!("the default, {default}"));
         }
@@ -74,7 +81,9 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                     Invalid,
                     path,
                     sn.span,
-                    format!("value is not a multiple of a given step ({step}) from ({min})"),
+                    format!(
+                        "value is not a multiple of a given step ({step_text}) from ({min_text})"
+                    ),
                 )
                 .note(format!("the max, {mx}"));
             }

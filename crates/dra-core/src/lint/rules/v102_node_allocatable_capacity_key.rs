@@ -20,7 +20,14 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         let Some(k) = key.as_str() else { continue };
         let path = format!("{}.mapping.capacityKey", e.path);
         if k.is_empty() {
-            out.report(obj, Invalid, path, key.span, "must not be empty");
+            // validateNodeAllocatableMapping's words (C37 ≈49k).
+            out.report(
+                obj,
+                Invalid,
+                path,
+                key.span,
+                "capacityKey must not be an empty string",
+            );
         } else if entry(e.device, "capacity")
             .and_then(|c| c.value.as_map())
             .is_none_or(|m| !m.iter().any(|c| c.key == k))

@@ -300,18 +300,5 @@ fn check_config_body(
 
 /// `corevalidation.ValidateNodeSelector` of the allocation's node selector.
 fn check_node_selector(version: Version, obj: &Object, alloc: &Node, out: &mut Sink<'_>) {
-    let Some(sel) = set(alloc, "nodeSelector") else {
-        return;
-    };
-    if items(sel, "nodeSelectorTerms").is_empty() {
-        out.report(
-            obj,
-            Required,
-            "status.allocation.nodeSelector.nodeSelectorTerms",
-            sel.span,
-            "must have at least one node selector term",
-        );
-        return;
-    }
     super::v014_node_selector::check_selector(version, obj, alloc, "status.allocation", out);
 }
