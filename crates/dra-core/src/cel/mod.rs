@@ -16,6 +16,8 @@ mod go_strconv;
 pub mod lookups;
 mod netip;
 pub mod parse;
+mod snippet;
+pub use snippet::error_snippet;
 mod pattern;
 mod plan;
 mod qualify;

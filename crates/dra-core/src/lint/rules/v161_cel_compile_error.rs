@@ -48,13 +48,17 @@ pub(crate) fn report_compile_error(
             .note(format!("apiserver: Internal error: {}", e.message));
         return;
     }
-    let full = match e.kind {
+    let mut full = match e.kind {
         CompileErrorKind::Syntax => e.message.clone(),
         _ => {
             let (l, c) = e.position.unwrap_or((1, 1));
             format!("ERROR: <input>:{l}:{c}: {}", e.message)
         }
     };
+    // The apiserver's message carries cel-go's source snippet.
+    if let (Some((l, c)), Some(source)) = (e.position, n.as_str()) {
+        full.push_str(&crate::cel::error_snippet(source, l, c));
+    }
     out.report(
         obj,
         Invalid,
