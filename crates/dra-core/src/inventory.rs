@@ -85,7 +85,7 @@ pub fn match_devices(
         Ok(p) => p,
         Err(e) => {
             return MatchReport {
-                compile_error: Some(format!("compilation failed: {}", e.message)),
+                compile_error: Some(format!("compilation failed: {}", e.messages())),
                 too_complex: None,
                 devices: Vec::new(),
                 summary: MatchSummary {
@@ -105,7 +105,7 @@ pub fn match_devices(
                         compile_error: Some(format!(
                             "class {} selector #{i}: compilation failed: {}",
                             c.name().unwrap_or_default(),
-                            e.message
+                            e.messages()
                         )),
                         too_complex: None,
                         devices: Vec::new(),

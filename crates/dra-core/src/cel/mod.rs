@@ -227,21 +227,21 @@ impl Program {
 
     fn compile_as(source: &str, env: &Env, root: Root) -> Result<Program, CompileError> {
         if source.len() > MAX_EXPRESSION_LEN {
-            return Err(CompileError {
-                kind: CompileErrorKind::Syntax,
-                message: format!("expression is longer than {MAX_EXPRESSION_LEN} bytes"),
-                position: None,
-            });
+            return Err(CompileError::new(
+                CompileErrorKind::Syntax,
+                format!("expression is longer than {MAX_EXPRESSION_LEN} bytes"),
+                None,
+            ));
         }
         let parsed = parse::parse_ast(source);
         let (expr, info) = match &*parsed {
             Ok((expr, info)) => (expr, info),
             Err(e) => {
-                return Err(CompileError {
-                    kind: CompileErrorKind::Syntax,
-                    message: format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
-                    position: Some((e.line, e.column)),
-                })
+                return Err(CompileError::new(
+                    CompileErrorKind::Syntax,
+                    format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
+                    Some((e.line, e.column)),
+                ))
             }
         };
         let offsets = |id: u64| {
@@ -252,14 +252,14 @@ impl Program {
         let checked = match root {
             Root::Selector => checker.check_root(expr)?,
             Root::Derived => checker.check_derived_root(expr)?,
-            Root::Any => checker.check(expr)?,
+            Root::Any => checker.check_any(expr)?,
         };
         if let Some(why) = plan::failed_constant_conversion(expr) {
-            return Err(CompileError {
-                kind: CompileErrorKind::Instantiation,
-                message: format!("program instantiation failed: {why}"),
-                position: None,
-            });
+            return Err(CompileError::new(
+                CompileErrorKind::Instantiation,
+                format!("program instantiation failed: {why}"),
+                None,
+            ));
         }
         let mut literals = Vec::new();
         collect_literals(expr, &mut literals);

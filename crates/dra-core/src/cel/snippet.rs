@@ -45,7 +45,10 @@ mod tests {
         );
         // Tabs print as spaces; a multi-byte character is a wide dot, and a
         // wide marker under one.
-        assert_eq!(error_snippet("\t\u{e9}x", 1, 3), "\n |  \u{e9}x\n | .\u{ff0e}^");
+        assert_eq!(
+            error_snippet("\t\u{e9}x", 1, 3),
+            "\n |  \u{e9}x\n | .\u{ff0e}^"
+        );
         assert_eq!(error_snippet("a\u{e9}", 1, 2), "\n | a\u{e9}\n | .\u{ff3e}");
         assert_eq!(error_snippet("a\nb + c", 2, 5), "\n | b + c\n | ....^");
         assert_eq!(error_snippet("a", 3, 1), "");

@@ -414,6 +414,7 @@ fn one_of(ty: &Type, kinds: &[Kind]) -> bool {
 fn type_name(ty: &Type) -> String {
     match ty {
         Type::Any => "google.protobuf.Any".into(),
+        Type::Error => "*error*".into(),
         Type::List(_) => "list".into(),
         Type::Map(..) => "map".into(),
         Type::Optional(_) => "optional_type".into(),

@@ -30,6 +30,10 @@ pub enum Type {
     Timestamp,
     TypeT,
     Device,
+    /// What the checker gives an expression that failed to check, so that
+    /// it goes on and reports the other errors (cel-go's ErrorType: checked
+    /// as `dyn`, named `*error*` in messages).
+    Error,
 }
 
 impl Type {
@@ -57,16 +61,17 @@ impl Type {
             Type::Timestamp => "google.protobuf.Timestamp".into(),
             Type::TypeT => "type".into(),
             Type::Device => "kubernetes.DRADevice".into(),
+            Type::Error => "*error*".into(),
         }
     }
     pub(crate) fn is_dyn(&self) -> bool {
-        matches!(self, Type::Dyn | Type::Any)
+        matches!(self, Type::Dyn | Type::Any | Type::Error)
     }
 
     /// `any` reads as `dyn` everywhere but in messages.
     pub(crate) fn as_dyn(&self) -> &Type {
         match self {
-            Type::Any => &Type::Dyn,
+            Type::Any | Type::Error => &Type::Dyn,
             t => t,
         }
     }

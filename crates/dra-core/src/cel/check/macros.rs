@@ -31,7 +31,7 @@ impl Checker<'_> {
                     "cel.bind() variable name must be a simple identifier".into(),
                 ));
             };
-            let init = self.check(&call.args[1])?;
+            let init = self.child(&call.args[1])?;
             self.scopes.push((
                 var,
                 Checked {
@@ -39,7 +39,7 @@ impl Checker<'_> {
                     ..init.clone()
                 },
             ));
-            let body = self.check(&call.args[2]);
+            let body = self.child(&call.args[2]);
             self.scopes.pop();
             let body = body?;
             return Ok(Some(Checked {
@@ -56,7 +56,7 @@ impl Checker<'_> {
                     format!("{name}() variable names must be simple identifiers"),
                 ));
             };
-            let range = self.check(call.target.as_deref().expect("checked"))?;
+            let range = self.child(call.target.as_deref().expect("checked"))?;
             let (t1, t2) = match &range.ty {
                 Type::List(t) => (Type::Int, (**t).clone()),
                 Type::Map(k, v) => ((**k).clone(), (**v).clone()),
@@ -69,7 +69,7 @@ impl Checker<'_> {
             let mut last = Type::Dyn;
             let mut res = Ok(());
             for a in &call.args[2..] {
-                match self.check(a) {
+                match self.child(a) {
                     Ok(t) => {
                         body_cost += t.cost;
                         last = t.ty;
@@ -120,7 +120,7 @@ impl Checker<'_> {
                         "argument is not an identifier".into(),
                     ));
                 };
-                let range = self.check(t)?;
+                let range = self.child(t)?;
                 let element = match &range.ty {
                     Type::List(e) => (**e).clone(),
                     Type::Dyn | Type::Any => Type::Dyn,
@@ -128,7 +128,7 @@ impl Checker<'_> {
                 };
                 let (element, _) = iteration_vars(&range, element, Type::Dyn, false);
                 self.scopes.push((var, element));
-                let key = self.check(&call.args[1]);
+                let key = self.child(&call.args[1]);
                 self.scopes.pop();
                 let key = key?;
                 let comparable = matches!(
@@ -174,13 +174,13 @@ impl Checker<'_> {
             let Some(var) = ident(&call.args[0]) else {
                 return Ok(None);
             };
-            let target = self.check(call.target.as_deref().expect("optMap has a target"))?;
+            let target = self.child(call.target.as_deref().expect("optMap has a target"))?;
             let inner = match &target.ty {
                 Type::Optional(t) => (**t).clone(),
                 _ => Type::Dyn,
             };
             self.scopes.push((var, c(inner, 0.0, target.size)));
-            let body = self.check(&call.args[1]);
+            let body = self.child(&call.args[1]);
             self.scopes.pop();
             let body = body?;
             let ty = if name == "optMap" {

@@ -11,27 +11,8 @@ use super::Env;
 
 mod macros;
 
-/// What a compile error is about, for the lint rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompileErrorKind {
-    Syntax,
-    /// Undeclared names, unknown fields, overload and result-type mismatches.
-    Type,
-    /// A field or function the target version or its gates do not declare.
-    Gated,
-    /// Type-checked, but the program cannot be built: a constant
-    /// conversion that fails when cel-go folds it (`plan`).
-    Instantiation,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompileError {
-    pub kind: CompileErrorKind,
-    /// cel-go wording, e.g. `undeclared reference to 'foo' (in container '')`.
-    pub message: String,
-    /// 1-based line and column in the expression, when known.
-    pub position: Option<(u32, u32)>,
-}
+mod error;
+pub use error::{CompileError, CompileErrorKind};
 
 /// Result of checking one node: its type, worst-case cost and size.
 #[derive(Clone, Debug)]
@@ -84,6 +65,8 @@ pub(crate) struct Checker<'a> {
     /// inside one (cel-go `inExemptFunction`, the strings library adds
     /// `format` to HomogeneousAggregateLiteralExemptFunctions).
     in_format: usize,
+    /// Errors found so far; the checker goes on past them (`child`).
+    errors: Vec<CompileError>,
 }
 
 impl<'a> Checker<'a> {
@@ -93,15 +76,47 @@ impl<'a> Checker<'a> {
             scopes: Vec::new(),
             offsets,
             in_format: 0,
+            errors: Vec::new(),
         }
     }
 
-    fn err(&self, e: &IdedExpr, kind: CompileErrorKind, message: String) -> CompileError {
-        CompileError {
-            kind,
-            message,
-            position: (self.offsets)(e.id),
+    /// Checks a subexpression; a type error in it is recorded and the
+    /// subexpression typed `*error*` (assignable to anything), so that the
+    /// rest of the expression is checked too, as cel-go's checker does.
+    fn child(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
+        match self.check(e) {
+            Err(err) if matches!(err.kind, CompileErrorKind::Type | CompileErrorKind::Gated) => {
+                self.errors.push(err);
+                Ok(c(Type::Error, 0.0, 0.0))
+            }
+            r => r,
         }
+    }
+
+    /// The result of a whole expression: its first error (by position, as
+    /// cel-go sorts them) with the others in `more`, or its type.
+    fn finish(&mut self, r: Result<Checked, CompileError>) -> Result<Checked, CompileError> {
+        let mut errors = std::mem::take(&mut self.errors);
+        match r {
+            Err(e) => errors.push(e),
+            Ok(k) if errors.is_empty() => return Ok(k),
+            Ok(_) => {}
+        }
+        let mut flat: Vec<CompileError> = errors
+            .into_iter()
+            .flat_map(|mut e| {
+                let more = std::mem::take(&mut e.more);
+                std::iter::once(e).chain(more)
+            })
+            .collect();
+        flat.sort_by_key(|e| e.position.unwrap_or((u32::MAX, u32::MAX)));
+        let mut first = flat.remove(0);
+        first.more = flat;
+        Err(first)
+    }
+
+    fn err(&self, e: &IdedExpr, kind: CompileErrorKind, message: String) -> CompileError {
+        CompileError::new(kind, message, (self.offsets)(e.id))
     }
 
     fn lookup(&self, name: &str) -> Option<&Checked> {
@@ -114,7 +129,8 @@ impl<'a> Checker<'a> {
 
     /// Checks the whole expression, including its result type.
     pub fn check_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
-        let r = self.check(e)?;
+        let r = self.check(e);
+        let r = self.finish(r)?;
         if r.ty != Type::Bool && !r.ty.is_dyn() {
             return Err(self.err(
                 e,
@@ -128,10 +144,17 @@ impl<'a> Checker<'a> {
         Ok(r)
     }
 
+    /// Checks an expression of any type (the CEL conformance suite's).
+    pub fn check_any(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
+        let r = self.check(e);
+        self.finish(r)
+    }
+
     /// A derived attribute (DRADerivedAttributes) must give a value an
     /// attribute can hold: string, int, bool, version, or a list of them.
     pub fn check_derived_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
-        let r = self.check(e)?;
+        let r = self.check(e);
+        let r = self.finish(r)?;
         let scalar = |t: &Type| {
             matches!(
                 t,
@@ -192,7 +215,7 @@ impl<'a> Checker<'a> {
                         return Ok(c(Type::TypeT, 1.0, 1.0));
                     }
                 }
-                let operand = self.check(&s.operand)?;
+                let operand = self.child(&s.operand)?;
                 let r = self.select_field(e, &operand, &s.field, false)?;
                 if s.test {
                     // has() costs nothing extra (Kubernetes keeps the old presence cost).
@@ -216,7 +239,7 @@ impl<'a> Checker<'a> {
                 let mut cost = 0.0;
                 let mut size = 0.0f64;
                 for (i, item) in l.elements.iter().enumerate() {
-                    let t = self.check(item)?;
+                    let t = self.child(item)?;
                     cost += t.cost;
                     size = size.max(t.size);
                     let ty = if l.optional_indices.contains(&i) {
@@ -244,8 +267,8 @@ impl<'a> Checker<'a> {
                 let (mut key_size, mut value_size) = (0.0f64, 0.0f64);
                 for entry in &m.entries {
                     if let EntryExpr::MapEntry(me) = &entry.expr {
-                        let k = self.check(&me.key)?;
-                        let v = self.check(&me.value)?;
+                        let k = self.child(&me.key)?;
+                        let v = self.child(&me.value)?;
                         cost += k.cost + v.cost;
                         key_size = key_size.max(k.size);
                         value_size = value_size.max(v.size);
@@ -282,7 +305,7 @@ impl<'a> Checker<'a> {
                 ),
             )),
             Expr::Comprehension(comp) => {
-                let range = self.check(&comp.iter_range)?;
+                let range = self.child(&comp.iter_range)?;
                 let (t1, t2) = match &range.ty {
                     Type::List(t) => {
                         if comp.iter_var2.is_some() {
@@ -292,8 +315,8 @@ impl<'a> Checker<'a> {
                         }
                     }
                     Type::Map(k, v) => ((**k).clone(), (**v).clone()),
-                    // checkComprehension accepts dyn, not any.
-                    Type::Dyn => (Type::Dyn, Type::Dyn),
+                    // checkComprehension accepts dyn and error, not any.
+                    Type::Dyn | Type::Error => (Type::Dyn, Type::Dyn),
                     other => {
                         return Err(self.err(
                             &comp.iter_range,
@@ -302,15 +325,15 @@ impl<'a> Checker<'a> {
                         ))
                     }
                 };
-                let init = self.check(&comp.accu_init)?;
+                let init = self.child(&comp.accu_init)?;
                 self.scopes.push((comp.accu_var.clone(), init.clone()));
                 let (first, second) = iteration_vars(&range, t1, t2, comp.iter_var2.is_some());
                 self.scopes.push((comp.iter_var.clone(), first));
                 if let Some(v2) = &comp.iter_var2 {
                     self.scopes.push((v2.clone(), second));
                 }
-                let cond = self.check(&comp.loop_cond);
-                let step = self.check(&comp.loop_step);
+                let cond = self.child(&comp.loop_cond);
+                let step = self.child(&comp.loop_step);
                 if comp.iter_var2.is_some() {
                     self.scopes.pop();
                 }
@@ -322,7 +345,7 @@ impl<'a> Checker<'a> {
                         last.1.ty = step.ty.clone();
                     }
                 }
-                let result = self.check(&comp.result);
+                let result = self.child(&comp.result);
                 self.scopes.pop();
                 let result = result?;
                 let iterations = range.size.max(0.0);
@@ -442,15 +465,15 @@ impl<'a> Checker<'a> {
         if let Some(r) = self.special_call(e, call)? {
             return Ok(r);
         }
+        let namespace_target =
+            |n: &str| super::functions::is_namespace(n) && self.lookup(n).is_none();
         let target = match call.target.as_deref() {
             // `sets.contains(...)`, `optional.of(...)`: a namespace, not a value.
             Some(IdedExpr {
                 expr: Expr::Ident(n),
                 ..
-            }) if super::functions::is_namespace(n) && self.lookup(n).is_none() => {
-                Some(c(Type::Dyn, 0.0, 0.0))
-            }
-            Some(t) => Some(self.check(t)?),
+            }) if namespace_target(n) => Some(c(Type::Dyn, 0.0, 0.0)),
+            Some(t) => Some(self.child(t)?),
             None => None,
         };
         // The base environment's AST validators (1.29+, cel-go
@@ -492,7 +515,7 @@ impl<'a> Checker<'a> {
         }
         let mut args = Vec::with_capacity(call.args.len());
         for a in &call.args {
-            args.push(self.check(a)?);
+            args.push(self.child(a)?);
         }
         // A literal format string over a literal list is checked now, as
         // cel-go's format validator does.
@@ -672,21 +695,29 @@ impl<'a> Checker<'a> {
                 Err(self.no_overload(e, &shown, receiver, &arg_types))
             }
             super::functions::Sig::Undeclared => {
-                // `math.greatest(...)` without the library: cel-go reports
-                // the receiver first, then the function (every error).
-                let receiver = match call.target.as_deref() {
-                    Some(IdedExpr {
+                // `math.greatest(...)` without the library: cel-go checks
+                // the receiver (undeclared) and then reports the function.
+                // (A namespace's identifier was not checked above.)
+                if let Some(
+                    t @ IdedExpr {
                         expr: Expr::Ident(n),
                         ..
-                    }) if self.lookup(n).is_none() => {
-                        format!("undeclared reference to '{n}' (in container '')\n")
+                    },
+                ) = call.target.as_deref()
+                {
+                    if super::functions::is_namespace(n) && self.lookup(n).is_none() {
+                        let receiver = self.err(
+                            t,
+                            CompileErrorKind::Type,
+                            format!("undeclared reference to '{n}' (in container '')"),
+                        );
+                        self.errors.push(receiver);
                     }
-                    _ => String::new(),
-                };
+                }
                 Err(self.err(
                     e,
                     CompileErrorKind::Type,
-                    format!("{receiver}undeclared reference to '{name}' (in container '')"),
+                    format!("undeclared reference to '{name}' (in container '')"),
                 ))
             }
             super::functions::Sig::Gated(why) => Err(self.err(e, CompileErrorKind::Gated, why)),
@@ -698,38 +729,21 @@ impl<'a> Checker<'a> {
     /// errors, as cel-go's checker reports them all (checker.go, checkCall
     /// on logical operators; errors.go typeMismatch).
     fn logical(&mut self, call: &CallExpr) -> Result<Checked, CompileError> {
-        let mut errors: Vec<CompileError> = Vec::new();
         let mut checked = Vec::new();
         for a in &call.args {
-            match self.check(a) {
-                Ok(k) => checked.push(Some(k)),
-                Err(e) => {
-                    errors.push(e);
-                    checked.push(None);
-                }
-            }
+            checked.push(self.child(a)?);
         }
         for (a, k) in call.args.iter().zip(&checked) {
-            if let Some(k) = k {
-                if k.ty != Type::Bool && !k.ty.is_dyn() {
-                    errors.push(self.err(
-                        a,
-                        CompileErrorKind::Type,
-                        format!("expected type 'bool' but found '{}'", k.ty.name()),
-                    ));
-                }
+            if k.ty != Type::Bool && !k.ty.is_dyn() {
+                let e = self.err(
+                    a,
+                    CompileErrorKind::Type,
+                    format!("expected type 'bool' but found '{}'", k.ty.name()),
+                );
+                self.errors.push(e);
             }
         }
-        if let Some(first) = errors.first() {
-            let mut all = first.clone();
-            all.message = errors
-                .iter()
-                .map(|e| e.message.as_str())
-                .collect::<Vec<_>>()
-                .join("\n");
-            return Err(all);
-        }
-        let cost = checked.iter().flatten().map(|k| k.cost).sum();
+        let cost = checked.iter().map(|k| k.cost).sum();
         Ok(c(Type::Bool, cost, 1.0))
     }
 }

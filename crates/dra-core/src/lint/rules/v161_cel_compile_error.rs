@@ -48,17 +48,8 @@ pub(crate) fn report_compile_error(
             .note(format!("apiserver: Internal error: {}", e.message));
         return;
     }
-    let mut full = match e.kind {
-        CompileErrorKind::Syntax => e.message.clone(),
-        _ => {
-            let (l, c) = e.position.unwrap_or((1, 1));
-            format!("ERROR: <input>:{l}:{c}: {}", e.message)
-        }
-    };
-    // The apiserver's message carries cel-go's source snippet.
-    if let (Some((l, c)), Some(source)) = (e.position, n.as_str()) {
-        full.push_str(&crate::cel::error_snippet(source, l, c));
-    }
+    // The apiserver's message: every error, with cel-go's source snippets.
+    let full = e.display(n.as_str().unwrap_or_default());
     out.report(
         obj,
         Invalid,

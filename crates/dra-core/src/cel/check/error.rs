@@ -1,0 +1,142 @@
+//! A compile error as cel-go reports it: every error of the expression.
+
+/// What a compile error is about, for the lint rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompileErrorKind {
+    Syntax,
+    /// Undeclared names, unknown fields, overload and result-type mismatches.
+    Type,
+    /// A field or function the target version or its gates do not declare.
+    Gated,
+    /// Type-checked, but the program cannot be built: a constant
+    /// conversion that fails when cel-go folds it (`plan`).
+    Instantiation,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub kind: CompileErrorKind,
+    /// cel-go wording, e.g. `undeclared reference to 'foo' (in container '')`.
+    pub message: String,
+    /// 1-based line and column in the expression, when known.
+    pub position: Option<(u32, u32)>,
+    /// The expression's other errors, in cel-go's order (by position):
+    /// cel-go's checker goes on after an error and reports them all.
+    pub more: Vec<CompileError>,
+}
+
+impl CompileError {
+    pub(crate) fn new(
+        kind: CompileErrorKind,
+        message: String,
+        position: Option<(u32, u32)>,
+    ) -> Self {
+        CompileError {
+            kind,
+            message,
+            position,
+            more: Vec::new(),
+        }
+    }
+
+    /// Every error of the expression, this one first.
+    pub fn all(&self) -> impl Iterator<Item = &CompileError> {
+        std::iter::once(self).chain(&self.more)
+    }
+
+    /// The messages of every error, one per line.
+    pub fn messages(&self) -> String {
+        self.all()
+            .map(|e| e.message.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// cel-go's `Errors.ToDisplayString()` of the expression's errors, what
+    /// the apiserver reports after "compilation failed: ": each error as
+    /// `ERROR: <input>:L:C: message` with its source snippet, by position.
+    pub fn display(&self, source: &str) -> String {
+        self.all()
+            .map(|e| {
+                let mut s = match (e.kind, e.position) {
+                    (CompileErrorKind::Syntax, _) | (_, None) => e.message.clone(),
+                    (_, Some((l, c))) => format!("ERROR: <input>:{l}:{c}: {}", e.message),
+                };
+                if let Some((l, c)) = e.position {
+                    s.push_str(&crate::cel::error_snippet(source, l, c));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cel::{Env, Program};
+    use crate::gates::{FeatureGates, Version};
+
+    fn errors(expr: &str) -> Vec<String> {
+        let env = Env::new(&FeatureGates::defaults(Version::V1_37));
+        let e = Program::compile(expr, &env).err().expect(expr);
+        e.all().map(|e| e.message.clone()).collect()
+    }
+
+    /// cel-go's checker goes on past an error (the failed node is typed
+    /// ErrorType, assignable to anything: checker/types.go isDynOrError), so
+    /// the apiserver reports every error, sorted by position (Errors.
+    /// ToDisplayString); an error node in an overload is named `*error*`.
+    #[test]
+    fn every_error_is_reported_by_position() {
+        let undeclared = |n: &str| format!("undeclared reference to '{n}' (in container '')");
+        assert_eq!(errors("a + b"), [undeclared("a"), undeclared("b")]);
+        assert_eq!(
+            errors("[a, b].all(x, c)"),
+            [undeclared("a"), undeclared("b"), undeclared("c")]
+        );
+        assert_eq!(
+            errors("size(q) + r.s() > 1"),
+            [undeclared("q"), undeclared("r"), undeclared("s")]
+        );
+        assert_eq!(
+            errors("math.greatest(1, 2) == 2"),
+            [undeclared("math"), undeclared("greatest")]
+        );
+        assert_eq!(
+            errors("device.name == 1 && frobnicate()"),
+            [
+                "undefined field 'name'".to_owned(),
+                undeclared("frobnicate")
+            ]
+        );
+        assert_eq!(
+            errors("a.startsWith(1)"),
+            [
+                undeclared("a"),
+                "found no matching overload for 'startsWith' applied to '*error*.(int)'".to_owned()
+            ]
+        );
+        assert_eq!(
+            errors("1 && \"x\""),
+            [
+                "expected type 'bool' but found 'int'".to_owned(),
+                "expected type 'bool' but found 'string'".to_owned()
+            ]
+        );
+        // A selection from an error adds none.
+        assert_eq!(errors("x.y.z == 1"), [undeclared("x")]);
+    }
+
+    /// The apiserver's text: each error with its snippet, one after another.
+    #[test]
+    fn displays_as_cel_go() {
+        let env = Env::new(&FeatureGates::defaults(Version::V1_37));
+        let e = Program::compile("a + b", &env).err().unwrap();
+        assert_eq!(
+            e.display("a + b"),
+            "ERROR: <input>:1:1: undeclared reference to 'a' (in container '')\n | a + b\n | ^\n\
+             ERROR: <input>:1:5: undeclared reference to 'b' (in container '')\n | a + b\n | ....^"
+        );
+    }
+}
