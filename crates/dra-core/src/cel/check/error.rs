@@ -23,6 +23,10 @@ pub struct CompileError {
     /// The expression's other errors, in cel-go's order (by position):
     /// cel-go's checker goes on after an error and reports them all.
     pub more: Vec<CompileError>,
+    /// Found by one of the environment's AST validators (homogeneous
+    /// literals, literal regexes, durations, timestamps, format strings),
+    /// which cel-go runs only on an expression that type-checks.
+    pub(crate) validator: bool,
 }
 
 impl CompileError {
@@ -36,6 +40,7 @@ impl CompileError {
             message,
             position,
             more: Vec::new(),
+            validator: false,
         }
     }
 
@@ -79,7 +84,9 @@ mod tests {
 
     fn errors(expr: &str) -> Vec<String> {
         let env = Env::new(&FeatureGates::defaults(Version::V1_37));
-        let e = Program::compile(expr, &env).err().expect(expr);
+        let Err(e) = Program::compile(expr, &env) else {
+            panic!("{expr} compiles")
+        };
         e.all().map(|e| e.message.clone()).collect()
     }
 
@@ -128,11 +135,30 @@ mod tests {
         assert_eq!(errors("x.y.z == 1"), [undeclared("x")]);
     }
 
+    /// The AST validators (homogeneous literals, literal regexes and
+    /// durations, format strings) run only on an expression that
+    /// type-checks (cel/env.go Check): beside a checker error theirs are
+    /// not reported; alone they are.
+    #[test]
+    fn validator_errors_only_when_the_expression_type_checks() {
+        let undeclared = |n: &str| format!("undeclared reference to '{n}' (in container '')");
+        assert_eq!(
+            errors("[1, \"a\"].size() == 2"),
+            ["expected type 'int' but found 'string'"]
+        );
+        assert_eq!(errors("[1, \"a\"].size() == 2 && b"), [undeclared("b")]);
+        assert_eq!(errors("\"x\".matches(\"[\")"), ["invalid matches argument"]);
+        assert_eq!(errors("\"x\".matches(\"[\") || y"), [undeclared("y")]);
+        assert_eq!(errors("\"%d\".format([\"a\"]) == q"), [undeclared("q")]);
+    }
+
     /// The apiserver's text: each error with its snippet, one after another.
     #[test]
     fn displays_as_cel_go() {
         let env = Env::new(&FeatureGates::defaults(Version::V1_37));
-        let e = Program::compile("a + b", &env).err().unwrap();
+        let Err(e) = Program::compile("a + b", &env) else {
+            panic!("a + b compiles")
+        };
         assert_eq!(
             e.display("a + b"),
             "ERROR: <input>:1:1: undeclared reference to 'a' (in container '')\n | a + b\n | ^\n\

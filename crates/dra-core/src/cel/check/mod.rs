@@ -102,6 +102,11 @@ impl<'a> Checker<'a> {
             Ok(k) if errors.is_empty() => return Ok(k),
             Ok(_) => {}
         }
+        // cel-go runs the AST validators only on an expression that
+        // type-checks (cel/env.go Check).
+        if errors.iter().any(|e| !e.validator) {
+            errors.retain(|e| !e.validator);
+        }
         let mut flat: Vec<CompileError> = errors
             .into_iter()
             .flat_map(|mut e| {
@@ -386,8 +391,11 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The element type of a list or map literal so far. Mixed types are
+    /// `dyn` to the checker; outside `format` they are the homogeneous-
+    /// literal validator's error.
     fn join_literal(
-        &self,
+        &mut self,
         e: &IdedExpr,
         prev: Option<Type>,
         ty: Type,
@@ -397,12 +405,20 @@ impl<'a> Checker<'a> {
             Some(p) if p == ty || p.is_dyn() || ty.is_dyn() => Ok(if p.is_dyn() { ty } else { p }),
             // Mixed literals inside a format call are a list(dyn).
             Some(_) if self.in_format > 0 => Ok(Type::Dyn),
-            Some(p) => Err(self.err(
-                e,
-                CompileErrorKind::Type,
-                format!("expected type '{}' but found '{}'", p.name(), ty.name()),
-            )),
+            Some(p) => {
+                let message = format!("expected type '{}' but found '{}'", p.name(), ty.name());
+                self.validator_error(e, message);
+                Ok(Type::Dyn)
+            }
         }
+    }
+
+    /// An AST validator's error: recorded, and reported only if the
+    /// expression type-checks (`finish`).
+    fn validator_error(&mut self, e: &IdedExpr, message: String) {
+        let mut err = self.err(e, CompileErrorKind::Type, message);
+        err.validator = true;
+        self.errors.push(err);
     }
 
     fn no_overload(
@@ -504,11 +520,7 @@ impl<'a> Checker<'a> {
             _ => None,
         };
         if validated == Some(false) {
-            return Err(self.err(
-                &call.args[0],
-                CompileErrorKind::Type,
-                format!("invalid {name} argument"),
-            ));
+            self.validator_error(&call.args[0], format!("invalid {name} argument"));
         }
         if matches!(name, op::LOGICAL_AND | op::LOGICAL_OR) && call.args.len() == 2 {
             return self.logical(call);
@@ -536,7 +548,7 @@ impl<'a> Checker<'a> {
                     static_args.push(self.format_arg(item)?);
                 }
                 if let Err(m) = super::strings_format::static_check(fmt.inner(), &static_args) {
-                    return Err(self.err(e, CompileErrorKind::Type, m));
+                    self.validator_error(e, m);
                 }
             }
         }
