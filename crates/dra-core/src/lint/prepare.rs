@@ -43,6 +43,28 @@ fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
         )
     };
     if obj.kind == ObjectKind::OtherResource {
+        if let Some(&(_, served_as, from)) = rules::a003_unmodelled_kind::UNMODELLED
+            .iter()
+            .find(|(k, _, _)| *k == kind)
+        {
+            if v >= from && api == served_as {
+                return VersionCheck::Refused(diag(
+                    &rules::a003_unmodelled_kind::RULE,
+                    ErrorType::Warning,
+                    format!("kubectl-dra does not validate {kind}: the object is not checked"),
+                    vec![format!("Kubernetes {v} serves {kind} as {served_as}, an alpha version: only with the DRAResourcePoolStatus feature gate and --runtime-config={served_as}=true")],
+                ));
+            }
+            let when = if v >= from {
+                format!("{kind} is served as {served_as}")
+            } else {
+                format!("{kind} is served from Kubernetes {from} (as {served_as})")
+            };
+            return VersionCheck::Refused(not_served(
+                format!("Kubernetes {v} does not serve {kind} in {api}"),
+                vec![when],
+            ));
+        }
         let message = if api == "resource.k8s.io/v1alpha2" {
             format!("{api} {kind} is classic DRA, removed in Kubernetes 1.31: Kubernetes {v} does not serve it")
         } else {

@@ -9,6 +9,7 @@ use super::Rule;
 pub static RULES: &[&Rule] = &[
     &rules::a001_beta_api_version::RULE,
     &rules::a002_api_version_not_served::RULE,
+    &rules::a003_unmodelled_kind::RULE,
     &rules::c001_unguarded_attribute::RULE,
     &rules::c002_class_domain_mismatch::RULE,
     &rules::c003_selector_against_inventory::RULE,

@@ -37,6 +37,7 @@ macro_rules! declare_rule {
 
 pub mod a001_beta_api_version;
 pub mod a002_api_version_not_served;
+pub mod a003_unmodelled_kind;
 pub mod c001_unguarded_attribute;
 pub mod c002_class_domain_mismatch;
 pub mod c003_selector_against_inventory;
