@@ -203,17 +203,19 @@ fn an_empty_node_selector_has_no_term_before_it_has_not_one() {
 /// min written 1.1).
 #[test]
 fn request_policy_messages_print_quantities_as_the_apiserver() {
-    let device = |name: &str, cap: &str, policy: &str| {
-        format!("  - name: {name}\n    allowMultipleAllocations: true\n    capacity:\n      a:\n        value: {cap}\n        requestPolicy: {policy}\n")
-    };
-    let yaml = format!(
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {{name: p, resourceSliceCount: 1}}\n  devices:\n{}{}{}{}{}",
-        device("d0", "10Gi", "{default: 1Gi, validValues: [20Gi]}"),
-        device("d1", "10Gi", "{default: 2Gi, validRange: {min: 20Gi, max: 1024Mi}}"),
-        device("d2", "10Gi", "{default: 2Gi, validRange: {min: 1Gi, max: 10Gi, step: 2Gi}}"),
-        device("d3", "10Gi", "{default: 1Gi, validRange: {min: 1Gi, step: 10Gi}}"),
-        device("d4", "\"1000\"", "{default: \"1.05\", validRange: {min: \"1.1\"}}"),
-    );
+    let yaml = policy_slice(&[
+        ("10Gi", "{default: 1Gi, validValues: [20Gi]}"),
+        (
+            "10Gi",
+            "{default: 2Gi, validRange: {min: 20Gi, max: 1024Mi}}",
+        ),
+        (
+            "10Gi",
+            "{default: 2Gi, validRange: {min: 1Gi, max: 10Gi, step: 2Gi}}",
+        ),
+        ("10Gi", "{default: 1Gi, validRange: {min: 1Gi, step: 10Gi}}"),
+        ("1000", "{default: \"1.05\", validRange: {min: \"1.1\"}}"),
+    ]);
     let o = support::run_with_stdin(
         &[
             "lint",
@@ -262,16 +264,17 @@ fn request_policy_messages_print_quantities_as_the_apiserver() {
 #[test]
 fn a_fractional_range_must_fit_in_milli_units() {
     let max = i64::MAX;
-    let device = |name: &str, cap: &str, policy: &str| {
-        format!("  - name: {name}\n    allowMultipleAllocations: true\n    capacity:\n      a:\n        value: \"{cap}\"\n        requestPolicy: {policy}\n")
-    };
-    let yaml = format!(
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {{name: p, resourceSliceCount: 1}}\n  devices:\n{}{}{}{}",
-        device("d0", "100P", "{default: 20P, validRange: {min: 10P, step: 100m}}"),
-        device("d1", "1", "{default: 20u, validRange: {min: 10u}}"),
-        device("d2", &max.to_string(), &format!("{{default: \"{max}\", validRange: {{min: \"0\", step: 1m, max: \"{max}\"}}}}")),
-        device("d3", "10", "{default: \"1\", validRange: {min: \"0.0001\", step: \"-1\"}}"),
-    );
+    let max_policy =
+        format!("{{default: \"{max}\", validRange: {{min: \"0\", step: 1m, max: \"{max}\"}}}}");
+    let yaml = policy_slice(&[
+        ("100P", "{default: 20P, validRange: {min: 10P, step: 100m}}"),
+        ("1", "{default: 20u, validRange: {min: 10u}}"),
+        (&max.to_string(), &max_policy),
+        (
+            "10",
+            "{default: \"1\", validRange: {min: \"0.0001\", step: \"-1\"}}",
+        ),
+    ]);
     let gates = "DRAConsumableCapacity=true,DRAFractionalCapacityRange=true";
     let at = |i: usize, f: &str| {
         (
@@ -291,4 +294,14 @@ fn a_fractional_range_must_fit_in_milli_units() {
             at(3, "min"),
         ]
     );
+}
+
+/// A ResourceSlice whose devices d0, d1, ... allow multiple allocations and
+/// have one capacity `a` of the given value and request policy.
+fn policy_slice(devices: &[(&str, &str)]) -> String {
+    let mut yaml = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {name: p, resourceSliceCount: 1}\n  devices:\n".to_owned();
+    for (i, (value, policy)) in devices.iter().enumerate() {
+        yaml.push_str(&format!("  - name: d{i}\n    allowMultipleAllocations: true\n    capacity:\n      a:\n        value: \"{value}\"\n        requestPolicy: {policy}\n"));
+    }
+    yaml
 }
