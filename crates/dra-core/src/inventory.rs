@@ -85,7 +85,7 @@ pub fn match_devices(
         Ok(p) => p,
         Err(e) => {
             return MatchReport {
-                compile_error: Some(format!("compilation failed: {}", e.messages())),
+                compile_error: Some(e.detail(expr)),
                 too_complex: None,
                 devices: Vec::new(),
                 summary: MatchSummary {
@@ -103,9 +103,9 @@ pub fn match_devices(
                 Err(e) => {
                     return MatchReport {
                         compile_error: Some(format!(
-                            "class {} selector #{i}: compilation failed: {}",
+                            "class {} selector #{i}: {}",
                             c.name().unwrap_or_default(),
-                            e.messages()
+                            e.detail(sel)
                         )),
                         too_complex: None,
                         devices: Vec::new(),

@@ -295,7 +295,9 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
         out.push_str(&format!(
             "  {k:>width$} {:<5}  {}  (e.g. {})\n",
             nodes(k),
-            c.reason,
+            // A CEL compile error's source snippet follows in the node's own
+            // section; the table keeps its first line.
+            c.reason.lines().next().unwrap_or_default(),
             c.nodes[0]
         ));
     }

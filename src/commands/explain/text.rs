@@ -105,7 +105,7 @@ pub(super) fn node_detail(
             // Reasons without a funnel (a claim allocated for another node).
             if funnels.is_empty() {
                 for r in reasons {
-                    out.push_str(&format!("  {}\n", r.text));
+                    out.push_str(&format!("  {}\n", indented(&r.text)));
                 }
             }
             for f in funnels {
@@ -134,7 +134,7 @@ pub(super) fn node_detail(
                 .iter()
                 .filter(|r| r.skips_pool() || r.kind == allocate::ReasonKind::CelCompile)
             {
-                out.push_str(&format!("\n  {}\n", r.text));
+                out.push_str(&format!("\n  {}\n", indented(&r.text)));
             }
         }
         Outcome::Undecided { reason } => {
@@ -147,4 +147,10 @@ pub(super) fn node_detail(
         }
     }
     out
+}
+
+/// A reason of several lines (a CEL compile error and cel-go's snippet
+/// under it) with its later lines under the first.
+fn indented(text: &str) -> String {
+    text.replace('\n', "\n  ")
 }

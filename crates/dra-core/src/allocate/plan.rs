@@ -9,7 +9,7 @@ use super::*;
 pub(super) fn compile_all(exprs: &[String], env: &Env) -> Vec<Selector> {
     exprs
         .iter()
-        .map(|e| Program::compile(e, env).map_err(|err| err.message))
+        .map(|e| Program::compile(e, env).map_err(|err| err.detail(e)))
         .collect()
 }
 

@@ -27,6 +27,9 @@ pub struct CompileError {
     /// literals, literal regexes, durations, timestamps, format strings),
     /// which cel-go runs only on an expression that type-checks.
     pub(crate) validator: bool,
+    /// The result type is wrong ("must evaluate to bool ..."): compile.go
+    /// reports it on its own, not as a compilation failure.
+    pub(crate) result_type: bool,
 }
 
 impl CompileError {
@@ -41,6 +44,7 @@ impl CompileError {
             position,
             more: Vec::new(),
             validator: false,
+            result_type: false,
         }
     }
 
@@ -49,12 +53,16 @@ impl CompileError {
         std::iter::once(self).chain(&self.more)
     }
 
-    /// The messages of every error, one per line.
-    pub fn messages(&self) -> String {
-        self.all()
-            .map(|e| e.message.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+    /// The error's detail as the DRA compiler gives it (cel/compile.go
+    /// CompileCELExpression): "compilation failed: " and cel-go's display of
+    /// every error; a wrong result type or a program that cannot be built
+    /// in their own words. The apiserver's field error and the allocator's
+    /// "CEL compile error: ..." carry it.
+    pub fn detail(&self, source: &str) -> String {
+        if self.result_type || self.kind == CompileErrorKind::Instantiation {
+            return self.message.clone();
+        }
+        format!("compilation failed: {}", self.display(source))
     }
 
     /// cel-go's `Errors.ToDisplayString()` of the expression's errors, what
@@ -150,6 +158,26 @@ mod tests {
         assert_eq!(errors("\"x\".matches(\"[\")"), ["invalid matches argument"]);
         assert_eq!(errors("\"x\".matches(\"[\") || y"), [undeclared("y")]);
         assert_eq!(errors("\"%d\".format([\"a\"]) == q"), [undeclared("q")]);
+    }
+
+    /// compile.go's detail: a compilation failure carries cel-go's display;
+    /// a wrong result type and a program that cannot be built their own words.
+    #[test]
+    fn detail_as_the_dra_compiler_words_it() {
+        let env = Env::new(&FeatureGates::defaults(Version::V1_37));
+        let detail = |expr: &str| match Program::compile(expr, &env) {
+            Err(e) => e.detail(expr),
+            Ok(_) => panic!("{expr} compiles"),
+        };
+        assert_eq!(
+            detail("a"),
+            "compilation failed: ERROR: <input>:1:1: undeclared reference to 'a' (in container '')\n | a\n | ^"
+        );
+        assert_eq!(
+            detail("1"),
+            "must evaluate to bool or the unknown type, not int"
+        );
+        assert!(detail("int(\"x\") == 1").starts_with("program instantiation failed: "));
     }
 
     /// The apiserver's text: each error with its snippet, one after another.

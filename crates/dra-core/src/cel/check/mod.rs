@@ -137,14 +137,16 @@ impl<'a> Checker<'a> {
         let r = self.check(e);
         let r = self.finish(r)?;
         if r.ty != Type::Bool && !r.ty.is_dyn() {
-            return Err(self.err(
+            let mut err = self.err(
                 e,
                 CompileErrorKind::Type,
                 format!(
                     "must evaluate to bool or the unknown type, not {}",
                     r.ty.name()
                 ),
-            ));
+            );
+            err.result_type = true;
+            return Err(err);
         }
         Ok(r)
     }
@@ -168,14 +170,16 @@ impl<'a> Checker<'a> {
         };
         let ok = scalar(&r.ty) || matches!(&r.ty, Type::List(inner) if scalar(inner));
         if !ok {
-            return Err(self.err(
+            let mut err = self.err(
                 e,
                 CompileErrorKind::Type,
                 format!(
                     "must evaluate to a string, int, bool, version or a list of them, not {}",
                     r.ty.name()
                 ),
-            ));
+            );
+            err.result_type = true;
+            return Err(err);
         }
         Ok(r)
     }

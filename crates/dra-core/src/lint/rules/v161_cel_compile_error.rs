@@ -49,7 +49,7 @@ pub(crate) fn report_compile_error(
         return;
     }
     // The apiserver's message: every error, with cel-go's source snippets.
-    let full = e.display(n.as_str().unwrap_or_default());
+    let full = e.detail(n.as_str().unwrap_or_default());
     out.report(
         obj,
         Invalid,
@@ -58,5 +58,5 @@ pub(crate) fn report_compile_error(
         format!("CEL compilation failed: {short}"),
     )
     .label_text(short)
-    .note(format!("apiserver: compilation failed: {full}"));
+    .note(format!("apiserver: {full}"));
 }
