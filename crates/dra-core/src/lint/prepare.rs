@@ -7,7 +7,8 @@ use super::*;
 enum VersionCheck {
     /// Served, perhaps with a DRA-A001 warning.
     Served(Option<Diagnostic>),
-    /// DRA-A002: refused before validation.
+    /// Not validated, with its one finding: DRA-A002 (refused before
+    /// validation) or DRA-A003 (a kind kubectl-dra does not model).
     Refused(Diagnostic),
 }
 
@@ -161,7 +162,7 @@ pub(super) fn prepare(
 ) -> (Option<Object>, Vec<Diagnostic>) {
     let mut found: Vec<Diagnostic> = match api_version_diag(&obj, gates) {
         VersionCheck::Served(d) => d.into_iter().collect(),
-        // Refused before validation: nothing else applies.
+        // Refused before validation, or not modelled: nothing else applies.
         VersionCheck::Refused(d) => return (None, vec![d]),
     };
     // A v1beta1 object is decoded in its own shape (the paths of decoding

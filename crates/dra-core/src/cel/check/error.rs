@@ -155,6 +155,12 @@ mod tests {
             ["expected type 'int' but found 'string'"]
         );
         assert_eq!(errors("[1, \"a\"].size() == 2 && b"), [undeclared("b")]);
+        // An attribute value is declared `any` (DRAListTypeAttributes off):
+        // beside a string it is no longer the same type.
+        assert_eq!(
+            errors("device.attributes[\"d\"].model in [\"a\", device.attributes[\"d\"].model]"),
+            ["expected type 'string' but found 'any'"]
+        );
         assert_eq!(errors("\"x\".matches(\"[\")"), ["invalid matches argument"]);
         assert_eq!(errors("\"x\".matches(\"[\") || y"), [undeclared("y")]);
         assert_eq!(errors("\"%d\".format([\"a\"]) == q"), [undeclared("q")]);

@@ -406,7 +406,13 @@ impl<'a> Checker<'a> {
     ) -> Result<Type, CompileError> {
         match prev {
             None => Ok(ty),
-            Some(p) if p == ty || p.is_dyn() || ty.is_dyn() => Ok(if p.is_dyn() { ty } else { p }),
+            // The validator compares types exactly (IsEquivalentType): an
+            // attribute value's declared `any` joins only `any`. kubectl-dra's
+            // `dyn` also stands where cel-go has a type parameter (`[]`), so
+            // it joins anything.
+            Some(p) if p == ty || lenient(&p) || lenient(&ty) => {
+                Ok(if lenient(&p) { ty } else { p })
+            }
             // Mixed literals inside a format call are a list(dyn).
             Some(_) if self.in_format > 0 => Ok(Type::Dyn),
             Some(p) => {
@@ -762,4 +768,9 @@ impl<'a> Checker<'a> {
         let cost = checked.iter().map(|k| k.cost).sum();
         Ok(c(Type::Bool, cost, 1.0))
     }
+}
+
+/// A type the homogeneous-literal check lets join any other.
+fn lenient(t: &Type) -> bool {
+    t.is_dyn() && *t != Type::Any
 }
