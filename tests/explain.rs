@@ -2405,3 +2405,19 @@ fn capacity_counts_copies_per_node_and_what_stops_the_next() {
     insta::assert_snapshot!("capacity_text", text);
     assert_eq!(out(&["capacity", "claim", "team-a/nope", "-f", file]).1, 2);
 }
+
+/// A CEL compile error groups pending pods as any cause does; its cel-go
+/// snippet (the expression and the caret under the column) stays as it is
+/// under the wrapped first line, not re-wrapped with it.
+#[test]
+fn pods_grouped_by_a_compile_error_keep_its_snippet() {
+    let (text, code) = out(&[
+        "explain",
+        "pods",
+        "-A",
+        "-f",
+        "testdata/fixtures/explain-pods-compile-error.yaml",
+    ]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("explain_pods_compile_error", text);
+}

@@ -603,12 +603,18 @@ fn text(
             .unwrap_or_default();
         // Readable at 100 columns: the words wrap under themselves.
         let head = format!("{:>5} {}  ", gr.pods, plural(gr.pods, "pod ", "pods"));
-        let body = format!("{}: {}", strict(&gr.kind), strict(&gr.reason));
+        // A CEL compile error's snippet (the expression and a caret under
+        // the column) is kept as it is, under the wrapped first line.
+        let (first, snippet) = gr.reason.split_once('\n').unwrap_or((&gr.reason, ""));
+        let body = format!("{}: {}", strict(&gr.kind), strict(first));
         let indent = " ".repeat(head.len());
         let options = textwrap::Options::new(100)
             .initial_indent(&head)
             .subsequent_indent(&indent);
         s.push_str(&textwrap::fill(&body, options));
+        for line in snippet.lines() {
+            s.push_str(&format!("\n{indent}{}", strict(line)));
+        }
         s.push_str(&format!(
             "\n{indent}e.g. {}{closest}\n",
             strict(&gr.example)
