@@ -391,7 +391,7 @@ enum Kind {
 
 fn one_of(ty: &Type, kinds: &[Kind]) -> bool {
     let kind = match ty {
-        Type::Dyn => return true,
+        Type::Dyn | Type::Free => return true,
         Type::List(_) => Kind::List,
         Type::Map(..) => Kind::Map,
         Type::Int => Kind::Int,

@@ -34,6 +34,12 @@ pub enum Type {
     /// it goes on and reports the other errors (cel-go's ErrorType: checked
     /// as `dyn`, named `*error*` in messages).
     Error,
+    /// A type parameter cel-go has not bound yet: the element of `[]` and
+    /// `{}`, the value of `optional.none()`. Checked as `dyn` and named
+    /// `dyn` (cel-go substitutes a parameter left free with dyn); in a
+    /// literal or a join it takes the other side's type, as cel-go's
+    /// isAssignable binds it (`[[], [1]]` is a `list(list(int))`).
+    Free,
 }
 
 impl Type {
@@ -62,16 +68,37 @@ impl Type {
             Type::TypeT => "type".into(),
             Type::Device => "kubernetes.DRADevice".into(),
             Type::Error => "*error*".into(),
+            Type::Free => "dyn".into(),
         }
     }
     pub(crate) fn is_dyn(&self) -> bool {
-        matches!(self, Type::Dyn | Type::Any | Type::Error)
+        matches!(self, Type::Dyn | Type::Any | Type::Error | Type::Free)
+    }
+
+    /// The type two sides agree on, binding free type parameters (and
+    /// letting an error pass), or `None` when they differ: cel-go's
+    /// IsEquivalentType after substitution, as the homogeneous-literal
+    /// validator compares a literal's elements. `dyn` and `any` equal only
+    /// themselves.
+    pub(crate) fn unify(&self, other: &Type) -> Option<Type> {
+        match (self, other) {
+            (Type::Free | Type::Error, t) | (t, Type::Free | Type::Error) => Some(t.clone()),
+            (Type::List(a), Type::List(b)) => a.unify(b).map(Type::list),
+            (Type::Optional(a), Type::Optional(b)) => {
+                a.unify(b).map(|t| Type::Optional(Box::new(t)))
+            }
+            (Type::Map(ak, av), Type::Map(bk, bv)) => {
+                Some(Type::Map(Box::new(ak.unify(bk)?), Box::new(av.unify(bv)?)))
+            }
+            (a, b) if a == b => Some(a.clone()),
+            _ => None,
+        }
     }
 
     /// `any` reads as `dyn` everywhere but in messages.
     pub(crate) fn as_dyn(&self) -> &Type {
         match self {
-            Type::Any | Type::Error => &Type::Dyn,
+            Type::Any | Type::Error | Type::Free => &Type::Dyn,
             t => t,
         }
     }
@@ -81,8 +108,9 @@ impl Type {
     pub(crate) fn list(t: Type) -> Type {
         Type::List(Box::new(t))
     }
-    pub(crate) fn dyn_map() -> Type {
-        Type::Map(Box::new(Type::Dyn), Box::new(Type::Dyn))
+    /// `map(K, V)` with both parameters still free.
+    pub(crate) fn free_map() -> Type {
+        Type::Map(Box::new(Type::Free), Box::new(Type::Free))
     }
 }
 

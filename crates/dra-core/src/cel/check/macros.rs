@@ -62,6 +62,7 @@ impl Checker<'_> {
                 Type::Map(k, v) => ((**k).clone(), (**v).clone()),
                 _ => (Type::Dyn, Type::Dyn),
             };
+            let key = t1.clone();
             let (first, second) = iteration_vars(&range, t1, t2, true);
             self.scopes.push((v1, first));
             self.scopes.push((v2, second));
@@ -86,7 +87,11 @@ impl Checker<'_> {
             let ty = match name {
                 "all" | "exists" | "existsOne" | "exists_one" => Type::Bool,
                 "transformList" => Type::list(last),
-                _ => Type::dyn_map(),
+                // The expansion inserts into `{}` (cel.@mapInsert), whose
+                // parameters the key and the value (or the entry) bind.
+                "transformMap" => Type::Map(Box::new(key), Box::new(last)),
+                _ if matches!(last, Type::Map(..)) => last,
+                _ => Type::free_map(),
             };
             return Ok(Some(c(
                 ty,

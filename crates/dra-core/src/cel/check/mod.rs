@@ -26,6 +26,7 @@ pub(crate) struct Checked {
     pub holds: Holds,
 }
 
+mod literal;
 mod select;
 mod sizes;
 pub(crate) use sizes::{iteration_vars, times, Holds};
@@ -165,7 +166,13 @@ impl<'a> Checker<'a> {
         let scalar = |t: &Type| {
             matches!(
                 t,
-                Type::Bool | Type::Int | Type::String | Type::Semver | Type::Dyn | Type::Any
+                Type::Bool
+                    | Type::Int
+                    | Type::String
+                    | Type::Semver
+                    | Type::Dyn
+                    | Type::Any
+                    | Type::Free
             )
         };
         let ok = scalar(&r.ty) || matches!(&r.ty, Type::List(inner) if scalar(inner));
@@ -244,7 +251,7 @@ impl<'a> Checker<'a> {
                 })
             }
             Expr::List(l) => {
-                let mut elem: Option<Type> = None;
+                let mut elem = literal::LiteralTypes::default();
                 let mut cost = 0.0;
                 let mut size = 0.0f64;
                 for (i, item) in l.elements.iter().enumerate() {
@@ -256,7 +263,7 @@ impl<'a> Checker<'a> {
                     } else {
                         t.ty
                     };
-                    elem = Some(self.join_literal(item, elem, ty)?);
+                    self.join_element(item, &mut elem, ty, true);
                 }
                 Ok(Checked {
                     holds: Holds::Literal {
@@ -264,14 +271,15 @@ impl<'a> Checker<'a> {
                         value: size,
                     },
                     ..c(
-                        Type::list(elem.unwrap_or(Type::Dyn)),
+                        Type::list(elem.joined()),
                         cost + 10.0, // cel-go charges 10 to create a list, 30 a map
                         l.elements.len() as f64,
                     )
                 })
             }
             Expr::Map(m) => {
-                let (mut kt, mut vt): (Option<Type>, Option<Type>) = (None, None);
+                let mut kt = literal::LiteralTypes::default();
+                let mut vt = literal::LiteralTypes::default();
                 let mut cost = 0.0;
                 let (mut key_size, mut value_size) = (0.0f64, 0.0f64);
                 for entry in &m.entries {
@@ -286,8 +294,8 @@ impl<'a> Checker<'a> {
                         } else {
                             v.ty
                         };
-                        kt = Some(self.join_literal(&me.key, kt, k.ty)?);
-                        vt = Some(self.join_literal(&me.value, vt, value_type)?);
+                        self.join_element(&me.key, &mut kt, k.ty, false);
+                        self.join_element(&me.value, &mut vt, value_type, false);
                     }
                 }
                 Ok(Checked {
@@ -296,10 +304,7 @@ impl<'a> Checker<'a> {
                         value: value_size,
                     },
                     ..c(
-                        Type::Map(
-                            Box::new(kt.unwrap_or(Type::Dyn)),
-                            Box::new(vt.unwrap_or(Type::Dyn)),
-                        ),
+                        Type::Map(Box::new(kt.joined()), Box::new(vt.joined())),
                         cost + 30.0,
                         m.entries.len() as f64,
                     )
@@ -325,7 +330,7 @@ impl<'a> Checker<'a> {
                     }
                     Type::Map(k, v) => ((**k).clone(), (**v).clone()),
                     // checkComprehension accepts dyn and error, not any.
-                    Type::Dyn | Type::Error => (Type::Dyn, Type::Dyn),
+                    Type::Dyn | Type::Error | Type::Free => (Type::Dyn, Type::Dyn),
                     other => {
                         return Err(self.err(
                             &comp.iter_range,
@@ -392,34 +397,6 @@ impl<'a> Checker<'a> {
                     t.name()
                 ),
             )),
-        }
-    }
-
-    /// The element type of a list or map literal so far. Mixed types are
-    /// `dyn` to the checker; outside `format` they are the homogeneous-
-    /// literal validator's error.
-    fn join_literal(
-        &mut self,
-        e: &IdedExpr,
-        prev: Option<Type>,
-        ty: Type,
-    ) -> Result<Type, CompileError> {
-        match prev {
-            None => Ok(ty),
-            // The validator compares types exactly (IsEquivalentType): an
-            // attribute value's declared `any` joins only `any`. kubectl-dra's
-            // `dyn` also stands where cel-go has a type parameter (`[]`), so
-            // it joins anything.
-            Some(p) if p == ty || lenient(&p) || lenient(&ty) => {
-                Ok(if lenient(&p) { ty } else { p })
-            }
-            // Mixed literals inside a format call are a list(dyn).
-            Some(_) if self.in_format > 0 => Ok(Type::Dyn),
-            Some(p) => {
-                let message = format!("expected type '{}' but found '{}'", p.name(), ty.name());
-                self.validator_error(e, message);
-                Ok(Type::Dyn)
-            }
         }
     }
 
@@ -768,9 +745,4 @@ impl<'a> Checker<'a> {
         let cost = checked.iter().map(|k| k.cost).sum();
         Ok(c(Type::Bool, cost, 1.0))
     }
-}
-
-/// A type the homogeneous-literal check lets join any other.
-fn lenient(t: &Type) -> bool {
-    t.is_dyn() && *t != Type::Any
 }

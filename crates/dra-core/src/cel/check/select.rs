@@ -82,7 +82,9 @@ impl Checker<'_> {
             // an attribute value; any other selected field has no path the
             // estimator knows (a domain selected with a dot included).
             Type::Map(_, v) => Ok(self.selected((**v).clone(), &operand.holds)),
-            Type::Dyn | Type::Any | Type::Error => Ok(self.selected(Type::Dyn, &operand.holds)),
+            Type::Dyn | Type::Any | Type::Error | Type::Free => {
+                Ok(self.selected(Type::Dyn, &operand.holds))
+            }
             other => Err(self.err(
                 e,
                 CompileErrorKind::Type,

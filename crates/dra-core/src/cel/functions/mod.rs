@@ -119,7 +119,7 @@ fn comparable(a: &Type, b: &Type) -> bool {
 
 impl Type {
     fn is_dyn_like(&self) -> bool {
-        matches!(self, T::Dyn)
+        matches!(self, T::Dyn | T::Free)
     }
 }
 

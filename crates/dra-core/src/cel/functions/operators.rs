@@ -27,7 +27,7 @@ pub(super) fn signature(
             if !is(a(0), &T::Bool) {
                 return Some(Sig::NoOverload);
             }
-            ok(if a(1) == a(2) { a(1).clone() } else { T::Dyn })
+            ok(a(1).unify(a(2)).unwrap_or(T::Dyn))
         }
         (op::EQUALS | op::NOT_EQUALS, None) if n == 2 => {
             if comparable(a(0), a(1)) {
@@ -70,11 +70,7 @@ pub(super) fn signature(
             | (T::Double, T::Double)
             | (T::String, T::String)
             | (T::Bytes, T::Bytes) => ok(a(0).clone()),
-            (T::List(x), T::List(y)) => ok(T::List(Box::new(if x == y {
-                (**x).clone()
-            } else {
-                T::Dyn
-            }))),
+            (T::List(x), T::List(y)) => ok(T::list(x.unify(y).unwrap_or(T::Dyn))),
             (T::Duration, T::Duration) => ok(T::Duration),
             (T::Timestamp, T::Duration) | (T::Duration, T::Timestamp) => ok(T::Timestamp),
             _ => Sig::NoOverload,
@@ -108,7 +104,7 @@ pub(super) fn signature(
             let elem = match container {
                 T::List(t) if is(a(1), &T::Int) => (**t).clone(),
                 T::Map(k, v) if comparable(k, a(1)) => (**v).clone(),
-                T::Dyn => T::Dyn,
+                T::Dyn | T::Free => T::Dyn,
                 _ => return Some(Sig::NoOverload),
             };
             if name == op::OPT_INDEX || in_optional {

@@ -18,16 +18,16 @@ pub(super) fn signature(
         ("of" | "ofNonZeroValue", Some(T::Dyn)) if n == 1 => {
             ok(T::Optional(Box::new(a(0).clone())))
         }
-        ("none", Some(T::Dyn)) if n == 0 => ok(T::Optional(Box::new(T::Dyn))),
+        ("none", Some(T::Dyn)) if n == 0 => ok(T::Optional(Box::new(T::Free))),
         ("hasValue", Some(T::Optional(_) | T::Dyn)) if n == 0 => ok(T::Bool),
         ("value", Some(T::Optional(t))) if n == 0 => ok((**t).clone()),
         ("orValue", Some(T::Optional(t))) if n == 1 => {
             // The type parameter takes the most general of the two
             // (cel-go's mostGeneral): `any` stays `any`.
-            ok(if **t == *a(0) || **t == T::Any {
-                (**t).clone()
+            ok(if **t == T::Any {
+                T::Any
             } else {
-                T::Dyn
+                t.unify(a(0)).unwrap_or(T::Dyn)
             })
         }
         ("value" | "orValue", Some(T::Dyn)) => ok(T::Dyn),

@@ -22,7 +22,9 @@ pub(super) fn signature(
         {
             ok(T::String)
         }
-        ("getQuery", Some(T::Url)) if n == 0 => ok(T::Dyn),
+        ("getQuery", Some(T::Url)) if n == 0 => {
+            ok(T::Map(Box::new(T::String), Box::new(T::list(T::String))))
+        }
         _ => return None,
     })
 }
