@@ -95,6 +95,44 @@ impl Type {
         }
     }
 
+    /// What one type parameter becomes when both sides are passed for it
+    /// (`?:`'s branches, the lists of `+`, `orValue`): cel-go's isAssignable
+    /// followed by mostGeneral, or `None` when neither fits the other (no
+    /// matching overload: `true ? 1 : "a"`). `dyn` and `any` fit anything
+    /// and win; `null` fits the legacy nullable types (isLegacyNullable).
+    pub(crate) fn join(&self, other: &Type) -> Option<Type> {
+        let nullable = |t: &Type| {
+            matches!(
+                t,
+                Type::Optional(_)
+                    | Type::Quantity
+                    | Type::Semver
+                    | Type::Ip
+                    | Type::Cidr
+                    | Type::Url
+                    | Type::Format
+                    | Type::Device
+                    | Type::Duration
+                    | Type::Timestamp
+            )
+        };
+        match (self, other) {
+            (Type::Free | Type::Error, t) | (t, Type::Free | Type::Error) => Some(t.clone()),
+            (Type::Dyn | Type::Any, _) => Some(self.clone()),
+            (_, Type::Dyn | Type::Any) => Some(other.clone()),
+            (Type::List(a), Type::List(b)) => a.join(b).map(Type::list),
+            (Type::Optional(a), Type::Optional(b)) => {
+                a.join(b).map(|t| Type::Optional(Box::new(t)))
+            }
+            (Type::Map(ak, av), Type::Map(bk, bv)) => {
+                Some(Type::Map(Box::new(ak.join(bk)?), Box::new(av.join(bv)?)))
+            }
+            (Type::Null, t) | (t, Type::Null) if nullable(t) => Some(self.clone()),
+            (a, b) if a == b => Some(a.clone()),
+            _ => None,
+        }
+    }
+
     /// `any` reads as `dyn` everywhere but in messages.
     pub(crate) fn as_dyn(&self) -> &Type {
         match self {

@@ -27,7 +27,11 @@ pub(super) fn signature(
             if !is(a(0), &T::Bool) {
                 return Some(Sig::NoOverload);
             }
-            ok(a(1).unify(a(2)).unwrap_or(T::Dyn))
+            // `(bool, A, A) -> A`: `true ? 1 : "a"` has no overload.
+            match a(1).join(a(2)) {
+                Some(t) => ok(t),
+                None => Sig::NoOverload,
+            }
         }
         (op::EQUALS | op::NOT_EQUALS, None) if n == 2 => {
             if comparable(a(0), a(1)) {
@@ -70,7 +74,11 @@ pub(super) fn signature(
             | (T::Double, T::Double)
             | (T::String, T::String)
             | (T::Bytes, T::Bytes) => ok(a(0).clone()),
-            (T::List(x), T::List(y)) => ok(T::list(x.unify(y).unwrap_or(T::Dyn))),
+            // `list(A) + list(A)`: the elements must fit one another.
+            (T::List(_), T::List(_)) => match a(0).join(a(1)) {
+                Some(t) => ok(t),
+                None => Sig::NoOverload,
+            },
             (T::Duration, T::Duration) => ok(T::Duration),
             (T::Timestamp, T::Duration) | (T::Duration, T::Timestamp) => ok(T::Timestamp),
             _ => Sig::NoOverload,
@@ -166,6 +174,61 @@ mod tests {
             "1 in [dyn(1)]",
             "'a' in {'a': 1}",
             "[1, 2][dyn(0)] == 1",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+    }
+
+    /// One type parameter takes both sides (cel-go v0.26.0 checker.go
+    /// resolveOverload, types.go internalIsAssignable and mostGeneral):
+    /// `_?_:_` is (bool, A, A), list `_+_` (list(A), list(A)), `orValue`
+    /// (optional(A), A) and `or` (optional(A), optional(A)). Sides that do
+    /// not fit one another have no overload; `dyn` fits anything, a free
+    /// parameter (`[]`, `optional.none()`) is bound by the other side, and
+    /// `null` fits only the nullable (opaque, duration, timestamp) types.
+    #[test]
+    fn a_type_parameter_takes_both_sides() {
+        let run = |e: &str| super::super::run_on("name: d\n", e);
+        for (e, want) in [
+            (
+                "(true ? 1 : 'a') == 1",
+                "'_?_:_' applied to '(bool, int, string)'",
+            ),
+            (
+                "(true ? 1u : 1) == 1u",
+                "'_?_:_' applied to '(bool, uint, int)'",
+            ),
+            (
+                "(true ? null : 1) == 1",
+                "'_?_:_' applied to '(bool, null_type, int)'",
+            ),
+            (
+                "([1] + ['a']).size() == 2",
+                "'_+_' applied to '(list(int), list(string))'",
+            ),
+            (
+                "optional.of(1).orValue('a') == 1",
+                "'orValue' applied to 'optional_type(int).(string)'",
+            ),
+            (
+                "optional.of(1).or(optional.of('a')).hasValue()",
+                "'or' applied to 'optional_type(int).(optional_type(string))'",
+            ),
+        ] {
+            assert_eq!(
+                run(e),
+                Err(format!("found no matching overload for {want}")),
+                "{e}"
+            );
+        }
+        for e in [
+            "(true ? 1 : dyn(2)) == 1",
+            "(true ? [] : [1]) == []",
+            "([1] + [dyn('a')]).size() == 2",
+            "([] + [1]) == [1]",
+            "optional.none().orValue(1) == 1",
+            "optional.of(1).or(optional.none()).hasValue()",
+            "(true ? null : duration('1s')) == null",
         ] {
             assert_eq!(run(e), Ok(true), "{e}");
         }

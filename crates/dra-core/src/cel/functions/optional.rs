@@ -21,17 +21,20 @@ pub(super) fn signature(
         ("none", Some(T::Dyn)) if n == 0 => ok(T::Optional(Box::new(T::Free))),
         ("hasValue", Some(T::Optional(_) | T::Dyn)) if n == 0 => ok(T::Bool),
         ("value", Some(T::Optional(t))) if n == 0 => ok((**t).clone()),
-        ("orValue", Some(T::Optional(t))) if n == 1 => {
-            // The type parameter takes the most general of the two
-            // (cel-go's mostGeneral): `any` stays `any`.
-            ok(if **t == T::Any {
-                T::Any
-            } else {
-                t.unify(a(0)).unwrap_or(T::Dyn)
-            })
-        }
+        // `optional(A).orValue(A)` and `optional(A).or(optional(A))`: the
+        // type parameter takes the most general of the two (cel-go's
+        // mostGeneral: `any` stays `any`); types that do not fit one
+        // another have no overload.
+        ("orValue", Some(T::Optional(t))) if n == 1 => match t.join(a(0)) {
+            Some(t) => ok(t),
+            None => Sig::NoOverload,
+        },
         ("value" | "orValue", Some(T::Dyn)) => ok(T::Dyn),
-        ("or", Some(T::Optional(t))) if n == 1 => ok(T::Optional(t.clone())),
+        ("or", Some(T::Optional(t))) if n == 1 => match T::Optional(t.clone()).join(a(0)) {
+            Some(t @ T::Optional(_)) => ok(t),
+            Some(_) => ok(T::Optional(t.clone())),
+            None => Sig::NoOverload,
+        },
         _ => return None,
     })
 }
