@@ -118,8 +118,10 @@ fn comparable(a: &Type, b: &Type) -> bool {
 }
 
 impl Type {
+    /// cel-go's isDynOrError: `dyn`, `any` (at any depth: `list(any)`
+    /// fits `list(string)`), an error, and a free type parameter.
     fn is_dyn_like(&self) -> bool {
-        matches!(self, T::Dyn | T::Free)
+        self.is_dyn()
     }
 }
 

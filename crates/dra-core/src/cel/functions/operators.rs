@@ -233,4 +233,21 @@ mod tests {
             assert_eq!(run(e), Ok(true), "{e}");
         }
     }
+
+    /// An attribute value is declared `any`, which cel-go's checker treats
+    /// as `dyn` at any depth (types.go isDyn: DynKind and AnyKind), so a
+    /// list or map holding one compares with a list or map of strings.
+    #[test]
+    fn any_fits_at_any_depth() {
+        let device = "name: d\nattributes:\n  model: {string: a}\n";
+        let run = |e: &str| super::super::run_on(device, e);
+        for e in [
+            "[device.attributes['d.example.com'].model] == ['a']",
+            "{'m': device.attributes['d.example.com'].model} == {'m': 'a'}",
+            "'a' in [device.attributes['d.example.com'].model]",
+            "device.attributes['d.example.com'] == {'model': 'a'}",
+        ] {
+            assert_eq!(run(e), Ok(true), "{e}");
+        }
+    }
 }
