@@ -305,3 +305,24 @@ fn policy_slice(devices: &[(&str, &str)]) -> String {
     }
     yaml
 }
+
+/// core validation's validateResourceClaimNames names the pod's claims as
+/// gatherPodResourceClaimNames gathers them: the non-empty names, sorted
+/// (an empty one is only V180's Required).
+#[test]
+fn an_unknown_container_claim_lists_the_pod_claims_that_have_names() {
+    let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  resourceClaims:\n  - {name: '', resourceClaimName: c}\n  - {name: nic, resourceClaimName: c}\n  - {name: GPU, resourceClaimName: c}\n  containers:\n  - name: c\n    image: i\n    resources:\n      claims: [{name: nope}]\n";
+    let o = support::run_with_stdin(&["lint", "-o", "json", "-"], Some(yaml.as_bytes()));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let messages: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "DRA-V182")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        ["\"nope\": must be one of the names in pod.spec.resourceClaims: GPU, nic"]
+    );
+}

@@ -15,6 +15,9 @@ fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
     let mut pod_claims: Vec<&str> = items(spec, "resourceClaims")
         .iter()
         .filter_map(|c| get_str(c, "name"))
+        // gatherPodResourceClaimNames: the non-empty names, sorted by
+        // sets.List for the message.
+        .filter(|n| !n.is_empty())
         .collect();
     pod_claims.sort_unstable();
     pod_claims.dedup();
