@@ -159,7 +159,10 @@ impl<'a> Checker<'a> {
     }
 
     /// A derived attribute (DRADerivedAttributes) must give a value an
-    /// attribute can hold: string, int, bool, version, or a list of them.
+    /// attribute can hold (compile.go validateOutputType,
+    /// isAllowedDerivedAttributeType): exactly bool, int, string, semver,
+    /// `any` or `dyn`, or, where lists are allowed (DRAListTypeAttributes on,
+    /// or a stored expression), a list of those.
     pub fn check_derived_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
         let r = self.check(e);
         let r = self.finish(r)?;
@@ -175,15 +178,18 @@ impl<'a> Checker<'a> {
                     | Type::Free
             )
         };
-        let ok = scalar(&r.ty) || matches!(&r.ty, Type::List(inner) if scalar(inner));
+        let lists = self.env.list_type_attributes;
+        let ok = scalar(&r.ty) || (lists && matches!(&r.ty, Type::List(inner) if scalar(inner)));
         if !ok {
+            let allowed = if lists {
+                "a primitive scalar (string, integer, boolean, semver) or a list of these scalars"
+            } else {
+                "a primitive scalar (string, integer, boolean, semver)"
+            };
             let mut err = self.err(
                 e,
                 CompileErrorKind::Type,
-                format!(
-                    "must evaluate to a string, int, bool, version or a list of them, not {}",
-                    r.ty.name()
-                ),
+                format!("must evaluate to {allowed}, not {}", r.ty.name()),
             );
             err.result_type = true;
             return Err(err);

@@ -4,7 +4,7 @@ use super::prelude::*;
 declare_rule! {
     id: "DRA-V153", name: "invalid-derived-attribute-expression", severity: Error, origin: Apiserver, releases: "1.37+",
     summary: "A derived attribute's expression is too long, does not compile, does not give a string, int, bool, version or list of them, or is too expensive",
-    docs: "Derived attribute expressions run in the DRA device CEL environment, like selectors, but give the attribute's value instead of a bool. The apiserver applies the selector limits: 10,240 characters and the cost limit.",
+    docs: "Derived attribute expressions run in the DRA device CEL environment, like selectors, but give the attribute's value instead of a bool: exactly a string, int, bool, semver or an attribute value (`any`, `dyn`), or, with DRAListTypeAttributes on, a list of those (the DRA compiler's validateOutputType; `[\"a\", \"b\"]` is refused while the gate is off). The apiserver applies the selector limits: 10,240 characters and the cost limit; a compile error reads as a selector's (DRA-V161).",
     example: "derivedAttributes:\n- {name: mem, expression: device.capacity[\"x.example.com\"].memory}   # a quantity\n",
     check: Check::Object(CLAIMS, check),
 }
@@ -28,12 +28,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
                 continue;
             }
             match crate::cel::Program::compile_derived(expr, &cx.cel_env) {
+                // The apiserver converts the compiler's error as for a
+                // selector (convertCELErrorToValidationError).
                 Err(e) => {
-                    let span = match e.position {
-                        Some((line, col)) => cx.expression_span(obj, n, line, col),
-                        None => n.span,
-                    };
-                    out.report(obj, Invalid, path, span, e.message);
+                    super::v161_cel_compile_error::report_compile_error(cx, obj, n, path, &e, out)
                 }
                 Ok(p) if p.estimated_cost > crate::cel::MAX_ESTIMATED_COST => {
                     out.report(
