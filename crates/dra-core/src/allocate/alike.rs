@@ -180,7 +180,8 @@ impl<'a> Allocator<'a> {
         self.searches.load(Ordering::Relaxed)
     }
 
-    /// Which attribute values the claims' selectors and constraints read.
+    /// Which attribute values the claims' selectors, derived attributes and
+    /// constraints read.
     fn attribute_use(&self) -> pools::AttributeUse {
         let mut uses = pools::AttributeUse::default();
         for p in self.plans.as_deref().unwrap_or_default() {
@@ -190,7 +191,11 @@ impl<'a> Allocator<'a> {
                     Slot::First(rs) => rs.as_slice(),
                 };
                 for r in reqs {
-                    for program in r.class_programs.iter().chain(r.programs.iter()) {
+                    // A derived attribute's value is computed from what its
+                    // expression reads: those values count as read.
+                    let derived = r.derived.iter().map(|d| &d.program);
+                    let programs = r.class_programs.iter().chain(r.programs.iter());
+                    for program in programs.chain(derived) {
                         let Ok(program) = program else { continue };
                         match program.attribute_reads() {
                             Some(names) => uses.read.extend(names),

@@ -16,7 +16,73 @@ impl<'a> Search<'a> {
         }
     }
 
-    pub(super) fn constraints_ok(&self, claim: usize, req: &Req<'a>, r: DevRef) -> bool {
+    /// The value a constraint compares for device `r` picked for `req`:
+    /// the request's derived attribute of that name, evaluated on the
+    /// device (DRADerivedAttributes, KEP-6080: looked up before the
+    /// device's own attributes; an evaluation error aborts the allocation
+    /// as a selector's does), else the device's own attribute.
+    pub(super) fn constraint_value(
+        &self,
+        req: &Req<'a>,
+        r: DevRef,
+        name: &str,
+    ) -> Result<Option<crate::cel::Value>, Fatal> {
+        let Some(d) = req.derived.iter().find(|d| d.name == name) else {
+            return Ok(self.attribute(r, name));
+        };
+        let fail = |what: String| {
+            let claim = claim_ref(self.plans[req.claim].obj);
+            Fatal(format!(
+                "claim {claim}, request {}: derived attribute {}: {what}",
+                req.shown(),
+                d.name
+            ))
+        };
+        let program = d
+            .program
+            .as_ref()
+            .map_err(|m| fail(format!("CEL compile error: {m}")))?;
+        let on = || self.device_id(r);
+        match program.evaluate(self.dev(r).cel()) {
+            Ok(v) => match derived_value_error(&v) {
+                None => Ok(Some(v)),
+                Some(why) => Err(fail(format!("on device {}: {why}", on()))),
+            },
+            Err(e) => Err(fail(format!(
+                "on device {}: CEL runtime error: {}",
+                on(),
+                e.0
+            ))),
+        }
+    }
+
+    /// Whether a claim's request (or subrequest) defines a derived
+    /// attribute of this name.
+    pub(super) fn derives(&self, claim: usize, name: &str) -> bool {
+        self.plans[claim].slots.iter().any(|s| {
+            let reqs: &[Req<'a>] = match s {
+                Slot::Exact(r) => std::slice::from_ref(r),
+                Slot::First(v) => v,
+            };
+            reqs.iter()
+                .any(|r| r.derived.iter().any(|d| d.name == name))
+        })
+    }
+
+    /// The planned request (or subrequest) of a claim by its name.
+    fn planned(&self, claim: usize, name: &str) -> Option<&Req<'a>> {
+        self.plans[claim].slots.iter().find_map(|s| match s {
+            Slot::Exact(r) => (r.name == name).then_some(r),
+            Slot::First(v) => v.iter().find(|r| r.name == name),
+        })
+    }
+
+    pub(super) fn constraints_ok(
+        &self,
+        claim: usize,
+        req: &Req<'a>,
+        r: DevRef,
+    ) -> Result<bool, Fatal> {
         for c in &self.plans[claim].constraints {
             let applies = c.requests.is_empty()
                 || c.requests
@@ -25,8 +91,8 @@ impl<'a> Search<'a> {
             if !applies {
                 continue;
             }
-            let Some(v) = self.attribute(r, &c.attribute) else {
-                return false;
+            let Some(v) = self.constraint_value(req, r, &c.attribute)? else {
+                return Ok(false);
             };
             // With DRAListTypeAttributes the experimental allocator compares
             // attributes as sets (a scalar is a set of one): matchAttribute
@@ -43,19 +109,23 @@ impl<'a> Search<'a> {
                 if !other_applies {
                     continue;
                 }
-                let Some(w) = self.attribute(p.dev, &c.attribute) else {
-                    return false;
+                let w = match self.planned(claim, plan_req) {
+                    Some(other) => self.constraint_value(other, p.dev, &c.attribute)?,
+                    None => self.attribute(p.dev, &c.attribute),
+                };
+                let Some(w) = w else {
+                    return Ok(false);
                 };
                 if let Some(common) = common.as_mut() {
                     let other = as_set(&w);
                     if c.distinct {
                         if intersect(&as_set(&v), &other).is_some() {
-                            return false;
+                            return Ok(false);
                         }
                     } else {
                         match intersect(common, &other) {
                             Some(both) => *common = both,
-                            None => return false,
+                            None => return Ok(false),
                         }
                     }
                     continue;
@@ -64,15 +134,51 @@ impl<'a> Search<'a> {
                 // list value (converted for CEL from 1.37 whatever the gate)
                 // is an unknown type there, so no second device goes with it.
                 if matches!(v, crate::cel::Value::List(_)) {
-                    return false;
+                    return Ok(false);
                 }
                 let same = crate::cel::value::equals(&v, &w) == Some(true);
                 if c.distinct == same {
-                    return false;
+                    return Ok(false);
                 }
             }
         }
-        true
+        Ok(true)
+    }
+}
+
+/// Why a derived attribute's value is none an attribute can hold, as the
+/// DRA CEL package converts it (valToDeviceAttribute): a bool, int, string
+/// or semver, or a list of one of those kinds (its first element's).
+fn derived_value_error(v: &crate::cel::Value) -> Option<String> {
+    use crate::cel::Value as V;
+    let kind = |v: &V| match v {
+        V::Bool(_) => Some("bool"),
+        V::Int(_) => Some("int"),
+        V::String(_) => Some("string"),
+        V::Semver(_) => Some("semver"),
+        _ => None,
+    };
+    match v {
+        V::List(items) => {
+            let first = items.first()?;
+            let Some(want) = kind(first) else {
+                return Some(format!(
+                    "unsupported list element type: {}",
+                    first.type_name()
+                ));
+            };
+            items.iter().enumerate().find_map(|(i, x)| {
+                (kind(x) != Some(want)).then(|| {
+                    format!(
+                        "expected list element at index {i} to be {want}, got {}",
+                        x.type_name()
+                    )
+                })
+            })
+        }
+        other => kind(other)
+            .is_none()
+            .then(|| format!("unsupported CEL return type: {}", other.type_name())),
     }
 }
 

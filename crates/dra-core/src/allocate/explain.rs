@@ -141,7 +141,12 @@ pub(super) fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>
                 continue;
             }
             f.capacity_left += 1;
-            if let Some(a) = attributes.iter().find(|a| search.attribute(r, a).is_none()) {
+            // A derived attribute that fails to evaluate is the search's
+            // error, not a missing attribute.
+            if let Some(a) = attributes
+                .iter()
+                .find(|a| matches!(search.constraint_value(&req, r, a), Ok(None)))
+            {
                 f.missing_attribute.get_or_insert_with(|| {
                     format!("device {} publishes no {a}", search.dev(r).name)
                 });
@@ -309,6 +314,11 @@ pub(super) fn constraint_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Ve
     let mut out = Vec::new();
     for (ci, plan) in search.plans.iter().enumerate() {
         for c in &plan.constraints {
+            // A derived attribute's value depends on the request: no block
+            // is claimed for it (this is only a necessary condition).
+            if search.derives(ci, &c.attribute) {
+                continue;
+            }
             // Per slot (request) the constraint spans: for each of its
             // alternatives, the devices left and how many it needs.
             let mut slots: Vec<(String, Alternatives<'_>)> = Vec::new();

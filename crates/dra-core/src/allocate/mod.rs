@@ -434,7 +434,19 @@ struct Req<'a> {
     admin: bool,
     tolerations: Vec<Toleration>,
     tolerations_json: Option<serde_json::Value>,
-    capacity: Vec<(String, Quantity)>,
+    /// Boxed, not a Vec: a Slot of one request stays small (clippy's
+    /// large_enum_variant).
+    capacity: Box<[(String, Quantity)]>,
+    /// The request's derived attributes while DRADerivedAttributes is on
+    /// (the scheduler ignores them while it is off).
+    derived: Arc<Vec<Derived>>,
+}
+
+/// A derived attribute of a request: its name and compiled expression (or
+/// the compiler's detail).
+struct Derived {
+    name: String,
+    program: Selector,
 }
 
 impl Req<'_> {
@@ -559,3 +571,6 @@ impl Variant {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod derived_tests;

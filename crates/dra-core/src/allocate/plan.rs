@@ -114,7 +114,7 @@ pub(super) fn plan<'a>(
                     }
                 };
                 let programs = Arc::new(compile_all(&body.expressions(), &env));
-                let capacity: Vec<(String, Quantity)> = body
+                let capacity: Box<[(String, Quantity)]> = body
                     .capacity
                     .iter()
                     .flatten()
@@ -130,6 +130,18 @@ pub(super) fn plan<'a>(
                     return Err(Fatal(format!("claim {cref}, {what} {own}: has capacity requests, but the DRAConsumableCapacity feature is disabled")));
                 }
                 let (tolerations, tolerations_json) = tolerations_of(&body.tolerations);
+                let derived = if gates.enabled(Gate::DRADerivedAttributes) {
+                    body.derived
+                        .iter()
+                        .map(|(name, expr)| Derived {
+                            name: (*name).to_owned(),
+                            program: Program::compile_derived(expr, &env)
+                                .map_err(|err| err.detail(expr)),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 next_key += 1;
                 Ok(Req {
                     key: next_key,
@@ -145,6 +157,7 @@ pub(super) fn plan<'a>(
                     tolerations,
                     tolerations_json,
                     capacity,
+                    derived: Arc::new(derived),
                 })
             };
             match &r.body {

@@ -209,7 +209,7 @@ impl<'a> Search<'a> {
             self.release_charges((counters, groups));
             return Ok(None);
         }
-        if !self.constraints_ok(req.claim, req, r) {
+        if !self.constraints_ok(req.claim, req, r)? {
             self.release_charges((counters, groups));
             if must {
                 let claim = claim_ref(self.plans[req.claim].obj);
@@ -375,8 +375,12 @@ impl<'a> Search<'a> {
     /// wrongly.
     fn impossible_constraint(&self) -> Option<String> {
         let devices = self.candidates();
-        for plan in &self.plans {
+        for (ci, plan) in self.plans.iter().enumerate() {
             for c in &plan.constraints {
+                // A derived attribute's value depends on the request.
+                if self.derives(ci, &c.attribute) {
+                    continue;
+                }
                 let needed: usize = plan
                     .slots
                     .iter()

@@ -133,6 +133,8 @@ pub struct DeviceRequest<'t> {
     pub tolerations: Vec<Toleration<'t>>,
     /// `capacity.requests`, when `capacity` is set: (name, quantity node).
     pub capacity: Option<Vec<(&'t str, &'t Node)>>,
+    /// `derivedAttributes` (1.37, DRADerivedAttributes): (name, expression).
+    pub derived: Vec<(&'t str, &'t str)>,
 }
 
 impl<'t> DeviceRequest<'t> {
@@ -164,6 +166,10 @@ impl<'t> DeviceRequest<'t> {
             capacity: node
                 .get("capacity")
                 .map(|c| c.get("requests").map(|r| entries_of(r)).unwrap_or_default()),
+            derived: list(node, "derivedAttributes")
+                .iter()
+                .map(|d| (text(d, "name"), text(d, "expression")))
+                .collect(),
         }
     }
 
