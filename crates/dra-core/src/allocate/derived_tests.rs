@@ -30,11 +30,8 @@ spec:
   - {name: d3}
 ";
 
-/// The devices allocated to claim `c` on n1, or the outcome's error.
-fn run(claim_spec: &str, gates: &[&str]) -> Result<Vec<String>, String> {
-    let text = format!(
-        "{INVENTORY}---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: c, namespace: default}}\nspec:\n{claim_spec}"
-    );
+/// The objects of a file, and the 1.37 gates with these switched on.
+fn load(text: String, gates: &[&str]) -> (Vec<crate::model::Object>, FeatureGates) {
     let objects = load_objects(
         &[SourceFile {
             name: "d.yaml".into(),
@@ -47,6 +44,15 @@ fn run(claim_spec: &str, gates: &[&str]) -> Result<Vec<String>, String> {
     for name in gates {
         g.set(name, true).unwrap();
     }
+    (objects, g)
+}
+
+/// The devices allocated to claim `c` on n1, or the outcome's error.
+fn run(claim_spec: &str, gates: &[&str]) -> Result<Vec<String>, String> {
+    let text = format!(
+        "{INVENTORY}---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: c, namespace: default}}\nspec:\n{claim_spec}"
+    );
+    let (objects, g) = load(text, gates);
     let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("c")).collect();
     match Allocator::new(&objects, &g, &claims).on_node("n1") {
         Outcome::Allocated { claims } => Ok(claims[0]
@@ -170,16 +176,7 @@ fn what_a_derived_expression_reads_tells_nodes_apart() {
             ""
         )
     );
-    let objects = load_objects(
-        &[SourceFile {
-            name: "d.yaml".into(),
-            text,
-        }],
-        Default::default(),
-    )
-    .0;
-    let mut g = FeatureGates::defaults(Version::V1_37);
-    g.set("DRADerivedAttributes", true).unwrap();
+    let (objects, g) = load(text, ON);
     let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("c")).collect();
     let outcomes = Allocator::new(&objects, &g, &claims).on_nodes(&nodes);
     assert!(
