@@ -118,8 +118,10 @@ impl Type {
         };
         match (self, other) {
             (Type::Free | Type::Error, t) | (t, Type::Free | Type::Error) => Some(t.clone()),
-            (Type::Dyn | Type::Any, _) => Some(self.clone()),
+            // mostGeneral(second, first): the second side wins when it is
+            // dyn or any (`cond ? dyn(x) : attr` is `any`), else the first.
             (_, Type::Dyn | Type::Any) => Some(other.clone()),
+            (Type::Dyn | Type::Any, _) => Some(self.clone()),
             (Type::List(a), Type::List(b)) => a.join(b).map(Type::list),
             (Type::Optional(a), Type::Optional(b)) => {
                 a.join(b).map(|t| Type::Optional(Box::new(t)))

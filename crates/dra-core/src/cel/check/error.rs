@@ -199,4 +199,46 @@ mod tests {
              ERROR: <input>:1:5: undeclared reference to 'b' (in container '')\n | a + b\n | ....^"
         );
     }
+
+    /// dynamic-resource-allocation cel/compile.go CompileCELExpression: a
+    /// selector gives `bool` or exactly the attribute type (release-1.34 and
+    /// release-1.35: `any`; release-1.36: also `dyn` with
+    /// DRAListTypeAttributes; 3d036712930c, 1.37: the environment's
+    /// attribute type). A `?:` gives the most general of its branches
+    /// (cel-go mostGeneral): an attribute's `any` beside `false` is `any`.
+    #[test]
+    fn the_result_is_bool_or_the_attribute_type() {
+        let result = |expr: &str, v: Version, lists: bool| {
+            let mut gates = FeatureGates::defaults(v);
+            if lists {
+                gates.set("DRAListTypeAttributes", true).unwrap();
+            }
+            match Program::compile(expr, &Env::new(&gates)) {
+                Ok(_) => String::new(),
+                Err(e) => e.message,
+            }
+        };
+        let not_dyn = "must evaluate to bool or the unknown type, not dyn";
+        let attr = "device.attributes[\"d.example.com\"].ok";
+        for v in [
+            Version::V1_34,
+            Version::V1_35,
+            Version::V1_36,
+            Version::V1_37,
+        ] {
+            assert_eq!(result("dyn(true)", v, false), not_dyn, "{v:?}");
+            assert_eq!(result("[][0]", v, false), not_dyn, "{v:?}");
+            assert_eq!(result(attr, v, false), "", "{v:?}");
+            assert_eq!(result(&format!("1 > 0 ? {attr} : false"), v, false), "");
+            assert_eq!(result(&format!("1 > 0 ? false : {attr}"), v, false), "");
+            assert_eq!(
+                result(&format!("1 > 0 ? {attr} : dyn(false)"), v, false),
+                not_dyn
+            );
+        }
+        for v in [Version::V1_36, Version::V1_37] {
+            assert_eq!(result("dyn(true)", v, true), "", "{v:?}");
+            assert_eq!(result(attr, v, true), "", "{v:?}");
+        }
+    }
 }

@@ -133,11 +133,20 @@ impl<'a> Checker<'a> {
             .map(|(_, t)| t)
     }
 
-    /// Checks the whole expression, including its result type.
+    /// Checks the whole expression, including its result type: `bool`, or
+    /// exactly the type of an attribute value (the DRA compiler's
+    /// CompileCELExpression: 1.34 and 1.35 `bool` or `any`; 1.36 also `dyn`
+    /// with DRAListTypeAttributes; 1.37 the environment's attribute type).
+    /// So `dyn(true)` is refused while attribute values are `any`.
     pub fn check_root(&mut self, e: &IdedExpr) -> Result<Checked, CompileError> {
         let r = self.check(e);
         let r = self.finish(r)?;
-        if r.ty != Type::Bool && !r.ty.is_dyn() {
+        let allowed = match r.ty {
+            Type::Bool | Type::Any | Type::Error => true,
+            Type::Dyn | Type::Free => self.env.attributes_dyn,
+            _ => false,
+        };
+        if !allowed {
             let mut err = self.err(
                 e,
                 CompileErrorKind::Type,
@@ -566,6 +575,12 @@ impl<'a> Checker<'a> {
         match r {
             super::functions::Sig::Ok(ty, extra_kind) => {
                 let ty = opt_select.unwrap_or(ty);
+                // The signature sees an attribute's `any` as dyn; the branches
+                // of `_?_:_` join as written, so `cond ? attr : false` is `any`.
+                let ty = match (name, args.as_slice()) {
+                    (op::CONDITIONAL, [_, a, b]) => a.ty.join(&b.ty).unwrap_or(ty),
+                    _ => ty,
+                };
                 let extra = match extra_kind {
                     super::functions::Extra::None => 0.0,
                     super::functions::Extra::Traversal(factor) => {
