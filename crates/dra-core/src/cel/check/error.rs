@@ -205,7 +205,8 @@ mod tests {
     /// release-1.35: `any`; release-1.36: also `dyn` with
     /// DRAListTypeAttributes; 3d036712930c, 1.37: the environment's
     /// attribute type). A `?:` gives the most general of its branches
-    /// (cel-go mostGeneral): an attribute's `any` beside `false` is `any`.
+    /// (cel-go mostGeneral): an attribute's `any` beside `false` is `any`;
+    /// `optional.of` and `orValue` keep it too.
     #[test]
     fn the_result_is_bool_or_the_attribute_type() {
         let result = |expr: &str, v: Version, lists: bool| {
@@ -235,6 +236,15 @@ mod tests {
                 result(&format!("1 > 0 ? {attr} : dyn(false)"), v, false),
                 not_dyn
             );
+            // A type parameter takes an argument's type as written.
+            for e in [
+                format!("optional.of({attr}).value()"),
+                format!("optional.of(true).orValue({attr})"),
+                format!("optional.none().orValue({attr})"),
+            ] {
+                assert_eq!(result(&e, v, false), "", "{e} {v:?}");
+            }
+            assert_eq!(result("optional.of(dyn(true)).value()", v, false), not_dyn);
         }
         for v in [Version::V1_36, Version::V1_37] {
             assert_eq!(result("dyn(true)", v, true), "", "{v:?}");

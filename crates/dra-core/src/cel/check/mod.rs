@@ -575,10 +575,19 @@ impl<'a> Checker<'a> {
         match r {
             super::functions::Sig::Ok(ty, extra_kind) => {
                 let ty = opt_select.unwrap_or(ty);
-                // The signature sees an attribute's `any` as dyn; the branches
-                // of `_?_:_` join as written, so `cond ? attr : false` is `any`.
-                let ty = match (name, args.as_slice()) {
-                    (op::CONDITIONAL, [_, a, b]) => a.ty.join(&b.ty).unwrap_or(ty),
+                // The signature sees an attribute's `any` as dyn; where a type
+                // parameter takes an argument, it takes the type as written:
+                // `cond ? attr : false`, `optional.of(attr).value()` and
+                // `optional.of(true).orValue(attr)` are `any`.
+                let ty = match (name, args.as_slice(), &ty) {
+                    (op::CONDITIONAL, [_, a, b], _) => a.ty.join(&b.ty).unwrap_or(ty),
+                    ("of" | "ofNonZeroValue", [a], Type::Optional(_)) => {
+                        Type::Optional(Box::new(a.ty.clone()))
+                    }
+                    ("orValue", [a], _) => match target.as_ref().map(|t| &t.ty) {
+                        Some(Type::Optional(t)) => t.join(&a.ty).unwrap_or(ty),
+                        _ => ty,
+                    },
                     _ => ty,
                 };
                 let extra = match extra_kind {
