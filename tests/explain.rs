@@ -2421,3 +2421,29 @@ fn pods_grouped_by_a_compile_error_keep_its_snippet() {
     assert_eq!(code, 1);
     insta::assert_snapshot!("explain_pods_compile_error", text);
 }
+
+/// A matchAttribute on a derived attribute (1.37, DRADerivedAttributes,
+/// KEP-6080), as a user runs it: with the gate the devices sharing the
+/// derived value are picked; without it the scheduler ignores derived
+/// attributes and no device has one of that name.
+#[test]
+fn derived_attribute_constraint() {
+    let file = "testdata/fixtures/explain-derived-attributes.yaml";
+    let args = ["explain", "claim", "default/c", "-f", file];
+    let mut on = args.to_vec();
+    on.extend(["--feature-gates", "DRADerivedAttributes=true"]);
+    let (v, json) = json_out(&on);
+    let devices: Vec<&str> = v["nodes"][0]["claims"][0]["allocation"]["devices"]["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{json}"))
+        .iter()
+        .map(|r| r["device"].as_str().unwrap())
+        .collect();
+    assert_eq!(devices, ["d0", "d2"], "{json}");
+    let (text, code) = out(&args);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("device d0 publishes no derived/numa"),
+        "{text}"
+    );
+}

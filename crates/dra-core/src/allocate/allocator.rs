@@ -382,6 +382,7 @@ pub(super) fn solve_node<'a>(
         capacity_cycle: HashMap::new(),
         groups: HashMap::new(),
         selectable: HashMap::new(),
+        derived: HashMap::new(),
         steps: 0,
         budget: limits.steps,
         what_if,

@@ -17,19 +17,36 @@ impl<'a> Search<'a> {
     }
 
     /// The value a constraint compares for device `r` picked for `req`:
-    /// the request's derived attribute of that name, evaluated on the
-    /// device (DRADerivedAttributes, KEP-6080: looked up before the
-    /// device's own attributes; an evaluation error aborts the allocation
-    /// as a selector's does), else the device's own attribute.
+    /// the request's derived attribute of that name (DRADerivedAttributes,
+    /// KEP-6080: looked up before the device's own attributes), as
+    /// evaluated when the device passed the request's selectors, else the
+    /// device's own attribute.
     pub(super) fn constraint_value(
         &self,
         req: &Req<'a>,
         r: DevRef,
         name: &str,
     ) -> Result<Option<crate::cel::Value>, Fatal> {
-        let Some(d) = req.derived.iter().find(|d| d.name == name) else {
+        let Some(i) = req.derived.iter().position(|d| d.name == name) else {
             return Ok(self.attribute(r, name));
         };
+        match self.derived.get(&(r, req.key)) {
+            Some(values) => Ok(values.get(i).cloned()),
+            // Not through the search (explain's funnel): evaluated here.
+            None => self.evaluate_derived(req, i, r).map(Some),
+        }
+    }
+
+    /// The request's `i`th derived attribute on device `r`; an evaluation
+    /// error, or a value no attribute can hold, aborts the allocation as a
+    /// selector's error does.
+    pub(super) fn evaluate_derived(
+        &self,
+        req: &Req<'a>,
+        i: usize,
+        r: DevRef,
+    ) -> Result<crate::cel::Value, Fatal> {
+        let d = &req.derived[i];
         let fail = |what: String| {
             let claim = claim_ref(self.plans[req.claim].obj);
             Fatal(format!(
@@ -45,7 +62,7 @@ impl<'a> Search<'a> {
         let on = || self.device_id(r);
         match program.evaluate(self.dev(r).cel()) {
             Ok(v) => match derived_value_error(&v) {
-                None => Ok(Some(v)),
+                None => Ok(v),
                 Some(why) => Err(fail(format!("on device {}: {why}", on()))),
             },
             Err(e) => Err(fail(format!(

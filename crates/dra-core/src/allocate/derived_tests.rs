@@ -188,3 +188,26 @@ fn what_a_derived_expression_reads_tells_nodes_apart() {
         assert!(matches!(o, Outcome::Unsatisfiable { .. }), "{o:?}");
     }
 }
+
+/// KEP-6080: derived attributes are evaluated on each candidate device
+/// once it passes the request's selectors, before any other check (here a
+/// taint the request does not tolerate): an error there aborts too.
+#[test]
+fn a_candidate_is_evaluated_after_its_selectors() {
+    let text = format!(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {{name: gpu}}\nspec: {{}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: s}}\nspec:\n  driver: x.example.com\n  nodeName: n1\n  pool: {{name: p, generation: 1, resourceSliceCount: 1}}\n  devices:\n  - {{name: d0, taints: [{{key: broken, effect: NoSchedule}}]}}\n  - {{name: d1, attributes: {{numa: {{int: 0}}}}}}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {{name: c, namespace: default}}\nspec:\n{}",
+        request(1, "device.attributes[\"x.example.com\"].numa", "matchAttribute").replace(
+            "        selectors:\n        - cel: {expression: 'has(device.attributes[\"x.example.com\"].numa)'}\n",
+            ""
+        )
+    );
+    let (objects, g) = load(text, ON);
+    let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("c")).collect();
+    match Allocator::new(&objects, &g, &claims).on_node("n1") {
+        Outcome::Error { error, .. } => assert!(
+            error.contains("derived attribute derived/numa: on device x.example.com/p/d0: CEL runtime error: no such key: numa"),
+            "{error}"
+        ),
+        other => panic!("expected the evaluation error: {other:?}"),
+    }
+}

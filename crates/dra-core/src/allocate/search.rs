@@ -33,6 +33,9 @@ pub(super) struct Search<'a> {
     /// Compatibility-group state per (pool, counter set): None = only no-group devices.
     pub(super) groups: HashMap<(usize, &'a str), Option<Vec<&'a str>>>,
     pub(super) selectable: HashMap<(DevRef, usize), bool>,
+    /// A request's derived attribute values on a device that passed its
+    /// selectors (by device and `Req::key`, in the request's order).
+    pub(super) derived: HashMap<(DevRef, usize), Vec<crate::cel::Value>>,
     pub(super) steps: u64,
     pub(super) budget: u64,
     pub(super) what_if: WhatIf<'a>,
@@ -91,6 +94,14 @@ impl<'a> Search<'a> {
                 || format!("claim {}", claim_ref(claim)),
                 || self.device_id(r),
             )?;
+        }
+        // KEP-6080: derived attributes are evaluated once per candidate
+        // device, after the request's selectors; an error aborts.
+        if ok && !req.derived.is_empty() {
+            let values = (0..req.derived.len())
+                .map(|i| self.evaluate_derived(req, i, r))
+                .collect::<Result<Vec<_>, Fatal>>()?;
+            self.derived.insert(key, values);
         }
         self.selectable.insert(key, ok);
         Ok(ok)
