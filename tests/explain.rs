@@ -2447,3 +2447,25 @@ fn derived_attribute_constraint() {
         "{text}"
     );
 }
+
+/// Upstream keeps the counters of a device its taint refused
+/// (allocateDevice charges them first): explain says so, as the cause.
+#[test]
+fn retained_counter_charge() {
+    let file = "testdata/fixtures/explain-retained-counters.yaml";
+    let args = ["explain", "claim", "default/c", "-f", file];
+    let (v, json) = json_out(&args);
+    let block = &v["nodes"][0]["claims"][0]["explanation"]["constraints"][0];
+    assert_eq!(block["kind"], "retainedCounters", "{json}");
+    assert_eq!(
+        v["verdict"]["causes"][0]["subject"],
+        "default/c: retainedCounters"
+    );
+    assert_eq!(block["counter"]["counterSet"], "gpu-0", "{json}");
+    let (text, code) = out(&args);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("a.example.com/n1/whole kept 2 of memory in counter set gpu-0 after an untolerated taint refused it"),
+        "{text}"
+    );
+}

@@ -218,10 +218,10 @@ impl<'a> Allocator<'a> {
         shapes: Option<(&pools::Shapes<'a>, &pools::ResolvedUse)>,
     ) -> Option<Vec<u32>> {
         let labels = self.cluster.shared.labels.get(node).copied();
-        let partitionable = self.gates.enabled(Gate::DRAPartitionableDevices);
+        let rules = pools::SliceRules::of(self.gates);
         let index = &self.cluster.index;
         let own = index.has_own_pools(node);
-        let bits = index.elsewhere_bits(node, labels, partitionable)?;
+        let bits = index.elsewhere_bits(node, labels, rules)?;
         let alone = !bits.contains(&true);
         let mut key: Vec<u32> = Vec::with_capacity(bits.len() + 16);
         key.push(u32::from(own));
@@ -258,8 +258,8 @@ impl<'a> Allocator<'a> {
     #[cfg(test)]
     pub(super) fn node_class(&self, node: &str) -> Option<Vec<bool>> {
         let labels = self.cluster.shared.labels.get(node).copied();
-        let partitionable = self.gates.enabled(Gate::DRAPartitionableDevices);
-        let mut bits = self.cluster.index.node_class(node, labels, partitionable)?;
+        let rules = pools::SliceRules::of(self.gates);
+        let mut bits = self.cluster.index.node_class(node, labels, rules)?;
         bits.extend(self.selector_bits(node, labels));
         Some(bits)
     }

@@ -379,6 +379,9 @@ pub(super) fn solve_node<'a>(
         all_lists: HashMap::new(),
         variant: Variant::for_gates(gates),
         counters: HashMap::new(),
+        counter_owners: HashMap::new(),
+        keep_charges: true,
+        retained: Vec::new(),
         capacity_cycle: HashMap::new(),
         groups: HashMap::new(),
         selectable: HashMap::new(),
@@ -395,22 +398,7 @@ pub(super) fn solve_node<'a>(
         exhausted: None,
         candidates: 0,
     };
-    // Seed compatibility groups with allocated devices.
-    for r in search.allocated.clone() {
-        let d = search.dev(r);
-        for (set, _, groups) in d.consumes().to_vec() {
-            let key = (r.pool, set);
-            let next = match (search.groups.get(&key).cloned(), groups) {
-                (None, g) => g,
-                (Some(None), _) => None,
-                (Some(Some(run)), Some(g)) => {
-                    Some(run.into_iter().filter(|x| g.contains(x)).collect())
-                }
-                (Some(Some(_)), None) => None,
-            };
-            search.groups.insert(key, next);
-        }
-    }
+    search.seed_groups();
     search.validate()?;
     let cands = search.candidates();
     let searched = search.search_candidates();
@@ -447,7 +435,12 @@ pub(super) fn solve_node<'a>(
                     pool: pool.name.into(),
                     device: d.name.into(),
                     admin_access: p.admin.then_some(true),
-                    tolerations: p.tolerations.clone(),
+                    // Copied into the result from 1.35 (kubernetes 417cb7d,
+                    // "fix toleration of NoExecute"); 1.34 writes none.
+                    tolerations: p
+                        .tolerations
+                        .clone()
+                        .filter(|_| gates.version >= crate::gates::Version::V1_35),
                     binding_conditions: binding.0,
                     binding_failure_conditions: binding.1,
                     share_id: p
@@ -481,7 +474,7 @@ pub(super) fn solve_node<'a>(
     if search
         .pools
         .iter()
-        .any(|p| p.invalid().is_some() && p.targets_node)
+        .any(|p| p.invalid().is_some() && p.targets_node && !p.legacy)
     {
         reasons.push(Reason::new(
             ReasonKind::InvalidPools,
@@ -507,7 +500,7 @@ pub(super) fn solve_node<'a>(
     }
     // upstream's allocateOne: "We don't allocate devices from invalid or
     // incomplete pools"; a valid pool that is incomplete is skipped silently.
-    for p in search.pools.iter().filter(|p| p.targets_node) {
+    for p in search.pools.iter().filter(|p| p.targets_node && !p.legacy) {
         if p.invalid().is_none() {
             if let Some(text) = p.incomplete() {
                 reasons.push(Reason::new(
@@ -533,7 +526,10 @@ pub(super) fn solve_node<'a>(
     // A selector that does not compile matches nothing; the scheduler says
     // so only once it meets a device, so say it here.
     reasons.extend(compile_errors(&search.plans));
-    let constraints = if funnels.iter().all(Funnel::enough) {
+    let retained = search.retained_block(&searched);
+    let constraints = if let Some(block) = retained {
+        vec![block]
+    } else if funnels.iter().all(Funnel::enough) {
         let mut blocks = constraint_blocks(&search, &left.end);
         if blocks.is_empty() {
             blocks = shared_device_blocks(&search, &left.end, false);

@@ -153,7 +153,15 @@ impl<'a> Search<'a> {
                 if matches!(v, crate::cel::Value::List(_)) {
                     return Ok(false);
                 }
-                let same = crate::cel::value::equals(&v, &w) == Some(true);
+                // 1.34's distinctAttributeConstraint compared the values'
+                // pointers (release-1.34 experimental/constraint.go
+                // matchesAttribute; fixed by kubernetes e5c5ce5): two
+                // devices never clash, only a device taken twice does.
+                let same = if c.distinct && self.gates.version < crate::gates::Version::V1_35 {
+                    p.dev == r
+                } else {
+                    crate::cel::value::equals(&v, &w) == Some(true)
+                };
                 if c.distinct == same {
                     return Ok(false);
                 }

@@ -102,14 +102,22 @@ pub(super) fn explain(search: &mut Search<'_>, cands: &[DevRef]) -> (Vec<Funnel>
                 if let Some(short) = counter_shortfall(search, r) {
                     let set = short.counter_set.clone();
                     if f.shortfall.is_none() {
-                        f.shortfall = Some(format!(
-                            "counter set {}: {} needs {}, {} left (device {})",
-                            short.counter_set,
-                            short.counter,
-                            short.needed,
-                            short.left,
-                            short.device
-                        ));
+                        f.shortfall = Some(if short.needed == "0" {
+                            // Upstream compares every counter of the pool.
+                            format!(
+                                "counter set {}: {} is over-committed by allocated devices ({} left), which blocks every device of the pool (device {})",
+                                short.counter_set, short.counter, short.left, short.device
+                            )
+                        } else {
+                            format!(
+                                "counter set {}: {} needs {}, {} left (device {})",
+                                short.counter_set,
+                                short.counter,
+                                short.needed,
+                                short.left,
+                                short.device
+                            )
+                        });
                         f.shortfall_detail = Some(short);
                     }
                     for h in counter_holders(search, r.pool, &set) {
@@ -210,25 +218,36 @@ pub(super) fn counter_holders(search: &Search<'_>, pool: usize, set: &str) -> Ve
         .collect()
 }
 
-/// The first counter the device cannot get: its set, and what to say.
+/// The first counter the device cannot get, by the search's rule
+/// (counters.rs): every counter under the device's bookkeeping key is
+/// compared, so one the device does not consume but that allocated devices
+/// over-committed blocks it too (`needed` is then 0).
 pub(super) fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<CounterShortfall> {
     let d = search.dev(r);
-    let pool = &search.pools[r.pool];
-    for (set, counters, _) in d.consumes() {
-        for (counter, need) in counters {
-            let left = pool.available(set, counter);
-            if left < *need {
-                return Some(CounterShortfall {
-                    counter_set: set.to_string(),
-                    counter: counter.to_string(),
-                    needed: need.human(),
-                    left: left.human(),
-                    device: d.name.to_owned(),
-                });
-            }
-        }
-    }
-    None
+    let key = search.counter_key(r);
+    let owner = search.counter_owners.get(key).copied().unwrap_or(r.pool);
+    let slice = (search.gates.version < crate::gates::Version::V1_35).then_some(d.slice);
+    let need = |set: &str, counter: &str| {
+        d.consumes()
+            .iter()
+            .filter(|(s, _, _)| *s == set)
+            .flat_map(|(_, counters, _)| counters.iter())
+            .filter(|(c, _)| *c == counter)
+            .fold(Quantity::zero(), |sum, (_, q)| {
+                sum.checked_add(q).unwrap_or(sum)
+            })
+    };
+    search.pools[owner]
+        .available_counters(slice)
+        .map(|(set, counter, left)| (set, counter, left, need(set, counter)))
+        .find(|(_, _, left, need)| need > left)
+        .map(|(set, counter, left, need)| CounterShortfall {
+            counter_set: set.to_string(),
+            counter: counter.to_string(),
+            needed: need.human(),
+            left: left.human(),
+            device: d.name.to_owned(),
+        })
 }
 
 pub(super) fn group_conflict(search: &Search<'_>, r: DevRef) -> String {

@@ -54,10 +54,10 @@ use crate::tree::Node;
 pub use pools::{node_selector_matches, Consumption, DevRef, Pool, PoolDevice};
 
 /// The device whose counters were charged.
-type CounterUndo = DevRef;
 type GroupUndo<'a> = Vec<((usize, &'a str), Option<Option<Vec<&'a str>>>)>;
 /// What to undo when a tentatively picked device is released.
-type Token<'a> = (Option<CounterUndo>, GroupUndo<'a>);
+type Token<'a> = (Option<counters::CounterCharge<'a>>, GroupUndo<'a>);
+use counters::Retained;
 
 /// The claim limit of results (`AllocationResultsMaxSize`).
 const MAX_RESULTS: usize = 32;
@@ -543,28 +543,60 @@ impl From<Fatal> for Halt {
 
 /// Which upstream allocator implementation kube-scheduler picks
 /// (`structured.NewAllocator`): the first whose supported features cover
-/// the enabled ones. See docs/allocator.md.
+/// the enabled ones. Each release's implementations support different
+/// sets (`SupportedFeatures` in structured/internal/*/allocator_*.go of
+/// release-1.34..1.36 and the 1.37 line). See docs/allocator.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
-    /// Admin access, prioritized list, partitionable devices, device taints.
     Stable,
-    /// Also consumable capacity, binding conditions and device status.
     Incubating,
-    /// Also list-type attributes.
     Experimental,
 }
 
 impl Variant {
     pub fn for_gates(gates: &FeatureGates) -> Variant {
-        if gates.enabled(Gate::DRAListTypeAttributes) {
+        use crate::gates::Version;
+        let on = |g| gates.enabled(g);
+        // The features the scheduler passes. 1.34 passes binding conditions
+        // and device status apart, so device status alone (on by default)
+        // asks for the experimental implementation (fixed in 1.35 by
+        // kubernetes b6f763e, "fix selection of incubating allocator").
+        let binding = if gates.version < Version::V1_35 {
+            on(Gate::DRADeviceBindingConditions) || on(Gate::DRAResourceClaimDeviceStatus)
+        } else {
+            on(Gate::DRADeviceBindingConditions) && on(Gate::DRAResourceClaimDeviceStatus)
+        };
+        let basic = on(Gate::DRAAdminAccess)
+            || on(Gate::DRAPrioritizedList)
+            || on(Gate::DRAPartitionableDevices)
+            || on(Gate::DRADeviceTaints);
+        let newer = binding || on(Gate::DRAConsumableCapacity);
+        let lists = on(Gate::DRAListTypeAttributes);
+        if gates.version < Version::V1_36 {
+            // Stable supports nothing, incubating the four basic features,
+            // experimental the rest (there are no list types before 1.36).
+            match (basic, newer) {
+                (false, false) => Variant::Stable,
+                (_, false) => Variant::Incubating,
+                _ => Variant::Experimental,
+            }
+        } else if lists {
             Variant::Experimental
-        } else if gates.enabled(Gate::DRAConsumableCapacity)
-            || (gates.enabled(Gate::DRADeviceBindingConditions)
-                && gates.enabled(Gate::DRAResourceClaimDeviceStatus))
-        {
+        } else if newer {
             Variant::Incubating
         } else {
             Variant::Stable
+        }
+    }
+
+    /// Whether the implementation knows distinctAttribute (the others
+    /// refuse it as "empty constraint (unsupported constraint type?)"):
+    /// experimental before 1.36, incubating and experimental from 1.36.
+    pub fn supports_distinct(self, version: crate::gates::Version) -> bool {
+        match self {
+            Variant::Stable => false,
+            Variant::Incubating => version >= crate::gates::Version::V1_36,
+            Variant::Experimental => true,
         }
     }
 }
@@ -574,3 +606,12 @@ mod tests;
 
 #[cfg(test)]
 mod derived_tests;
+
+#[cfg(test)]
+mod counter_tests;
+
+#[cfg(test)]
+mod release_tests;
+
+#[cfg(test)]
+mod test_support;

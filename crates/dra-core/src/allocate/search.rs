@@ -28,7 +28,16 @@ pub(super) struct Search<'a> {
     /// found by the up-front validation.
     pub(super) all_lists: HashMap<usize, Vec<DevRef>>,
     pub(super) variant: Variant,
-    pub(super) counters: HashMap<usize, HashMap<&'a str, HashMap<&'a str, Quantity>>>,
+    /// Counters consumed in this cycle, by bookkeeping key (`counter_key`),
+    /// counter set and counter.
+    pub(super) counters: HashMap<&'a str, HashMap<&'a str, HashMap<&'a str, Quantity>>>,
+    /// The pool whose counter sets each key compares (`counter_owner`).
+    pub(super) counter_owners: HashMap<&'a str, usize>,
+    /// Keep a refused device's counter charge, as upstream does
+    /// (counters.rs); off only to tell whether that decided the outcome.
+    pub(super) keep_charges: bool,
+    /// Devices whose charge was kept, and what refused them (first first).
+    pub(super) retained: Vec<(DevRef, Retained)>,
     pub(super) capacity_cycle: HashMap<DevRef, BTreeMap<String, Quantity>>,
     /// Compatibility-group state per (pool, counter set): None = only no-group devices.
     pub(super) groups: HashMap<(usize, &'a str), Option<Vec<&'a str>>>,
@@ -111,8 +120,12 @@ impl<'a> Search<'a> {
         if !self.gates.enabled(Gate::DRADeviceTaints) || self.what_if.ignore_taints {
             return true;
         }
+        // 1.34 wants every taint tolerated (allTaintsTolerated); from 1.35
+        // only NoSchedule and NoExecute keep a device (taintPreventsAllocation,
+        // with the None effect of kubernetes 4e6e2ad).
+        let every = self.gates.version < crate::gates::Version::V1_35;
         self.dev(r).taints.iter().all(|(k, v, effect)| {
-            if !matches!(*effect, "NoSchedule" | "NoExecute") {
+            if !every && !matches!(*effect, "NoSchedule" | "NoExecute") {
                 return true;
             }
             req.tolerations.iter().any(|t| {
@@ -158,7 +171,14 @@ impl<'a> Search<'a> {
     /// in use, selectable, capacity.
     pub(super) fn candidate(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
         // The pool passes the scheduler's validation (checked on first touch).
-        if !self.pools[r.pool].usable() {
+        let pool = &self.pools[r.pool];
+        if pool.legacy {
+            // release-1.34 allocateOne: "it's not safe to allocate from an
+            // invalid pool", an error as soon as the search reaches it.
+            if let Some(why) = pool.invalid() {
+                return Err(Fatal(format!("pool {} is invalid: {why}", pool.name)));
+            }
+        } else if !pool.usable() {
             return Ok(false);
         }
         if req.admin && self.picked_for_claim(r, req.claim) {
@@ -216,12 +236,15 @@ impl<'a> Search<'a> {
                 return Ok(None);
             }
         };
+        // From here on a rejected device keeps its counters charged for the
+        // rest of this node's search, as upstream's allocateDevice does (it
+        // returns without deallocateCountersForDevice; counters.rs).
         if !self.tolerated(r, req) {
-            self.release_charges((counters, groups));
+            self.refuse((counters, groups), Retained::Taint);
             return Ok(None);
         }
         if !self.constraints_ok(req.claim, req, r)? {
-            self.release_charges((counters, groups));
+            self.refuse((counters, groups), Retained::Constraint);
             if must {
                 let claim = claim_ref(self.plans[req.claim].obj);
                 return Err(Fatal(format!(
@@ -235,7 +258,7 @@ impl<'a> Search<'a> {
         let mut share = None;
         if self.gates.enabled(Gate::DRAConsumableCapacity) {
             let Some(want) = self.capacity_left(r, req) else {
-                self.release_charges((counters, groups));
+                self.refuse((counters, groups), Retained::Capacity);
                 return Ok(None);
             };
             if shared {
@@ -287,7 +310,27 @@ impl<'a> Search<'a> {
                 self.in_use_cycle.remove(&p.dev);
             }
         }
-        self.release_charges(token);
+        // Upstream's rollback gives back the counters of an exclusive pick
+        // only: a device that allows multiple allocations keeps them.
+        if p.share.is_some() {
+            self.refuse(token, Retained::SharedRollback);
+        } else {
+            self.release_charges(token);
+        }
+    }
+
+    /// A device refused (or a shared pick rolled back) after its counters
+    /// were charged: upstream keeps the charge; recorded for explanations.
+    fn refuse(&mut self, (counters, groups): Token<'a>, why: Retained) {
+        self.undo_groups(groups);
+        let Some(c) = counters else { return };
+        if self.keep_charges {
+            if !self.retained.iter().any(|(d, _)| *d == c.dev) {
+                self.retained.push((c.dev, why));
+            }
+        } else {
+            self.undo_counters(&c);
+        }
     }
 
     /// Gives back the counters and compatibility-group state a device took.
@@ -576,7 +619,7 @@ impl<'a> Search<'a> {
             if min_devices > MAX_RESULTS {
                 return Err(Fatal(format!("claim {claim}: number of requested devices {min_devices} exceeds the claim limit of {MAX_RESULTS}")));
             }
-            if self.variant == Variant::Stable {
+            if !self.variant.supports_distinct(self.gates.version) {
                 if let Some(i) = plan.constraints.iter().position(|k| k.distinct) {
                     return Err(Fatal(format!(
                         "claim {claim}, constraint #{i}: empty constraint (unsupported constraint type?)"

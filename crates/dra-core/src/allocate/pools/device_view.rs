@@ -17,7 +17,14 @@ pub(super) struct SliceView<'a> {
 }
 
 impl<'a> SliceView<'a> {
-    pub(super) fn new(s: &dra::Slice<'a>, node: &str, labels: Option<&Node>) -> Self {
+    /// With `counter_slices` (1.35+), the devices of a slice with shared
+    /// counters are none of the node's (such a slice lists none).
+    pub(super) fn new(
+        s: &dra::Slice<'a>,
+        node: &str,
+        labels: Option<&Node>,
+        counter_slices: bool,
+    ) -> Self {
         let per_device = s.per_device();
         let slice_selection = if per_device {
             (None, false)
@@ -29,7 +36,7 @@ impl<'a> SliceView<'a> {
         };
         SliceView {
             per_device,
-            shared_counters: !s.shared_counters.is_empty(),
+            shared_counters: counter_slices && !s.shared_counters.is_empty(),
             slice_selection,
             slice_selector: (!per_device).then(|| selector(s.selection)).flatten(),
             name: s.name,

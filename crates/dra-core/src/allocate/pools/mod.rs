@@ -192,6 +192,12 @@ pub struct Pool<'a> {
     pub counter_sets: CounterSets<'a>,
     /// Consumption of allocated devices, per counter set and counter.
     charged: HashMap<&'a str, HashMap<&'a str, Quantity>>,
+    /// The slice that defines each counter set (1.34 compares a slice's own).
+    set_slices: HashMap<&'a str, &'a str>,
+    /// Every counter of every counter set with what allocated devices left
+    /// of it, computed when the search first charges a device of the pool
+    /// (the allocated devices are all charged by then).
+    left: std::cell::OnceCell<Vec<(&'a str, &'a str, Quantity)>>,
     /// All slices of the generation are there.
     complete: bool,
     /// The generation used, its slices found, and `resourceSliceCount`.
@@ -207,6 +213,10 @@ pub struct Pool<'a> {
     /// is most of the cost of trying a node.
     deferred: std::cell::OnceCell<Deferred>,
     partitionable: bool,
+    /// 1.34's pools: complete by the node's slices alone, invalid only by a
+    /// repeated device name, searched when incomplete, and an invalid one
+    /// reached by the search is an error.
+    pub legacy: bool,
     groups_gate_off: bool,
     pub targets_node: bool,
     pub has_binding: bool,
@@ -218,14 +228,16 @@ impl<'a> Pool<'a> {
         self.all_devices.as_deref().unwrap_or(&self.devices)
     }
 
-    /// Whether the search may take devices from the pool.
+    /// Whether the search may take devices from the pool (1.34 takes them
+    /// from an incomplete pool too).
     pub fn usable(&self) -> bool {
-        self.complete() && self.invalid().is_none()
+        (self.legacy || self.complete()) && self.invalid().is_none()
     }
 
-    /// `usable` without the deferred checks: a pool this rejects is out.
+    /// `usable` without the deferred checks: a pool this rejects is out
+    /// (1.34's search reaches an invalid pool, and stops there).
     pub fn usable_eager(&self) -> bool {
-        self.complete && self.invalid.is_none()
+        self.legacy || (self.complete && self.invalid.is_none())
     }
 
     /// Whether the pool is complete (a scheduler without compatibility
@@ -289,12 +301,17 @@ impl<'a> Pool<'a> {
             let counter_sets = self.partitionable.then_some(&self.counter_sets);
             for d in &self.devices {
                 if let Some(first) = seen.insert(d.name, d.slice) {
-                    let slices = if first == d.slice {
-                        format!("twice in slice {first}")
+                    let slices = if self.legacy {
+                        String::new() // release-1.34 poolIsInvalid
+                    } else if first == d.slice {
+                        format!(", twice in slice {first}")
                     } else {
-                        format!("in slices {first} and {}", d.slice)
+                        format!(", in slices {first} and {}", d.slice)
                     };
-                    invalid.get_or_insert(format!("duplicate device name {}, {slices}", d.name));
+                    invalid.get_or_insert(format!("duplicate device name {}{slices}", d.name));
+                }
+                if self.legacy {
+                    continue;
                 }
                 let (unknown, groups) = d.check_consumption(counter_sets);
                 if let Some(why) = unknown {
@@ -340,6 +357,27 @@ impl<'a> Pool<'a> {
             .copied()
             .unwrap_or_else(Quantity::zero);
         total.checked_sub(&used).unwrap_or(total)
+    }
+
+    /// Every counter of the pool's counter sets (of one slice's, in 1.34)
+    /// with what allocated devices left of it (may be negative).
+    pub fn available_counters(
+        &self,
+        slice: Option<&'a str>,
+    ) -> impl Iterator<Item = &(&'a str, &'a str, Quantity)> + '_ {
+        let all = self.left.get_or_init(|| {
+            let mut sets: Vec<_> = self.counter_sets.iter().collect();
+            sets.sort_by_key(|(name, _)| **name);
+            sets.into_iter()
+                .flat_map(|(set, cs)| {
+                    cs.counters()
+                        .map(|(counter, _)| (*set, counter, self.available(set, counter)))
+                })
+                .collect()
+        });
+        all.iter().filter(move |(set, _, _)| {
+            slice.is_none_or(|s| self.set_slices.get(set).is_some_and(|d| *d == s))
+        })
     }
 
     pub fn charge_allocated(&mut self, all_index: usize) {
@@ -476,12 +514,12 @@ impl PoolIndex<'_> {
         &self,
         node: &str,
         labels: Option<&Node>,
-        partitionable: bool,
+        rules: SliceRules,
     ) -> Option<Vec<bool>> {
         if self.by_node.contains_key(node) {
             return None;
         }
-        self.elsewhere_bits(node, labels, partitionable)
+        self.elsewhere_bits(node, labels, rules)
     }
 
     /// [`node_class`](Self::node_class)'s bits, also for a node with pools
@@ -490,12 +528,12 @@ impl PoolIndex<'_> {
         &self,
         node: &str,
         labels: Option<&Node>,
-        partitionable: bool,
+        rules: SliceRules,
     ) -> Option<Vec<bool>> {
         let mut bits = Vec::new();
         for key in &self.elsewhere {
             for s in self.pools.get(key).map(Vec::as_slice).unwrap_or_default() {
-                bits.push(targets(s, node, labels, partitionable));
+                bits.push(targets(s, node, labels, rules));
                 if s.per_device_node_selection.is_some() {
                     for d in s.devices() {
                         bits.push(selects(d.selection, node, labels) == Some(true));
@@ -515,7 +553,8 @@ pub fn gather<'s, 'a: 's>(
     labels: Option<&Node>,
     gates: &FeatureGates,
 ) -> Result<Vec<Pool<'s>>, String> {
-    let partitionable = gates.enabled(Gate::DRAPartitionableDevices);
+    let rules = SliceRules::of(gates);
+    let partitionable = rules.partitionable;
     let list_types = crate::cel::list_values_converted(gates);
     let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
     keys.extend(index.elsewhere.iter().copied());
@@ -528,7 +567,7 @@ pub fn gather<'s, 'a: 's>(
         };
         let mut collected: Vec<&'s dra::Slice<'a>> = Vec::new();
         for s in all {
-            if !relevant(s, node, labels, partitionable)? {
+            if !relevant(s, node, labels, rules)? {
                 continue;
             }
             match collected.first().map(|c| c.pool.generation) {
@@ -543,21 +582,28 @@ pub fn gather<'s, 'a: 's>(
         };
         let (gen, count) = (first.pool.generation, first.pool.resource_slice_count);
         let mut complete = collected.len() as i64 == count;
-        if !complete {
+        // 1.34 knows only the slices for the node: the pool is complete when
+        // they are as many as resourceSliceCount (release-1.34 GatherPools).
+        let legacy = !rules.counter_slices;
+        if !complete && !legacy {
             if all.iter().any(|s| s.pool.generation > gen) {
                 continue; // superseded: as if the pool did not exist
             }
             complete = all.iter().filter(|s| s.pool.generation == gen).count() as i64 == count;
         }
-        let same_gen: Vec<&'s dra::Slice<'a>> =
-            all.iter().filter(|s| s.pool.generation == gen).collect();
+        let same_gen: Vec<&'s dra::Slice<'a>> = if legacy {
+            collected.clone()
+        } else {
+            all.iter().filter(|s| s.pool.generation == gen).collect()
+        };
         let mut counter_sets = CounterSets::default();
         let mut invalid = None;
+        let mut defined_in: HashMap<&'a str, &'a str> = HashMap::new();
         if partitionable {
-            let mut defined_in: HashMap<&str, &str> = HashMap::new();
             for s in &same_gen {
                 for cs in &s.shared_counters {
-                    if counter_sets.insert(cs.name, cs).is_some() {
+                    // 1.34 validates no counter set (each slice has its own).
+                    if counter_sets.insert(cs.name, cs).is_some() && !legacy {
                         let first = defined_in.get(cs.name).copied().unwrap_or(s.name);
                         invalid = Some(format!(
                             "counter set {} is defined twice, in slices {first} and {}",
@@ -570,7 +616,7 @@ pub fn gather<'s, 'a: 's>(
         }
         let mut devices = Vec::new();
         for s in &collected {
-            let view = SliceView::new(s, node, labels);
+            let view = SliceView::new(s, node, labels, rules.counter_slices);
             devices.reserve(s.device_count());
             for d in s.devices() {
                 devices.push(device_of(driver, d, &view, node, labels, list_types));
@@ -592,7 +638,7 @@ pub fn gather<'s, 'a: 's>(
             if !partitionable && s.per_device_node_selection.is_some() {
                 continue;
             }
-            let view = SliceView::new(s, node, labels);
+            let view = SliceView::new(s, node, labels, rules.counter_slices);
             for d in s.devices() {
                 all_devices.push(device_of(driver, d, &view, node, labels, list_types));
             }
@@ -626,6 +672,8 @@ pub fn gather<'s, 'a: 's>(
             all_devices: (!same_slices).then_some(all_devices),
             counter_sets,
             charged: HashMap::new(),
+            set_slices: defined_in,
+            left: std::cell::OnceCell::new(),
             complete,
             generation: gen,
             published: same_gen.len(),
@@ -633,6 +681,7 @@ pub fn gather<'s, 'a: 's>(
             invalid,
             deferred: std::cell::OnceCell::new(),
             partitionable,
+            legacy,
             groups_gate_off: !gates.enabled(Gate::DRADeviceCompatibilityGroups),
             targets_node,
             has_binding,

@@ -175,22 +175,44 @@ fn parse_error(sel: NodeSelection<'_>) -> Option<String> {
     Some(format!("failed to parse node selector: {e}"))
 }
 
+/// How GatherPools treats slices, per release and gates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceRules {
+    /// DRAPartitionableDevices is on.
+    pub partitionable: bool,
+    /// Slices with shared counters are counter slices, gathered for every
+    /// node and whose devices are not the node's (from 1.35); in 1.34 they
+    /// are slices like any other, their counters beside their devices.
+    pub counter_slices: bool,
+}
+
+impl SliceRules {
+    pub fn of(gates: &crate::gates::FeatureGates) -> Self {
+        SliceRules {
+            partitionable: gates.enabled(crate::gates::Gate::DRAPartitionableDevices),
+            counter_slices: gates.version >= crate::gates::Version::V1_35,
+        }
+    }
+}
+
 /// Whether GatherPools collects the slice for the node, in its order: a
 /// scheduler without DRAPartitionableDevices skips slices that set
-/// `perDeviceNodeSelection` or shared counters; slices with shared counters
-/// are for every node; then the slice's own node selection, or each
-/// device's until one selects the node. A selector that does not parse is
-/// the error GatherPools stops at (a device's only when it is reached).
+/// `perDeviceNodeSelection` (from 1.35 also shared counters); from 1.35
+/// slices with shared counters are for every node; then the slice's own
+/// node selection, or each device's until one selects the node. A
+/// selector that does not parse is the error GatherPools stops at (a
+/// device's only when it is reached).
 pub(super) fn relevant(
     s: &dra::Slice<'_>,
     node: &str,
     labels: Option<&Node>,
-    partitionable: bool,
+    rules: SliceRules,
 ) -> Result<bool, String> {
-    if !partitionable && (s.per_device_node_selection.is_some() || !s.shared_counters.is_empty()) {
+    let counters = rules.counter_slices && !s.shared_counters.is_empty();
+    if !rules.partitionable && (s.per_device_node_selection.is_some() || counters) {
         return Ok(false);
     }
-    if !s.shared_counters.is_empty() {
+    if counters {
         return Ok(true);
     }
     if let Some(m) = selects(s.selection, node, labels) {
@@ -223,7 +245,7 @@ pub(super) fn targets(
     s: &dra::Slice<'_>,
     node: &str,
     labels: Option<&Node>,
-    partitionable: bool,
+    rules: SliceRules,
 ) -> bool {
-    relevant(s, node, labels, partitionable) == Ok(true)
+    relevant(s, node, labels, rules) == Ok(true)
 }
