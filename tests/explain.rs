@@ -2469,3 +2469,26 @@ fn retained_counter_charge() {
         "{text}"
     );
 }
+
+/// kube-scheduler's Filter: an allocated claim whose device binding failed
+/// is not available on any node (dynamicresources.go isClaimReadyForBinding).
+#[test]
+fn binding_failed_claim() {
+    let file = "testdata/fixtures/explain-binding-failed.yaml";
+    let args = ["explain", "pod", "default/p", "-f", file];
+    let (v, json) = json_out(&args);
+    let cause = &v["verdict"]["causes"][0];
+    assert_eq!(cause["kind"], "bindingNotReady", "{json}");
+    assert_eq!(cause["subject"], "default/c", "{json}");
+    let (text, code) = out(&args);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("binding failure condition FabricAttachFailed is True (reason \"NoPath\", message \"switch port down\")"),
+        "{text}"
+    );
+    // With binding conditions off the scheduler does not look.
+    let mut off = args.to_vec();
+    off.extend(["--feature-gates", "DRADeviceBindingConditions=false"]);
+    let (text, code) = out(&off);
+    assert_eq!(code, 0, "{text}");
+}

@@ -17,6 +17,7 @@
 //! - [`diag`]: findings as data; [`config`]: the repository's `.kubectl-dra.yaml`.
 
 pub mod allocate;
+pub mod binding;
 pub mod capacity;
 pub mod capacity_max;
 mod capacity_shape;

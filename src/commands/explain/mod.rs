@@ -815,11 +815,16 @@ fn report(
         std::time::Instant::now as fn() -> std::time::Instant,
         common.timeout,
     ));
-    let allocator =
-        allocate::Allocator::new(objects, gates, claims).with_limits(allocate::Limits {
+    // A device binding timeout is judged against the wall clock, read here.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128);
+    let allocator = allocate::Allocator::new(objects, gates, claims)
+        .with_limits(allocate::Limits {
             steps: allocate::DEFAULT_BUDGET,
             timeout,
-        });
+        })
+        .at_time(now);
     let outcomes = allocator.on_nodes(&run_on);
     let per_node: Vec<(String, Outcome)> = run_on.into_iter().zip(outcomes).collect();
     // The scheduler's Filter returns statusError for a timeout from 1.36

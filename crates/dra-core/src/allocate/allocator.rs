@@ -40,6 +40,9 @@ pub struct Allocator<'a> {
     pub(super) plans: Result<Vec<Arc<ClaimPlan<'a>>>, String>,
     pub(super) cluster: Arc<Cluster<'a>>,
     pub(super) limits: Limits,
+    /// The time (nanoseconds since the epoch) binding timeouts are judged
+    /// at; `None`: none is.
+    pub(super) now: Option<i128>,
     /// Searches run by [`on_nodes`](Self::on_nodes) (nodes alike share one).
     pub(super) searches: std::sync::atomic::AtomicUsize,
 }
@@ -136,6 +139,7 @@ impl<'a> Allocator<'a> {
                 .map_err(|Fatal(e)| e),
             cluster,
             limits: Limits::default(),
+            now: None,
             searches: Default::default(),
         }
     }
@@ -143,6 +147,13 @@ impl<'a> Allocator<'a> {
     /// The search budget of each node tried (steps, and optionally time).
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Judge device binding timeouts at `now` (nanoseconds since the
+    /// epoch; the caller reads the clock).
+    pub fn at_time(mut self, now: i128) -> Self {
+        self.now = Some(now);
         self
     }
 
@@ -203,6 +214,19 @@ impl<'a> Allocator<'a> {
                                 constraints: Vec::new(),
                             };
                         }
+                    }
+                    // Filter: a claim whose device binding failed or timed
+                    // out is not available on this node either.
+                    if let Some(why) = crate::binding::not_ready(claim, self.gates, self.now) {
+                        return Outcome::Unsatisfiable {
+                            reasons: vec![Reason::new(
+                                ReasonKind::BindingNotReady,
+                                Some(claim_ref(p.obj)),
+                                why.describe(&claim_ref(p.obj)),
+                            )],
+                            funnels: Vec::new(),
+                            constraints: Vec::new(),
+                        };
                     }
                     fixed.push((i, existing_allocation(claim, a)));
                 }

@@ -243,6 +243,9 @@ pub struct Reason {
 pub enum ReasonKind {
     /// A claim allocated before admits other nodes only.
     ClaimElsewhere,
+    /// An allocated claim's device binding failed or timed out: not
+    /// available on any node (crate::binding).
+    BindingNotReady,
     /// Upstream's "invalid resource pools were encountered".
     InvalidPools,
     /// One invalid pool of the node, whose devices the scheduler skips.

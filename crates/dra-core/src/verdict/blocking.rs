@@ -248,6 +248,7 @@ pub fn blocking(
         Some(r) => Blocking {
             kind: match r.kind {
                 ReasonKind::ClaimElsewhere => CauseKind::ClaimElsewhere,
+                ReasonKind::BindingNotReady => CauseKind::BindingNotReady,
                 ReasonKind::PoolInvalid | ReasonKind::PoolIncomplete => CauseKind::PoolSkipped,
                 _ => CauseKind::Other,
             },

@@ -49,6 +49,8 @@ pub enum CauseKind {
     CelCompile,
     /// A claim allocated before admits other nodes only.
     ClaimElsewhere,
+    /// An allocated claim's device binding failed or timed out.
+    BindingNotReady,
     /// A constraint (matchAttribute, distinctAttribute, shared devices,
     /// counters) rules out every combination.
     Constraint,
