@@ -2492,3 +2492,26 @@ fn binding_failed_claim() {
     let (text, code) = out(&off);
     assert_eq!(code, 0, "{text}");
 }
+
+/// A device with binding conditions: the pod can be scheduled, and explain
+/// says that kube-scheduler waits for them before binding it (PreBind).
+#[test]
+fn binding_pending_device() {
+    let file = "testdata/fixtures/explain-binding-pending.yaml";
+    let args = ["explain", "pod", "default/p", "-f", file];
+    let (v, json) = json_out(&args);
+    let wait = &v["verdict"]["bindingWaits"][0];
+    assert_eq!(wait["device"], "fabric.example.com/n1/gpu-0", "{json}");
+    assert_eq!(
+        wait["waitingFor"],
+        serde_json::json!(["FabricAttached"]),
+        "{json}"
+    );
+    assert_eq!(wait["timeoutSeconds"], 600, "{json}");
+    let (text, code) = out(&args);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("reports FabricAttached True: kube-scheduler waits"),
+        "{text}"
+    );
+}

@@ -318,11 +318,23 @@ pub fn check(case: &Case) -> Result<(), String> {
             }
         }
         Outcome::Unsatisfiable {
-            reasons, funnels, ..
+            reasons,
+            funnels,
+            constraints,
         } => {
-            if brute == Some(true) {
+            // kube-scheduler keeps the counter charge of a device a taint
+            // refuses (allocateDevice), so it may find nothing where an
+            // allocation exists; then that, and only that, is the cause
+            // named (docs/allocator.md, "Per release").
+            let kept_charge = constraints.iter().any(|c| c.kind == "retainedCounters");
+            if brute == Some(true) && !kept_charge {
                 return Err(format!(
                     "unsatisfiable, but an allocation exists: {reasons:?}"
+                ));
+            }
+            if kept_charge && brute == Some(false) {
+                return Err(format!(
+                    "a kept charge named, but no allocation exists: {reasons:?}"
                 ));
             }
             for f in funnels {

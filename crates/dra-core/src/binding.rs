@@ -146,6 +146,93 @@ pub fn not_ready(claim: &Claim<'_>, gates: &FeatureGates, now: Option<i128>) -> 
     })
 }
 
+/// A device of the allocation the pod gets whose binding conditions are not
+/// all True yet: kube-scheduler's PreBind waits for them (polling every 5 s,
+/// event `BindingConditionsPending`) for up to the binding timeout after
+/// the allocation, and the pod stays Pending meanwhile.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BindingWait {
+    /// `namespace/name`.
+    pub claim: String,
+    /// `driver/pool/device`.
+    pub device: String,
+    /// The binding conditions not True yet (all of them for an allocation
+    /// the scheduler is about to make).
+    pub waiting_for: Vec<String>,
+    /// The claim's `allocationTimestamp`, when it is allocated already.
+    pub allocated_at: Option<String>,
+    pub timeout_seconds: i64,
+}
+
+/// The devices of `claims` (the allocation on the node the pod goes to)
+/// whose binding the scheduler waits for; none with the gates off.
+pub fn waits(
+    objects: &[crate::model::Object],
+    gates: &FeatureGates,
+    claims: &[crate::allocate::ClaimAllocation],
+) -> Vec<BindingWait> {
+    if !gates.enabled(Gate::DRADeviceBindingConditions)
+        || !gates.enabled(Gate::DRAResourceClaimDeviceStatus)
+    {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for c in claims {
+        let object = objects.iter().find(|o| {
+            o.kind == crate::model::ObjectKind::ResourceClaim
+                && o.namespace_or_default() == c.namespace.as_str()
+                && o.name() == Some(c.name.as_str())
+        });
+        let status = object.and_then(|o| o.root.get("status"));
+        let allocated_at = status
+            .filter(|_| c.existing)
+            .and_then(|s| s.get("allocation"))
+            .and_then(|a| a.get("allocationTimestamp"))
+            .and_then(Node::as_str);
+        let devices = status
+            .filter(|_| c.existing)
+            .and_then(|s| s.get("devices"))
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for r in &c.results {
+            let Some(conditions) = r.binding_conditions.as_ref().filter(|v| !v.is_empty()) else {
+                continue;
+            };
+            let status = devices.iter().find(|d| {
+                field(d, "driver") == r.driver.as_str()
+                    && field(d, "pool") == r.pool.as_str()
+                    && field(d, "device") == r.device.as_str()
+            });
+            let true_now = |t: &str| {
+                status
+                    .and_then(|s| s.get("conditions"))
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                    .iter()
+                    .find(|x| field(x, "type") == t)
+                    .is_some_and(|x| field(x, "status") == "True")
+            };
+            let waiting_for: Vec<String> = conditions
+                .iter()
+                .filter(|t| !true_now(t))
+                .cloned()
+                .collect();
+            if waiting_for.is_empty() {
+                continue;
+            }
+            out.push(BindingWait {
+                claim: format!("{}/{}", c.namespace, c.name),
+                device: format!("{}/{}/{}", r.driver, r.pool, r.device),
+                waiting_for,
+                allocated_at: allocated_at.map(str::to_owned),
+                timeout_seconds: BINDING_TIMEOUT_SECONDS,
+            });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +320,21 @@ status:
         // Bound in time: ready, however late it is now.
         let bound = "{type: Attached, status: 'True'}";
         assert_eq!(judge(bound, &on(), at(10_000)), None);
+    }
+
+    #[test]
+    fn the_allocation_waits_for_conditions_not_true_yet() {
+        let objects = claim("{type: Attached, status: 'False'}");
+        let c = Claim::decode(&objects[0]);
+        let allocation = crate::allocate::existing_for_tests(&c);
+        let w = waits(&objects, &on(), &[allocation]);
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].waiting_for, ["Attached"]);
+        assert_eq!(w[0].allocated_at.as_deref(), Some("2026-01-01T00:00:00Z"));
+        // Once True, nothing to wait for.
+        let objects = claim("{type: Attached, status: 'True'}");
+        let c = Claim::decode(&objects[0]);
+        let bound = crate::allocate::existing_for_tests(&c);
+        assert!(waits(&objects, &on(), &[bound]).is_empty());
     }
 }

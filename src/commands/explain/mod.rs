@@ -849,6 +849,7 @@ fn report(
             .find(|o| matches!(o, Outcome::Allocated { .. }))
         {
             summary.evictions = dra_core::verdict::evictions(objects, gates, allocated, now);
+            summary.binding_waits = dra_core::binding::waits(objects, gates, allocated);
         }
     }
     summary.bypass = bypass;

@@ -199,6 +199,22 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
                 e.toleration_seconds
             ));
         }
+        for w in &s.binding_waits {
+            let since = match &w.allocated_at {
+                Some(at) => format!(
+                    "{}s after its allocation at {}",
+                    w.timeout_seconds,
+                    one_line(at)
+                ),
+                None => format!("{}s after allocating it", w.timeout_seconds),
+            };
+            out.push_str(&format!(
+                "  It binds only when device {} of claim {} reports {} True: kube-scheduler waits for that before it binds the pod (the pod stays Pending, event BindingConditionsPending), for up to {since}.\n",
+                one_line(&w.device),
+                one_line(&w.claim),
+                one_line(&w.waiting_for.join(", "))
+            ));
+        }
         // The scheduler said otherwise: something other than the claims
         // keeps the pod pending (or the cluster changed since).
         if let Some((reason, message)) = &s.last_attempt {

@@ -141,6 +141,12 @@ pub struct ClaimAllocation {
     pub reserved_for: Vec<String>,
 }
 
+/// [`existing_allocation`] of a claim's own status, for tests elsewhere.
+#[cfg(test)]
+pub(crate) fn existing_for_tests(claim: &dra::Claim) -> ClaimAllocation {
+    existing_allocation(claim, claim.allocation.as_ref().expect("allocated"))
+}
+
 /// A claim's allocation as its status records it.
 fn existing_allocation(claim: &dra::Claim, allocation: &dra::Allocation) -> ClaimAllocation {
     let owned = |l: &Option<Vec<&str>>| {

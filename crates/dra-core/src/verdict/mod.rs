@@ -159,6 +159,9 @@ pub struct Verdict {
     /// Devices the pod would get on the node it goes to whose NoExecute
     /// taint it tolerates only for a while.
     pub evictions: Vec<Eviction>,
+    /// Devices of that allocation whose binding kube-scheduler waits for
+    /// (binding conditions not all True yet).
+    pub binding_waits: Vec<crate::binding::BindingWait>,
 }
 
 /// What happens to the pod, in the operator's words.
@@ -527,6 +530,7 @@ impl Verdict {
                 "message": s.message, "error": s.error, "kind": s.kind, "fix": self.hint,
             })),
             "evictions": self.evictions,
+            "bindingWaits": self.binding_waits,
             "ignored": self.ignored.iter().map(|i| {
                 let mut v = json!({
                     "kind": i.kind, "name": i.name, "gate": i.gate.name(), "byDefault": i.by_default,
