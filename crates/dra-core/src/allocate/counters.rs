@@ -61,6 +61,13 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// In 1.34, the device's slice: the key compares only the counter sets
+    /// that slice defines; from 1.35 `None` (every set of the pool).
+    pub(super) fn counter_slice(&self, r: DevRef) -> Option<&'a str> {
+        (self.gates.version < crate::gates::Version::V1_35)
+            .then(|| self.pools[r.pool].devices[r.index].slice)
+    }
+
     /// The pool whose counter sets the key compares: the first one checked
     /// under that key in this search (in 1.34, the device's own).
     fn counter_owner(&mut self, key: &'a str, pool: usize) -> usize {
@@ -88,10 +95,8 @@ impl<'a> Search<'a> {
         let owner = self.counter_owner(key, r.pool);
         let charge = CounterCharge { key, dev: r };
         self.charge_counters(&charge, true);
-        let slice = (self.gates.version < crate::gates::Version::V1_35)
-            .then(|| self.pools[r.pool].devices[r.index].slice);
         let short = self.pools[owner]
-            .available_counters(slice)
+            .available_counters(self.counter_slice(r))
             .any(|(set, counter, left)| self.used(key, set, counter) > *left);
         if short {
             self.charge_counters(&charge, false);

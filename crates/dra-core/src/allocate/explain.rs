@@ -226,20 +226,9 @@ pub(super) fn counter_shortfall(search: &Search<'_>, r: DevRef) -> Option<Counte
     let d = search.dev(r);
     let key = search.counter_key(r);
     let owner = search.counter_owners.get(key).copied().unwrap_or(r.pool);
-    let slice = (search.gates.version < crate::gates::Version::V1_35).then_some(d.slice);
-    let need = |set: &str, counter: &str| {
-        d.consumes()
-            .iter()
-            .filter(|(s, _, _)| *s == set)
-            .flat_map(|(_, counters, _)| counters.iter())
-            .filter(|(c, _)| *c == counter)
-            .fold(Quantity::zero(), |sum, (_, q)| {
-                sum.checked_add(q).unwrap_or(sum)
-            })
-    };
     search.pools[owner]
-        .available_counters(slice)
-        .map(|(set, counter, left)| (set, counter, left, need(set, counter)))
+        .available_counters(search.counter_slice(r))
+        .map(|(set, counter, left)| (set, counter, left, d.draws(set, counter)))
         .find(|(_, _, left, need)| need > left)
         .map(|(set, counter, left, need)| CounterShortfall {
             counter_set: set.to_string(),
@@ -666,16 +655,7 @@ pub(super) fn counter_blocks(search: &Search<'_>, left: &[Vec<DevRef>]) -> Vec<C
         if d.pool != pool {
             return Quantity::zero();
         }
-        search
-            .dev(d)
-            .consumes()
-            .iter()
-            .filter(|(s, _, _)| *s == set)
-            .flat_map(|(_, cs, _)| cs.iter())
-            .filter(|(c, _)| *c == counter)
-            .fold(Quantity::zero(), |acc, (_, q)| {
-                acc.checked_add(q).unwrap_or(acc)
-            })
+        search.dev(d).draws(set, counter)
     };
     for key in keys {
         let mut total = Quantity::zero();

@@ -74,6 +74,19 @@ impl<'a> PoolDevice<'a> {
         self.consumes.get_or_init(|| consumes_of(self.device))
     }
 
+    /// How much of a counter of a counter set the device consumes (zero
+    /// when it names neither).
+    pub fn draws(&self, set: &str, counter: &str) -> Quantity {
+        self.consumes()
+            .iter()
+            .filter(|(s, _, _)| *s == set)
+            .flat_map(|(_, counters, _)| counters.iter())
+            .filter(|(c, _)| *c == counter)
+            .fold(Quantity::zero(), |sum, (_, q)| {
+                sum.checked_add(q).unwrap_or(sum)
+            })
+    }
+
     /// Whether the device consumes counters (without parsing them).
     pub fn consumes_counters(&self) -> bool {
         !self.device.consumes_counters.is_empty()
