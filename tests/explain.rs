@@ -2486,6 +2486,11 @@ fn binding_failed_claim() {
         text.contains("binding failure condition FabricAttachFailed is True (reason \"NoPath\", message \"switch port down\")"),
         "{text}"
     );
+    // PostFilter deallocates it; nothing remembers the failed device.
+    assert!(
+        text.contains("the next attempt would allocate it fabric.example.com/n1/gpu-0 on this node again, the device that failed"),
+        "{text}"
+    );
     // With binding conditions off the scheduler does not look.
     let mut off = args.to_vec();
     off.extend(["--feature-gates", "DRADeviceBindingConditions=false"]);

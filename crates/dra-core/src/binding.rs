@@ -42,7 +42,7 @@ pub enum NotReady {
 impl NotReady {
     /// In words, for the claim `claim` (`namespace/name`).
     pub fn describe(&self, claim: &str) -> String {
-        let then = "kube-scheduler finds the claim not available on any node (\"resourceclaim not available on the node\") and deallocates it after the attempt (PostFilter, unless another pod has it reserved), so that the next attempt allocates it again";
+        let then = "kube-scheduler finds the claim not available on any node (\"resourceclaim not available on the node\") and deallocates it after the attempt (PostFilter, unless another pod has it reserved)";
         match self {
             NotReady::Failed {
                 device,

@@ -150,6 +150,44 @@ impl<'a> Allocator<'a> {
         self
     }
 
+    /// What the attempt after PostFilter deallocates a claim whose binding
+    /// failed or timed out would do on the node, in words to append.
+    fn after_deallocation(
+        &self,
+        node: &str,
+        what_if: WhatIf<'a>,
+        claim: &'a Object,
+        why: &crate::binding::NotReady,
+    ) -> String {
+        let again = WhatIf {
+            deallocated: Some(claim),
+            ..what_if
+        };
+        let Outcome::Allocated { claims } = self.on_node_if(node, again) else {
+            return "; the next attempt finds no fit for it on this node".to_owned();
+        };
+        let name = claim_ref(claim);
+        let devices: Vec<String> = claims
+            .iter()
+            .filter(|c| format!("{}/{}", c.namespace, c.name) == name)
+            .flat_map(|c| &c.results)
+            .map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device))
+            .collect();
+        let same = match why {
+            crate::binding::NotReady::Failed { device, .. } => devices.contains(device),
+            crate::binding::NotReady::TimedOut { .. } => false,
+        };
+        format!(
+            "; the next attempt would allocate it {} on this node{}",
+            devices.join(", "),
+            if same {
+                " again, the device that failed: the failure goes with the deallocated status, and only a taint from its driver keeps the scheduler off it"
+            } else {
+                ""
+            }
+        )
+    }
+
     /// Judge device binding timeouts at `now` (nanoseconds since the
     /// epoch; the caller reads the clock).
     pub fn at_time(mut self, now: i128) -> Self {
@@ -168,7 +206,7 @@ impl<'a> Allocator<'a> {
     pub fn fits_without(&self, node: &str, claim: &Object) -> bool {
         let what_if = WhatIf {
             without: self.objects.iter().find(|o| std::ptr::eq(*o, claim)),
-            ignore_taints: false,
+            ..WhatIf::default()
         };
         matches!(self.on_node_if(node, what_if), Outcome::Allocated { .. })
     }
@@ -177,8 +215,8 @@ impl<'a> Allocator<'a> {
     /// every device taint.
     pub fn fits_tolerating_taints(&self, node: &str) -> bool {
         let what_if = WhatIf {
-            without: None,
             ignore_taints: true,
+            ..WhatIf::default()
         };
         matches!(self.on_node_if(node, what_if), Outcome::Allocated { .. })
     }
@@ -197,7 +235,8 @@ impl<'a> Allocator<'a> {
         let mut todo = Vec::new();
         for (i, p) in plans.into_iter().enumerate() {
             let claim = &p.claim;
-            match &claim.allocation {
+            let deallocated = what_if.deallocated.is_some_and(|d| std::ptr::eq(d, p.obj));
+            match claim.allocation.as_ref().filter(|_| !deallocated) {
                 Some(a) => {
                     if let Some(sel) = a.node_selector {
                         if !pools::node_selector_matches(sel, node, labels) {
@@ -218,11 +257,12 @@ impl<'a> Allocator<'a> {
                     // Filter: a claim whose device binding failed or timed
                     // out is not available on this node either.
                     if let Some(why) = crate::binding::not_ready(claim, self.gates, self.now) {
+                        let next = self.after_deallocation(node, what_if, p.obj, &why);
                         return Outcome::Unsatisfiable {
                             reasons: vec![Reason::new(
                                 ReasonKind::BindingNotReady,
                                 Some(claim_ref(p.obj)),
-                                why.describe(&claim_ref(p.obj)),
+                                format!("{}{next}", why.describe(&claim_ref(p.obj))),
                             )],
                             funnels: Vec::new(),
                             constraints: Vec::new(),

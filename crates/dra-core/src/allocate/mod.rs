@@ -357,6 +357,9 @@ struct WhatIf<'a> {
     without: Option<&'a Object>,
     /// Every device taint tolerated.
     ignore_taints: bool,
+    /// An allocated claim taken as deallocated (allocated again now), as
+    /// PostFilter leaves a claim whose binding failed.
+    deallocated: Option<&'a Object>,
 }
 
 /// The compile errors of the claims' class and request selectors, in
