@@ -159,3 +159,19 @@ fn a_taint_of_effect_none_keeps_a_device_only_in_1_34() {
     );
     assert_eq!(run(&objects, Version::V1_35, &gates), Ok(vec!["d0".into()]));
 }
+
+#[test]
+fn a_slice_with_counters_is_a_slice_like_any_other_in_1_34() {
+    // DRAPartitionableDevices off: 1.34 leaves out only slices with
+    // perDeviceNodeSelection, so a device that consumes no counter in a
+    // slice that also lists counter sets is allocated; from 1.35 such a
+    // slice is a counter slice, skipped with the gate off.
+    let objects = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: a.example.com\n  nodeName: n1\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  sharedCounters: [{name: gpu-0, counters: {memory: {value: '2'}}}]\n  devices:\n  - {name: d0}\n---\n".to_owned()
+        + &claim("c", ONE);
+    let off = ["-DRAPartitionableDevices"];
+    assert_eq!(run(&objects, Version::V1_34, &off), Ok(vec!["d0".into()]));
+    assert_eq!(
+        run(&objects, Version::V1_35, &off),
+        Err("unsatisfiable".into())
+    );
+}
