@@ -11,6 +11,40 @@ use crate::dra::Claim;
 use crate::gates::{FeatureGates, Gate};
 use crate::tree::Node;
 
+/// Whether kube-scheduler handles binding conditions: the plugin's
+/// `enableDeviceBindingConditions && enableDeviceStatus`.
+pub fn enabled(gates: &FeatureGates) -> bool {
+    gates.enabled(Gate::DRADeviceBindingConditions)
+        && gates.enabled(Gate::DRAResourceClaimDeviceStatus)
+}
+
+/// The `status.devices` entry of a device (`getAllocatedDeviceStatus`).
+fn device_status<'t>(
+    statuses: &'t [Node],
+    driver: &str,
+    pool: &str,
+    device: &str,
+) -> Option<&'t Node> {
+    statuses.iter().find(|s| {
+        field(s, "driver") == driver && field(s, "pool") == pool && field(s, "device") == device
+    })
+}
+
+/// The first condition of that type (`apimeta.FindStatusCondition`).
+fn condition<'t>(status: Option<&'t Node>, kind: &str) -> Option<&'t Node> {
+    status?
+        .get("conditions")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .find(|c| field(c, "type") == kind)
+}
+
+/// Whether the condition is there with status True.
+fn is_true(status: Option<&Node>, kind: &str) -> bool {
+    condition(status, kind).is_some_and(|c| field(c, "status") == "True")
+}
+
 /// A string field of a status entry; `""` when unset.
 fn field<'t>(n: &'t Node, key: &str) -> &'t str {
     n.get(key).and_then(Node::as_str).unwrap_or_default()
@@ -67,9 +101,7 @@ impl NotReady {
 /// are off. `now` is nanoseconds since the epoch (the caller reads the
 /// clock); without it no timeout is judged.
 pub fn not_ready(claim: &Claim<'_>, gates: &FeatureGates, now: Option<i128>) -> Option<NotReady> {
-    if !gates.enabled(Gate::DRADeviceBindingConditions)
-        || !gates.enabled(Gate::DRAResourceClaimDeviceStatus)
-    {
+    if !enabled(gates) {
         return None;
     }
     let allocation = claim.allocation.as_ref()?;
@@ -87,39 +119,28 @@ pub fn not_ready(claim: &Claim<'_>, gates: &FeatureGates, now: Option<i128>) -> 
         let Some(conditions) = r.binding_conditions.as_ref().filter(|c| !c.is_empty()) else {
             continue;
         };
-        let Some(status) = statuses.iter().find(|s| {
-            field(s, "device") == r.device.unwrap_or_default()
-                && field(s, "driver") == r.driver.unwrap_or_default()
-                && field(s, "pool") == r.pool.unwrap_or_default()
-        }) else {
+        let (driver, pool, device) = (
+            r.driver.unwrap_or_default(),
+            r.pool.unwrap_or_default(),
+            r.device.unwrap_or_default(),
+        );
+        let Some(status) = device_status(statuses, driver, pool, device) else {
             ready = false;
             break;
         };
-        let status_conditions = status
-            .get("conditions")
-            .and_then(Node::as_seq)
-            .unwrap_or_default();
-        // apimeta.FindStatusCondition: the first condition of that type.
-        let find = |t: &str| status_conditions.iter().find(|c| field(c, "type") == t);
         for failure in r.binding_failure_conditions.iter().flatten() {
-            if let Some(c) = find(failure).filter(|c| field(c, "status") == "True") {
+            if let Some(c) =
+                condition(Some(status), failure).filter(|c| field(c, "status") == "True")
+            {
                 return Some(NotReady::Failed {
-                    device: format!(
-                        "{}/{}/{}",
-                        r.driver.unwrap_or_default(),
-                        r.pool.unwrap_or_default(),
-                        r.device.unwrap_or_default()
-                    ),
+                    device: format!("{driver}/{pool}/{device}"),
                     condition: (*failure).to_owned(),
                     reason: field(c, "reason").to_owned(),
                     message: field(c, "message").to_owned(),
                 });
             }
         }
-        if !conditions
-            .iter()
-            .all(|t| find(t).is_some_and(|c| field(c, "status") == "True"))
-        {
+        if !conditions.iter().all(|t| is_true(Some(status), t)) {
             ready = false;
             break;
         }
@@ -172,9 +193,7 @@ pub fn waits(
     gates: &FeatureGates,
     claims: &[crate::allocate::ClaimAllocation],
 ) -> Vec<BindingWait> {
-    if !gates.enabled(Gate::DRADeviceBindingConditions)
-        || !gates.enabled(Gate::DRAResourceClaimDeviceStatus)
-    {
+    if !enabled(gates) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -199,23 +218,10 @@ pub fn waits(
             let Some(conditions) = r.binding_conditions.as_ref().filter(|v| !v.is_empty()) else {
                 continue;
             };
-            let status = devices.iter().find(|d| {
-                field(d, "driver") == r.driver.as_str()
-                    && field(d, "pool") == r.pool.as_str()
-                    && field(d, "device") == r.device.as_str()
-            });
-            let true_now = |t: &str| {
-                status
-                    .and_then(|s| s.get("conditions"))
-                    .and_then(Node::as_seq)
-                    .unwrap_or_default()
-                    .iter()
-                    .find(|x| field(x, "type") == t)
-                    .is_some_and(|x| field(x, "status") == "True")
-            };
+            let status = device_status(devices, &r.driver, &r.pool, &r.device);
             let waiting_for: Vec<String> = conditions
                 .iter()
-                .filter(|t| !true_now(t))
+                .filter(|t| !is_true(status, t))
                 .cloned()
                 .collect();
             if waiting_for.is_empty() {

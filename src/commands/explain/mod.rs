@@ -815,7 +815,8 @@ fn report(
         std::time::Instant::now as fn() -> std::time::Instant,
         common.timeout,
     ));
-    // A device binding timeout is judged against the wall clock, read here.
+    // Device binding timeouts and NoExecute toleration times are judged
+    // against the wall clock, read once, here.
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i128);
@@ -837,12 +838,8 @@ fn report(
     summary.ignored = dra_core::verdict::ignored(objects, gates);
     summary.pod = pod.is_some();
     // A NoExecute taint tolerated for a while on the devices of the node
-    // it goes to: the pod is evicted once that time is up. The clock is
-    // read here, at the edge.
+    // it goes to: the pod is evicted once that time is up.
     if summary.fits() {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as i128);
         if let Some(Outcome::Allocated { claims: allocated }) = per_node
             .iter()
             .map(|(_, o)| o)

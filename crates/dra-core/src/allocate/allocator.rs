@@ -642,8 +642,7 @@ pub(super) fn self_binding(
     d: &PoolDevice<'_>,
     gates: &FeatureGates,
 ) -> (Option<Vec<String>>, Option<Vec<String>>) {
-    let on = gates.enabled(Gate::DRADeviceBindingConditions)
-        && gates.enabled(Gate::DRAResourceClaimDeviceStatus);
+    let on = crate::binding::enabled(gates);
     if !on || d.binding_conditions.is_empty() {
         return (None, None);
     }

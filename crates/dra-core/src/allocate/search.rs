@@ -80,8 +80,7 @@ impl<'a> Search<'a> {
         }
         let d = self.dev(r);
         let mut ok = true;
-        let binding_on = self.gates.enabled(Gate::DRADeviceBindingConditions)
-            && self.gates.enabled(Gate::DRAResourceClaimDeviceStatus);
+        let binding_on = crate::binding::enabled(self.gates);
         if !d.binding_conditions.is_empty() && !binding_on {
             ok = false;
         }
