@@ -64,6 +64,16 @@ fn write_edits_in_place_and_a_second_run_changes_nothing() {
     let o = support::run(&["convert", classic.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not converted"));
+    // KEP-5677's request exists in v1alpha3 only: left, and said so.
+    let request = dir.join("request.yaml");
+    std::fs::write(&request, "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {driver: gpu.example.com}\n").unwrap();
+    let o = support::run(&["convert", request.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("served only as resource.k8s.io/v1alpha3") && !err.contains("classic"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

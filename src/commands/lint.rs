@@ -299,6 +299,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
                 | ResourceClaimTemplate
                 | DeviceClass
                 | DeviceTaintRule
+                | ResourcePoolStatusRequest
                 | Workload
                 | Namespace
                 | ServiceAccount

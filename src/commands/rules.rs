@@ -44,6 +44,12 @@ pub fn run(args: &RulesArgs) -> Result<Outcome, String> {
         }
         return Ok(Outcome { stdout: s, code: 0 });
     };
+    let retired = registry::RETIRED
+        .iter()
+        .find(|(id, name, _)| id.eq_ignore_ascii_case(key) || name.eq_ignore_ascii_case(key));
+    if let Some((id, name, why)) = retired {
+        return Err(format!("{id} {name} is retired: {why}"));
+    }
     let r = registry::find(key).ok_or_else(|| {
         let names = RULES.iter().map(|r| r.name);
         match dra_core::suggest::did_you_mean(key, names) {

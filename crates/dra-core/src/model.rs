@@ -13,6 +13,9 @@ pub enum ObjectKind {
     ResourceClaim,
     ResourceClaimTemplate,
     DeviceTaintRule,
+    /// A request for a count of a driver's pools (resource.k8s.io/v1alpha3,
+    /// alpha from 1.36, KEP-5677): validated, never read by the allocator.
+    ResourcePoolStatusRequest,
     /// A Pod or a workload with a pod template.
     Workload,
     Namespace,
@@ -46,6 +49,7 @@ impl ObjectKind {
                 | ObjectKind::ResourceClaim
                 | ObjectKind::ResourceClaimTemplate
                 | ObjectKind::DeviceTaintRule
+                | ObjectKind::ResourcePoolStatusRequest
         )
     }
 }
@@ -58,7 +62,8 @@ pub enum ApiVersion {
     V1Beta2,
     /// Devices carry `basic`, requests have no `exactly` (`v1beta1`).
     V1Beta1,
-    /// Only DeviceTaintRule lived here.
+    /// DeviceTaintRule (1.33+) and ResourcePoolStatusRequest (1.36+); the
+    /// 1.31-1.32 claims and slices had the v1beta1 shape.
     V1Alpha3,
     /// Not a `resource.k8s.io` version kubectl-dra knows.
     Other,
@@ -213,6 +218,9 @@ fn classify(
         ("resource.k8s.io", "ResourceClaim") => dra(ObjectKind::ResourceClaim),
         ("resource.k8s.io", "ResourceClaimTemplate") => dra(ObjectKind::ResourceClaimTemplate),
         ("resource.k8s.io", "DeviceTaintRule") => dra(ObjectKind::DeviceTaintRule),
+        ("resource.k8s.io", "ResourcePoolStatusRequest") => {
+            dra(ObjectKind::ResourcePoolStatusRequest)
+        }
         ("", "Pod") if api_version == "v1" => {
             Some((ObjectKind::Workload, ApiVersion::Other, &["spec"]))
         }

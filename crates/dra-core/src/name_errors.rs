@@ -148,6 +148,55 @@ pub fn long_name(s: &str) -> Vec<String> {
     dns1123_subdomain_in(s, Unit::Bytes)
 }
 
+/// `validate.LongNameCaseless` (declarative validation's
+/// `k8s-long-name-caseless`): content's `IsDNS1123SubdomainCaseless`, any
+/// letter case, its example "Example.com" but the lower-case pattern in the
+/// message (release-1.36 and v0.37.0-beta.0 `content/dns.go`).
+pub fn long_name_caseless(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if s.len() > 253 {
+        out.push(max_len_error(253, Unit::Bytes));
+    }
+    // Go's `(?i)` folds case by Unicode's simple folding: the Kelvin sign
+    // matches `k` and the long s matches `s`.
+    let folded: String = s
+        .chars()
+        .map(|c| match c {
+            '\u{212A}' => 'k',
+            '\u{17F}' => 's',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect();
+    if !subdomain_regex(&folded) {
+        out.push(regex_error(
+            "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+            DNS_SUBDOMAIN_FMT,
+            &["Example.com"],
+        ));
+    }
+    out
+}
+
+/// `validate.ResourcePoolName` (declarative validation's
+/// `k8s-resource-pool-name`, the same at release-1.36 and v0.37.0-beta.0):
+/// whether the name is over 253 bytes (TooLong), then one Invalid message
+/// per fault of each '/'-separated segment, each saying which segment.
+pub fn resource_pool_name(s: &str) -> (bool, Vec<String>) {
+    let mut out = Vec::new();
+    for (i, part) in s.split('/').enumerate() {
+        if part.is_empty() {
+            out.push(format!("segment {i}: must not be empty"));
+            continue;
+        }
+        out.extend(
+            long_name(part)
+                .into_iter()
+                .map(|m| format!("segment {i}: {m}")),
+        );
+    }
+    (s.len() > 253, out)
+}
+
 /// `IsQualifiedName`, the label-key format (`ValidateLabelName`, condition
 /// types, finalizers, node-selector keys): util's in 1.34, content's
 /// `IsLabelKey` from 1.35.
@@ -277,6 +326,33 @@ pub fn path_segment(s: &str, prefix: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// content's `IsDNS1123SubdomainCaseless` and strfmt's `ResourcePoolName`
+    /// (apimachinery release-1.36 and v0.37.0-beta.0).
+    #[test]
+    fn declarative_formats() {
+        assert!(long_name_caseless("GPU.Example.com").is_empty());
+        // Go's (?i) folds the Kelvin sign to k.
+        assert!(long_name_caseless("\u{212A}.example.com").is_empty());
+        assert_eq!(
+            long_name_caseless("gpu_example"),
+            ["an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]
+        );
+        assert_eq!(
+            long_name_caseless(&"a".repeat(254)),
+            ["must be no more than 253 bytes"]
+        );
+        assert_eq!(resource_pool_name("node-1/gpu"), (false, vec![]));
+        assert_eq!(
+            resource_pool_name("/a"),
+            (false, vec!["segment 0: must not be empty".to_owned()])
+        );
+        let (long, msgs) = resource_pool_name(&format!("{}/Bad", "a".repeat(254)));
+        assert!(long);
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(msgs[0].starts_with("segment 0: must be no more than 253 bytes"));
+        assert!(msgs[1].starts_with("segment 1: a lowercase RFC 1123 subdomain"));
+    }
 
     /// The exact strings, as apimachinery's own tests and kubectl show them.
     #[test]

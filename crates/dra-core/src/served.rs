@@ -144,6 +144,20 @@ static TAINT_RULE: [Serving; 3] = [
     },
 ];
 
+/// KEP-5677's kind: k8s.io/api's resource/v1alpha3 introduces it in 1.36
+/// (deprecated 1.39, removed 1.42: `zz_generated.prerelease-lifecycle.go` at
+/// release-1.36 and v0.37.0-beta.0), its storage installed only with the
+/// DRAResourcePoolStatus gate (alpha, off, in 1.36 and 1.37).
+static POOL_STATUS_REQUEST: [Serving; 1] = [Serving {
+    kind: ObjectKind::ResourcePoolStatusRequest,
+    version: "v1alpha3",
+    stage: Stage::Alpha,
+    introduced: 36,
+    deprecated: Some(39),
+    removed: Some(42),
+    gates: &[(36, Gate::DRAResourcePoolStatus)],
+}];
+
 /// Every (kind, version) the table knows.
 pub fn table() -> impl Iterator<Item = &'static Serving> {
     [
@@ -152,6 +166,7 @@ pub fn table() -> impl Iterator<Item = &'static Serving> {
         &TEMPLATE[..],
         &SLICE[..],
         &TAINT_RULE[..],
+        &POOL_STATUS_REQUEST[..],
     ]
     .into_iter()
     .flatten()

@@ -44,32 +44,10 @@ fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
         )
     };
     if obj.kind == ObjectKind::OtherResource {
-        if let Some(&(_, served_as, from)) = rules::a003_unmodelled_kind::UNMODELLED
-            .iter()
-            .find(|(k, _, _)| *k == kind)
-        {
-            if v >= from && api == served_as {
-                return VersionCheck::Refused(diag(
-                    &rules::a003_unmodelled_kind::RULE,
-                    ErrorType::Warning,
-                    format!("kubectl-dra does not validate {kind}: the object is not checked"),
-                    vec![format!("Kubernetes {v} serves {kind} as {served_as}, an alpha version: only with the DRAResourcePoolStatus feature gate and --runtime-config={served_as}=true")],
-                ));
-            }
-            let when = if v >= from {
-                format!("{kind} is served as {served_as}")
-            } else {
-                format!("{kind} is served from Kubernetes {from} (as {served_as})")
-            };
-            return VersionCheck::Refused(not_served(
-                format!("Kubernetes {v} does not serve {kind} in {api}"),
-                vec![when],
-            ));
-        }
         let message = if api == "resource.k8s.io/v1alpha2" {
             format!("{api} {kind} is classic DRA, removed in Kubernetes 1.31: Kubernetes {v} does not serve it")
         } else {
-            format!("Kubernetes {v} does not serve {kind} in {api}; kubectl-dra knows DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice and DeviceTaintRule")
+            format!("Kubernetes {v} does not serve {kind} in {api}; kubectl-dra knows DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice, DeviceTaintRule and ResourcePoolStatusRequest")
         };
         return VersionCheck::Refused(not_served(
             message,
@@ -170,9 +148,13 @@ pub(super) fn prepare(
     // dropped in the v1 shape below.
     let mut decoded_first: Option<Vec<schema::ShapeFinding>> = None;
     match obj.api {
-        // v1alpha3 claims and slices had the v1beta1 shape.
+        // v1alpha3 claims and slices had the v1beta1 shape; the two kinds
+        // served in v1alpha3 by 1.34-1.37 have their own.
         ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 => {
-            if obj.kind != ObjectKind::DeviceTaintRule {
+            if !matches!(
+                obj.kind,
+                ObjectKind::DeviceTaintRule | ObjectKind::ResourcePoolStatusRequest
+            ) {
                 decoded_first = Some(schema::decode_v1beta1(obj.kind, &mut obj.root, gates));
             }
             crate::convert::v1beta1_to_v1(obj.kind, &mut obj.root)

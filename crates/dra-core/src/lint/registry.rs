@@ -5,11 +5,18 @@
 use super::rules;
 use super::Rule;
 
+/// Rules that no longer exist: (id, name, why). A suppression comment,
+/// `--ignore` or config entry naming one is accepted and suppresses nothing.
+pub static RETIRED: &[(&str, &str, &str)] = &[(
+    "DRA-A003",
+    "kind-not-validated",
+    "it named ResourcePoolStatusRequest, the one resource.k8s.io kind of 1.34-1.37 kubectl-dra did not validate; DRA-V220-V224 validate it now",
+)];
+
 /// Every rule, in id order.
 pub static RULES: &[&Rule] = &[
     &rules::a001_beta_api_version::RULE,
     &rules::a002_api_version_not_served::RULE,
-    &rules::a003_unmodelled_kind::RULE,
     &rules::c001_unguarded_attribute::RULE,
     &rules::c002_class_domain_mismatch::RULE,
     &rules::c003_selector_against_inventory::RULE,
@@ -192,6 +199,11 @@ pub static RULES: &[&Rule] = &[
     &rules::v210_duplicate_extended_resource::RULE,
     &rules::v212_constraint_attribute_unpublished::RULE,
     &rules::v213_capacity_request_unsatisfiable::RULE,
+    &rules::v220_pool_status_request_name::RULE,
+    &rules::v221_pool_status_request_spec::RULE,
+    &rules::v222_pool_status_request_status_discarded::RULE,
+    &rules::v223_pool_status_request_status::RULE,
+    &rules::v224_immutable_pool_status_request_spec::RULE,
     &rules::h001_slice_node_missing::RULE,
     &rules::h002_allocated_device_missing::RULE,
     &rules::h003_claim_reserved_for_nobody::RULE,

@@ -87,13 +87,13 @@ pub(crate) fn check_label_name(
     }
 }
 
-/// metav1's `ValidateConditions`, then the list's bound.
+/// metav1's `ValidateConditions`.
 ///
 /// apimachinery 1.37 (v0.37.0-beta.0, "align imperative and declarative
 /// validation") reports a repeated type at the entry, not its `type`, and
 /// an empty type or status as Required, not as a bad label name or an
 /// unsupported value.
-pub(crate) fn check_conditions(
+pub(crate) fn validate_conditions(
     version: Version,
     obj: &Object,
     owner: &Node,
@@ -121,6 +121,19 @@ pub(crate) fn check_conditions(
         }
         check_condition(version, obj, c, &p, out);
     }
+}
+
+/// metav1's `ValidateConditions`, then the list's bound (DeviceTaintRule's
+/// and ResourceClaim's eight).
+pub(crate) fn check_conditions(
+    version: Version,
+    obj: &Object,
+    owner: &Node,
+    path: &str,
+    out: &mut Sink<'_>,
+) {
+    validate_conditions(version, obj, owner, path, out);
+    let list = items(owner, "conditions");
     if list.len() > MAX_CONDITIONS {
         check_too_many(
             obj,

@@ -21,7 +21,7 @@ use crate::sources::SourceFile;
 use super::{input_diag, rules, Selection, Settings};
 use crate::tree::{LineIndex, Span};
 
-use super::registry::RULES;
+use super::registry::{RETIRED, RULES};
 
 /// What a code stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +48,8 @@ impl Codes {
 /// assert_eq!(resolve("invalid-device-class-name"), Some(Codes::Ids(vec!["DRA-V140"])));
 /// assert_eq!(resolve("dra-v140"), resolve("DRA-V140"));
 /// assert_eq!(resolve("DRA-"), None);
+/// // Retired: accepted, and stands for no rule.
+/// assert_eq!(resolve("DRA-A003"), Some(Codes::Ids(vec![])));
 /// ```
 pub fn resolve(code: &str) -> Option<Codes> {
     let code = code.trim();
@@ -56,6 +58,14 @@ pub fn resolve(code: &str) -> Option<Codes> {
     }
     if let Some(r) = RULES.iter().find(|r| r.name.eq_ignore_ascii_case(code)) {
         return Some(Codes::Ids(vec![r.id]));
+    }
+    // A retired rule names nothing to suppress, but a config written for an
+    // earlier kubectl-dra must not stop working.
+    if RETIRED
+        .iter()
+        .any(|(id, name, _)| id.eq_ignore_ascii_case(code) || name.eq_ignore_ascii_case(code))
+    {
+        return Some(Codes::Ids(Vec::new()));
     }
     // A prefix must at least name the family: `DRA-` alone would be `all`
     // spelt differently, and a bare `D` a typo.

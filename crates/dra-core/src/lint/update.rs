@@ -19,6 +19,8 @@
 //!   device's taints when they equal those of the stored device of the same
 //!   name from 1.35, and its capacity likewise from 1.37.
 //! - `ValidateDeviceTaintRuleUpdate`: never the name (1.35+; 1.34 likewise).
+//! - `ValidateResourcePoolStatusRequestUpdate` (1.36, 1.37): never the name,
+//!   and the spec only for its immutability (declarative, ratcheting).
 //!
 //! Labels, annotations and the other metadata checks of
 //! `ValidateObjectMetaUpdate` run in every release, so only `metadata.name`
@@ -91,6 +93,13 @@ fn skipped_paths(version: Version, obj: &Object, old: &Object) -> Skipped {
         ObjectKind::DeviceTaintRule => Skipped {
             name: true,
             prefixes: Vec::new(),
+        },
+        // ValidateResourcePoolStatusRequestUpdate: the metadata update only;
+        // the spec's tags ratchet (an unchanged spec is not validated again,
+        // a changed one stops at `+k8s:immutable`, DRA-V224 at `spec`).
+        ObjectKind::ResourcePoolStatusRequest => Skipped {
+            name: true,
+            prefixes: vec!["spec.".to_owned()],
         },
         _ => Skipped {
             name: false,

@@ -299,6 +299,12 @@ fn plan(
             "resource.k8s.io/v1alpha2 is classic DRA, removed in Kubernetes 1.31: its {kind_name} has no equivalent in resource.k8s.io/{to}; rewrite it for structured parameters (DeviceClass, requests with exactly)"
         ));
     }
+    if obj.kind == ObjectKind::ResourcePoolStatusRequest {
+        return Err(format!(
+            "{kind_name} is served only as resource.k8s.io/v1alpha3 ({}): there is no other version to convert it to",
+            where_served(obj.kind)
+        ));
+    }
     if !dra {
         return Err(format!(
             "{kind_name} (resource.k8s.io/{from}) has no equivalent in resource.k8s.io/{to}: classic DRA was removed in Kubernetes 1.31"

@@ -343,6 +343,14 @@ const DEVICE_TAINT_RULE_SPEC: &[Field] = &[
     f("taint", Obj(DEVICE_TAINT)),
 ];
 
+/// KEP-5677's request (k8s.io/api resource/v1alpha3 `ResourcePoolStatusRequestSpec`,
+/// the same at release-1.36 and v0.37.0-beta.0). `limit` is an int32.
+const POOL_STATUS_REQUEST_SPEC: &[Field] = &[
+    between(f("driver", Str), 36, NOW),
+    between(f("poolName", Str), 36, NOW),
+    between(f("limit", Int), 36, NOW),
+];
+
 const fn top(spec: Ty) -> [Field; 4] {
     [
         f("apiVersion", Str),
@@ -352,7 +360,7 @@ const fn top(spec: Ty) -> [Field; 4] {
     ]
 }
 
-// Only ResourceClaim and (from 1.35) DeviceTaintRule have a `status` (the
+// Only ResourceClaim, (from 1.35) DeviceTaintRule and (1.36) ResourcePoolStatusRequest have a `status` (the
 // other kinds have none: strict decoding rejects it). It is decoded as the
 // rest of the object; a create discards it (DRA-V169), so its gated fields
 // are dropped only on a status write (`status.rs`).
@@ -363,6 +371,20 @@ pub(crate) static CLAIM: [Field; 5] = {
     [a, k, m, s, f("status", Obj(status::CLAIM_STATUS))]
 };
 pub(crate) static TEMPLATE: [Field; 4] = top(Obj(TEMPLATE_SPEC));
+pub(crate) static POOL_STATUS_REQUEST: [Field; 5] = {
+    let [a, k, m, s] = top(Obj(POOL_STATUS_REQUEST_SPEC));
+    [
+        a,
+        k,
+        m,
+        s,
+        between(
+            f("status", Obj(status::POOL_STATUS_REQUEST_STATUS)),
+            36,
+            NOW,
+        ),
+    ]
+};
 pub(crate) static TAINT_RULE: [Field; 5] = {
     let [a, k, m, s] = top(Obj(DEVICE_TAINT_RULE_SPEC));
     [

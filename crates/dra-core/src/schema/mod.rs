@@ -112,6 +112,7 @@ pub fn fields_of(kind: ObjectKind) -> Option<&'static [Field]> {
         ObjectKind::ResourceClaim => Some(&CLAIM),
         ObjectKind::ResourceClaimTemplate => Some(&TEMPLATE),
         ObjectKind::DeviceTaintRule => Some(&TAINT_RULE),
+        ObjectKind::ResourcePoolStatusRequest => Some(&POOL_STATUS_REQUEST),
         ObjectKind::Role => Some(&rbac::ROLE),
         ObjectKind::ClusterRole => Some(&rbac::CLUSTER_ROLE),
         ObjectKind::RoleBinding | ObjectKind::ClusterRoleBinding => Some(&rbac::BINDING),

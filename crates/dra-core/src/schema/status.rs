@@ -115,3 +115,24 @@ pub(super) const CLAIM_STATUS: &[Field] = &[
 ];
 
 pub(super) const TAINT_RULE_STATUS: &[Field] = &[f("conditions", List(&Obj(CONDITION)))];
+
+/// `ResourcePoolStatusRequestStatus` and `PoolStatus` (k8s.io/api
+/// resource/v1alpha3 at release-1.36 and v0.37.0-beta.0): counts are int32,
+/// the generation an int64.
+const POOL_STATUS: &[Field] = &[
+    f("driver", Str),
+    f("poolName", Str),
+    f("generation", Int),
+    f("resourceSliceCount", Int),
+    f("totalDevices", Int),
+    f("allocatedDevices", Int),
+    f("availableDevices", Int),
+    f("unavailableDevices", Int),
+    f("nodeName", Str),
+    f("validationError", Str),
+];
+pub(super) const POOL_STATUS_REQUEST_STATUS: &[Field] = &[
+    f("poolCount", Int),
+    f("pools", List(&Obj(POOL_STATUS))),
+    f("conditions", List(&Obj(CONDITION))),
+];

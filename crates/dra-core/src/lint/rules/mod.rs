@@ -37,7 +37,6 @@ macro_rules! declare_rule {
 
 pub mod a001_beta_api_version;
 pub mod a002_api_version_not_served;
-pub mod a003_unmodelled_kind;
 pub mod c001_unguarded_attribute;
 pub mod c002_class_domain_mismatch;
 pub mod c003_selector_against_inventory;
@@ -228,5 +227,10 @@ pub mod v209_unknown_device_class;
 pub mod v210_duplicate_extended_resource;
 pub mod v212_constraint_attribute_unpublished;
 pub mod v213_capacity_request_unsatisfiable;
+pub mod v220_pool_status_request_name;
+pub mod v221_pool_status_request_spec;
+pub mod v222_pool_status_request_status_discarded;
+pub mod v223_pool_status_request_status;
+pub mod v224_immutable_pool_status_request_spec;
 pub mod x001_unused_suppression;
 pub mod x002_unknown_suppression;

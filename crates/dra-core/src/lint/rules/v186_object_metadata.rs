@@ -8,7 +8,7 @@ declare_rule! {
     summary: "metadata has an invalid label, annotation, owner reference, finalizer, namespace or generation; or the name of a Pod, workload, Namespace, ServiceAccount or RBAC object, or a workload's pod template labels, is invalid",
     docs: "Every object's metadata is checked on create and update by `ValidateObjectMetaAccessor` (apimachinery `api/validation/objectmeta.go`, the same in 1.34-1.36; 1.37 changed the owner references), inside each kind's own validation: label keys and annotation keys must be qualified names (`example.com/name`, annotation keys in any case) and label values at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric; annotations may hold 256 KiB in all; an owner reference needs an apiVersion with a version, a kind, a name and a uid (up to 1.36 each missing one is Invalid, reported without the reference's index; apimachinery 1.37, v0.37.0-beta.0, reports them at `ownerReferences[i]`, an empty one Required and a version-less apiVersion \"must be <group>/<version> or <version>\"), at most one may be the controller, and an Event may not own anything; finalizers must be qualified names, one without a domain must be `kubernetes`, `orphan` or `foregroundDeletion` (core validation's `validateKubeFinalizerName`, reported at its index), and `orphan` and `foregroundDeletion` exclude each other; a namespace must be a DNS label. A ResourceClaim or template (and an RBAC object, ServiceAccount or Namespace, whose metadata is checked the same way) also keeps the `generation` it is created with, which may not be negative (the other DRA kinds and workloads start at 1). A Pod, workload, ServiceAccount (a DNS subdomain), Namespace (a DNS label) or RBAC object (no `/` or `%`, not `.` or `..`) is also checked for its name, from `generateName` too (a CronJob's at most 52 characters) and, for the built-in workloads, its pod template's labels and annotations, which `ValidatePodTemplateSpec` reports at `spec.template.labels` (no `metadata` in the path). Each finding is reported at the field, without an index (owner references in 1.37 aside), as the apiserver does; each message is apimachinery's own for the release (`IsQualifiedName` says \"a qualified name\" and counts characters in 1.34, \"a valid label key\" and bytes from 1.35).",
     example: "metadata:\n  name: gpu-claim\n  labels:\n    team: ml platform\n",
-    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, Workload, Namespace, Role, ClusterRole, RoleBinding, ClusterRoleBinding, ServiceAccount], check),
+    check: Check::Object(&[ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate, DeviceTaintRule, ResourcePoolStatusRequest, Workload, Namespace, Role, ClusterRole, RoleBinding, ClusterRoleBinding, ServiceAccount], check),
 }
 
 /// The kinds whose objects live in a namespace (the others have theirs
@@ -24,10 +24,12 @@ const NAMESPACED: &[ObjectKind] = &[
 
 /// The kinds whose strategy keeps the generation a client sends on create
 /// (DeviceClass, ResourceSlice, DeviceTaintRule, Pods and the workloads
-/// are created with generation 1 by their `PrepareForCreate`).
+/// are created with generation 1 by their `PrepareForCreate`; a
+/// ResourcePoolStatusRequest's resets only its status).
 const GENERATION_KEPT: &[ObjectKind] = &[
     ResourceClaim,
     ResourceClaimTemplate,
+    ResourcePoolStatusRequest,
     Namespace,
     Role,
     ClusterRole,
