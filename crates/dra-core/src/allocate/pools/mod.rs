@@ -14,6 +14,7 @@ use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
 use crate::tree::Node;
 
+mod counter_pools;
 mod device_view;
 mod node_selection;
 mod shapes;
@@ -417,6 +418,9 @@ pub struct PoolIndex<'a> {
     by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>>,
     /// Pools whose slices select nodes otherwise (all nodes, selectors, per device).
     elsewhere: Vec<(&'a str, &'a str)>,
+    /// Pools a counter slice puts on every node where that changes an
+    /// answer (counter_pools.rs).
+    counters_everywhere: Vec<(&'a str, &'a str)>,
     /// DeviceTaintRules: (driver, pool, device) selectors and the taint to add.
     taint_rules: Vec<TaintRule<'a>>,
 }
@@ -474,13 +478,16 @@ impl<'a> PoolIndex<'a> {
         let mut pools = crate::slices::group_by_pool(slices, dra::Slice::pool_key);
         let mut by_node: HashMap<&'a str, Vec<(&'a str, &'a str)>> = HashMap::new();
         let mut elsewhere = Vec::new();
+        let mut counters_everywhere = Vec::new();
         for (key, slices) in pools.iter_mut() {
             slices.sort_by(|a, b| a.name.cmp(b.name));
+            if counter_pools::broken_counter_pool(slices) {
+                counters_everywhere.push(*key);
+            }
             let mut other = false;
+            // A counter slice is indexed by its node selection like any
+            // other: 1.34 and 1.37's newer implementations gather it so.
             for s in slices.iter() {
-                if !s.shared_counters.is_empty() && s.device_count() == 0 {
-                    continue;
-                }
                 match s.selection {
                     NodeSelection::Node(n) => {
                         let e = by_node.entry(n).or_default();
@@ -502,6 +509,7 @@ impl<'a> PoolIndex<'a> {
             pools,
             by_node,
             elsewhere,
+            counters_everywhere,
             taint_rules: objects
                 .iter()
                 .filter(|o| o.kind == ObjectKind::DeviceTaintRule)
@@ -571,6 +579,9 @@ pub fn gather<'s, 'a: 's>(
     let list_types = crate::cel::list_values_converted(gates);
     let mut keys: Vec<(&'a str, &'a str)> = index.by_node.get(node).cloned().unwrap_or_default();
     keys.extend(index.elsewhere.iter().copied());
+    if partitionable && rules.counter_slices && !rules.counters_by_selection {
+        keys.extend(index.counters_everywhere.iter().copied());
+    }
     keys.sort();
     keys.dedup();
     let mut out = Vec::new();

@@ -184,6 +184,13 @@ pub struct SliceRules {
     /// node and whose devices are not the node's (from 1.35); in 1.34 they
     /// are slices like any other, their counters beside their devices.
     pub counter_slices: bool,
+    /// A counter slice is gathered by its node selection, as any slice,
+    /// not for every node: 1.37's incubating and experimental
+    /// implementations (kubernetes/dynamic-resource-allocation 98209ff,
+    /// "remove shared counters check"; its stable one keeps the old rule).
+    /// A pool whose counter slice targets another node then looks
+    /// incomplete, and GatherPools reads all its slices, counters included.
+    pub counters_by_selection: bool,
 }
 
 impl SliceRules {
@@ -191,14 +198,17 @@ impl SliceRules {
         SliceRules {
             partitionable: gates.enabled(crate::gates::Gate::DRAPartitionableDevices),
             counter_slices: gates.version >= crate::gates::Version::V1_35,
+            counters_by_selection: gates.version >= crate::gates::Version::V1_37
+                && crate::allocate::Variant::for_gates(gates) != crate::allocate::Variant::Stable,
         }
     }
 }
 
 /// Whether GatherPools collects the slice for the node, in its order: a
 /// scheduler without DRAPartitionableDevices skips slices that set
-/// `perDeviceNodeSelection` (from 1.35 also shared counters); from 1.35
-/// slices with shared counters are for every node; then the slice's own
+/// `perDeviceNodeSelection` (from 1.35 also shared counters); in 1.35, 1.36
+/// and 1.37's stable implementation slices with shared counters are for
+/// every node (1.37's others select them as any slice); then the slice's own
 /// node selection, or each device's until one selects the node. A
 /// selector that does not parse is the error GatherPools stops at (a
 /// device's only when it is reached).
@@ -212,7 +222,7 @@ pub(super) fn relevant(
     if !rules.partitionable && (s.per_device_node_selection.is_some() || counters) {
         return Ok(false);
     }
-    if counters {
+    if counters && !rules.counters_by_selection {
         return Ok(true);
     }
     if let Some(m) = selects(s.selection, node, labels) {

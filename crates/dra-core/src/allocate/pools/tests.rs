@@ -44,12 +44,18 @@ apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: w, namespa
 
 /// The outcome of claim `w` on the node, over the slices given.
 fn outcome(slices: &str, node: &str) -> Outcome {
+    outcome_of(CLASS_AND_CLAIM, slices, node, Version::LATEST)
+}
+
+/// The outcome of claim `w` of `claim` (its class too) at `version`'s
+/// default gates.
+fn outcome_of(claim: &str, slices: &str, node: &str, version: Version) -> Outcome {
     let files = [SourceFile {
         name: "x.yaml".into(),
-        text: format!("{CLASS_AND_CLAIM}---\n{slices}"),
+        text: format!("{claim}---\n{slices}"),
     }];
     let objects = load_objects(&files, Default::default()).0;
-    let gates = FeatureGates::defaults(Version::LATEST);
+    let gates = FeatureGates::defaults(version);
     let claims: Vec<_> = objects.iter().filter(|o| o.name() == Some("w")).collect();
     Allocator::new(&objects, &gates, &claims).on_node(node)
 }
@@ -100,17 +106,76 @@ fn per_device_selection_stops_at_the_first_device_for_the_node() {
     }
 }
 
-/// GatherPools takes a slice with shared counters for every node before it
-/// looks at node selection (`if len(slice.Spec.SharedCounters) > 0 {
-/// relevant = true }`): its selector is never parsed.
+/// 1.35 and 1.36's GatherPools take a slice with shared counters for every
+/// node before they look at node selection (`if len(slice.Spec.SharedCounters)
+/// > 0 { relevant = true }`): its selector is never parsed. 1.37's incubating
+/// and experimental implementations select it as any slice (98209ff), so the
+/// selector that does not parse stops GatherPools.
 #[test]
 fn a_counter_slice_is_for_every_node_whatever_its_selector() {
     let slices = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s0}\nspec:\n  driver: x.example.com\n  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions: [{key: zone, operator: Near, values: [a]}]\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n  sharedCounters:\n  - name: set\n    counters:\n      memory: {value: 8Gi}\n---\n\
 apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec:\n  driver: x.example.com\n  nodeName: node-1\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n  devices:\n  - name: d\n    consumesCounters:\n    - counterSet: set\n      counters:\n        memory: {value: 1Gi}\n";
     assert!(matches!(
-        outcome(slices, "node-1"),
+        outcome_of(CLASS_AND_CLAIM, slices, "node-1", Version::V1_36),
         Outcome::Allocated { .. }
     ));
+    match outcome_of(CLASS_AND_CLAIM, slices, "node-1", Version::V1_37) {
+        Outcome::Error { error, .. } => assert!(
+            error.contains(
+                "failed to perform node selection for slice s0: failed to parse node selector"
+            ),
+            "{error}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A claim for all devices of a class of gpu.example.com, beside a
+/// partitionable fpga.example.com pool whose devices are all on node-b and
+/// whose third slice is missing.
+const ALL_GPUS: &str = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\nspec:\n  selectors:\n  - cel: {expression: device.driver == \"gpu.example.com\"}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: w, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: c, allocationMode: All}\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: gpus}\nspec:\n  driver: gpu.example.com\n  nodeName: node-a\n  pool: {name: node-a, generation: 1, resourceSliceCount: 1}\n  devices: [{name: gpu-0}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: fpga-devices}\nspec:\n  driver: fpga.example.com\n  nodeName: node-b\n  pool: {name: shared, generation: 1, resourceSliceCount: 3}\n  devices:\n  - name: f0\n    consumesCounters:\n    - counterSet: set\n      counters:\n        mem: {value: 1Gi}\n";
+
+/// The incomplete fpga pool's counter slice, with the given node selection.
+fn fpga_counters(selection: &str) -> String {
+    format!("apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {{name: fpga-counters}}\nspec:\n  driver: fpga.example.com\n  {selection}\n  pool: {{name: shared, generation: 1, resourceSliceCount: 3}}\n  sharedCounters:\n  - name: set\n    counters:\n      mem: {{value: 8Gi}}\n")
+}
+
+/// A counter slice that GatherPools takes for node-a puts its pool there,
+/// empty of devices; incomplete, it fails a request for all devices of any
+/// class (validateDeviceRequest: "asks for all devices, but resource pool
+/// ... is currently being updated"), as kube-scheduler does. 1.36 takes a
+/// counter slice for every node; 1.37 (98209ff) only one that selects the
+/// node, so a counter slice bound to node-b leaves node-a alone there.
+#[test]
+fn an_incomplete_counter_pool_fails_all_mode_where_gathered() {
+    let fails = |o: Outcome| {
+        match o {
+        Outcome::Error { error, .. } => assert!(
+            error.contains("asks for all devices, but resource pool fpga.example.com/shared is currently being updated"),
+            "{error}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    };
+    let allocated = |o: Outcome| assert!(matches!(o, Outcome::Allocated { .. }), "{o:?}");
+    for (selection, on_1_37_fails) in [("allNodes: true", true), ("nodeName: node-b", false)] {
+        let slices = fpga_counters(selection);
+        fails(outcome_of(ALL_GPUS, &slices, "node-a", Version::V1_36));
+        if on_1_37_fails {
+            fails(outcome_of(ALL_GPUS, &slices, "node-a", Version::V1_37));
+        } else {
+            allocated(outcome_of(ALL_GPUS, &slices, "node-a", Version::V1_37));
+        }
+    }
+    // Complete, the pool is empty on node-a and changes nothing.
+    let complete = ALL_GPUS.replace("resourceSliceCount: 3", "resourceSliceCount: 2");
+    let slices =
+        fpga_counters("allNodes: true").replace("resourceSliceCount: 3", "resourceSliceCount: 2");
+    allocated(outcome_of(&complete, &slices, "node-a", Version::V1_36));
+    allocated(outcome_of(&complete, &slices, "node-a", Version::V1_37));
 }
 
 /// GatherPools reads `ptr.Deref(slice.Spec.NodeName, "")`: an empty
