@@ -107,9 +107,9 @@ fn per_device_selection_stops_at_the_first_device_for_the_node() {
 }
 
 /// 1.35 and 1.36's GatherPools take a slice with shared counters for every
-/// node before they look at node selection (`if len(slice.Spec.SharedCounters)
-/// > 0 { relevant = true }`): its selector is never parsed. 1.37's incubating
-/// and experimental implementations select it as any slice (98209ff), so the
+/// node before they look at node selection (`relevant = true` when it has
+/// shared counters): its selector is never parsed. 1.37's incubating and
+/// experimental implementations select it as any slice (98209ff), so the
 /// selector that does not parse stops GatherPools.
 #[test]
 fn a_counter_slice_is_for_every_node_whatever_its_selector() {
