@@ -2520,3 +2520,44 @@ fn binding_pending_device() {
         "{text}"
     );
 }
+
+/// 1.35's scheduler mishandles allocationMode All inside firstAvailable
+/// (kubernetes e0e0199, fixed in 1.36): explain allocates as it does and
+/// names the fault (verdict.releaseFaults).
+#[test]
+fn first_available_all_fault_per_release() {
+    let file = "testdata/fixtures/explain-first-available-all.yaml";
+    let at = |v: &str| {
+        let args = [
+            "explain",
+            "claim",
+            "default/c",
+            "-f",
+            file,
+            "--kubernetes-version",
+            v,
+        ];
+        (json_out(&args), out(&args).0)
+    };
+    let ((v, json), text) = at("1.35");
+    let results = &v["nodes"][0]["claims"][0]["allocation"]["devices"]["results"];
+    assert_eq!(results[0]["request"], "r/s0", "{json}");
+    assert_eq!(results.as_array().map(Vec::len), Some(1), "{json}");
+    let fault = &v["verdict"]["releaseFaults"][0];
+    assert_eq!(fault["kind"], "firstAvailableAll", "{json}");
+    assert_eq!(fault["fixedIn"], "1.36", "{json}");
+    assert!(
+        text.contains("which kube-scheduler 1.35 mishandles (fixed in 1.36, kubernetes e0e0199)"),
+        "{text}"
+    );
+    let ((v, json), text) = at("1.36");
+    let results = &v["nodes"][0]["claims"][0]["allocation"]["devices"]["results"];
+    assert_eq!(results[0]["request"], "r/s1", "{json}");
+    assert_eq!(results.as_array().map(Vec::len), Some(2), "{json}");
+    assert_eq!(
+        v["verdict"]["releaseFaults"],
+        serde_json::json!([]),
+        "{json}"
+    );
+    assert!(!text.contains("mishandles"), "{text}");
+}

@@ -836,6 +836,7 @@ fn report(
     let mut summary = Summary::build(&per_node, &excluded, unchecked, timeout_fatal);
     summary.allocated_claims = allocated_claims(objects, claims, &per_node);
     summary.ignored = dra_core::verdict::ignored(objects, gates);
+    summary.release_faults = dra_core::verdict::release_faults(claims, gates);
     summary.pod = pod.is_some();
     // A NoExecute taint tolerated for a while on the devices of the node
     // it goes to: the pod is evicted once that time is up.
@@ -1012,6 +1013,12 @@ fn report(
             let mut out = text::node_detail(&names, &per_node[0].0, &per_node[0].1, &advice[0]);
             if summary.fatal.is_some() {
                 out.push_str("  An error on any node aborts the scheduling attempt: the pod stays pending on every node.\n");
+            }
+            for f in &summary.release_faults {
+                out.push_str(&format!(
+                    "  {}\n",
+                    crate::render::terminal::one_line(&f.text())
+                ));
             }
             out
         }

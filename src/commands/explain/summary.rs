@@ -237,6 +237,10 @@ fn lines(v: &Verdict, names: &str, color: bool) -> String {
         let verdict = format!("{names} {} on any of {n} {}.", cannot(s.pod), nodes(n));
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
     }
+    // Faults of the release's scheduler that decide the answer.
+    for f in &s.release_faults {
+        out.push_str(&format!("  {}\n", one_line(&f.text())));
+    }
     // What the release's scheduler ignores, and why: it changes nothing.
     for i in &s.ignored {
         let why = if i.by_default {

@@ -621,6 +621,8 @@ mod derived_tests;
 
 #[cfg(test)]
 mod counter_tests;
+#[cfg(test)]
+mod first_available_tests;
 
 #[cfg(test)]
 mod release_tests;

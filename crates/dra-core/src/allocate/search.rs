@@ -72,9 +72,11 @@ impl<'a> Search<'a> {
         format!("{}/{}/{}", p.driver, p.name, p.devices[r.index].name)
     }
 
-    /// Class then request selectors; a CEL error is fatal.
-    pub(super) fn selectable(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
-        let key = (r, req.key);
+    /// Class then request selectors (a CEL error is fatal), the answer
+    /// remembered (and looked up) under request key `cache`, as upstream's
+    /// `deviceMatchesRequest` is keyed by the request indices it is given.
+    fn selectable_as(&mut self, r: DevRef, req: &Req<'a>, cache: usize) -> Result<bool, Fatal> {
+        let key = (r, cache);
         if let Some(v) = self.selectable.get(&key) {
             return Ok(*v);
         }
@@ -160,7 +162,11 @@ impl<'a> Search<'a> {
     /// and the request's selectors (a CEL error is fatal), and only then the
     /// device's own node selection.
     pub(super) fn is_selectable(&mut self, r: DevRef, req: &Req<'a>) -> Result<bool, Fatal> {
-        if !self.selectable(r, req)? {
+        self.is_selectable_as(r, req, req.key)
+    }
+
+    fn is_selectable_as(&mut self, r: DevRef, req: &Req<'a>, cache: usize) -> Result<bool, Fatal> {
+        if !self.selectable_as(r, req, cache)? {
             return Ok(false);
         }
         Ok(self.pools[r.pool].device_on_node(r.index))
@@ -558,6 +564,17 @@ impl<'a> Search<'a> {
             let Some(token) = self.allocate_device(r, req, true)? else {
                 return Ok(false);
             };
+            // 1.34 and 1.35 go on to the next device without the
+            // subrequest's index (allocateOne's `deviceIndices{claimIndex,
+            // requestIndex, deviceIndex + 1}`): as the first subrequest,
+            // whatever it asks. Fixed in 1.36 by e0e0199.
+            let next = match at.sub {
+                Some(_) if self.first_available_all_bug() => At {
+                    sub: Some(0),
+                    ..next
+                },
+                _ => next,
+            };
             let done = self.allocate_one(next, 0, cands);
             if !matches!(done, Ok(true)) {
                 self.release(token);
@@ -603,12 +620,20 @@ impl<'a> Search<'a> {
             for slot in &plan.slots {
                 match slot {
                     Slot::Exact(r) => {
-                        min_devices = min_devices.saturating_add(self.validate_request(r)?)
+                        min_devices = min_devices.saturating_add(self.validate_request(r, r.key)?)
                     }
                     Slot::First(subs) => {
                         let mut least = usize::MAX;
-                        for r in subs {
-                            least = least.min(self.validate_request(r)?);
+                        for (i, r) in subs.iter().enumerate() {
+                            // 1.34 and 1.35 set the subrequest's index in the
+                            // request key after validating it: subrequest i
+                            // is validated under i-1's key, so an All one
+                            // reads (and leaves) selector answers there.
+                            let cache = match self.first_available_all_bug() {
+                                true => subs[i.saturating_sub(1)].key,
+                                false => r.key,
+                            };
+                            least = least.min(self.validate_request(r, cache)?);
                         }
                         min_devices = min_devices.saturating_add(least);
                     }
@@ -629,7 +654,16 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    pub(super) fn validate_request(&mut self, req: &Req<'a>) -> Result<usize, Fatal> {
+    /// Whether the release has the two faults of allocationMode All inside
+    /// firstAvailable that kubernetes e0e0199 fixed in 1.36 (all three
+    /// implementations of release-1.34 and release-1.35).
+    fn first_available_all_bug(&self) -> bool {
+        self.gates.version < crate::gates::Version::V1_36
+    }
+
+    /// Validates one request (upstream's `validateDeviceRequest`); an All
+    /// request's selector answers are kept under request key `cache`.
+    pub(super) fn validate_request(&mut self, req: &Req<'a>, cache: usize) -> Result<usize, Fatal> {
         if !req.all {
             return Ok(req.count);
         }
@@ -654,7 +688,7 @@ impl<'a> Search<'a> {
             }
             for i in 0..p.devices.len() {
                 let r = DevRef { pool: pi, index: i };
-                if !self.is_selectable(r, req)? {
+                if !self.is_selectable_as(r, req, cache)? {
                     continue;
                 }
                 if self.gates.enabled(Gate::DRAConsumableCapacity)

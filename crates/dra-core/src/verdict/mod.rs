@@ -162,6 +162,9 @@ pub struct Verdict {
     /// Devices of that allocation whose binding kube-scheduler waits for
     /// (binding conditions not all True yet).
     pub binding_waits: Vec<crate::binding::BindingWait>,
+    /// Faults of the release's scheduler that the claims meet: the answer
+    /// is that scheduler's, and says so.
+    pub release_faults: Vec<ReleaseFault>,
 }
 
 /// What happens to the pod, in the operator's words.
@@ -531,6 +534,11 @@ impl Verdict {
             })),
             "evictions": self.evictions,
             "bindingWaits": self.binding_waits,
+            "releaseFaults": self.release_faults.iter().map(|f| json!({
+                "kind": f.kind, "claim": f.claim, "request": f.request,
+                "release": f.release.to_string(), "fixedIn": f.fixed_in.to_string(),
+                "fix": f.fix, "message": f.text(),
+            })).collect::<Vec<_>>(),
             "ignored": self.ignored.iter().map(|i| {
                 let mut v = json!({
                     "kind": i.kind, "name": i.name, "gate": i.gate.name(), "byDefault": i.by_default,
@@ -547,9 +555,11 @@ impl Verdict {
 mod advice;
 mod blocking;
 mod eviction;
+mod release_faults;
 #[cfg(test)]
 mod tests;
 
 pub use advice::{advise, Advice, AdviceKind};
 pub use blocking::{blocking, blocking_step};
 pub use eviction::{evictions, Eviction};
+pub use release_faults::{release_faults, FaultKind, ReleaseFault};
