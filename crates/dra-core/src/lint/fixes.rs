@@ -2,7 +2,7 @@
 //! as minimal edits of the files. Every fix is checked by linting again: one
 //! after which a finding appears that was not there before is not applied.
 
-use super::{lint, registry, Settings, SourceFile};
+use super::{lint_with, registry, Settings, SourceFile, Undecodable};
 use crate::diag::Diagnostic;
 use crate::fix::{Applicability, FixInput};
 use crate::gates::FeatureGates;
@@ -98,7 +98,7 @@ fn key(d: &Diagnostic) -> (String, usize, String, String, String) {
 /// `unsafe_fixes`), each only if linting the result finds nothing that was
 /// not found before.
 pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> FixRun {
-    let before = lint(files, Vec::new(), settings);
+    let before = lint_with(files, Vec::new(), settings, Undecodable::Checked);
     let mut offers: Vec<Offer> = offers(files, &before.diagnostics, &settings.gates)
         .into_iter()
         .filter(|o| unsafe_fixes || o.applicability == Applicability::Safe)
@@ -153,7 +153,7 @@ pub fn run(files: &[SourceFile], settings: &Settings, unsafe_fixes: bool) -> Fix
             .collect()
     };
     let clean = |candidate: &[SourceFile]| {
-        lint(candidate, Vec::new(), settings)
+        lint_with(candidate, Vec::new(), settings, Undecodable::Checked)
             .diagnostics
             .iter()
             .all(|d| known.contains(&key(d)))

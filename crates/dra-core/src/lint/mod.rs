@@ -12,7 +12,7 @@ pub mod suppress;
 mod update;
 pub mod walk;
 
-use crate::diag::{Diagnostic, ErrorType, Label, Severity, Summary};
+use crate::diag::{Diagnostic, ErrorType, Label, ObjectRef, Severity, Summary};
 use crate::gates::FeatureGates;
 use crate::model::{self, ApiVersion, DocumentProblem, Object, ObjectKind};
 use crate::schema::{self, ShapeFinding};
@@ -525,6 +525,28 @@ pub const MAX_FINDINGS_PER_SOURCE: usize = 1000;
 
 /// Lints files as kube-apiserver (and a cross-object linter) would see them.
 pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> LintResult {
+    lint_with(files, pre, settings, Undecodable::AsTheApiserver)
+}
+
+/// What lint does with an object whose body does not decode.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Undecodable {
+    /// Reports its decoding findings only, as kube-apiserver answers 400
+    /// Bad Request before validating anything.
+    AsTheApiserver,
+    /// Checks it all the same, reading what does not decode as unset:
+    /// `--fix` compares findings before and after its edits, and a fix
+    /// that makes an object decode must not count the findings it merely
+    /// reveals as new ones.
+    Checked,
+}
+
+pub(crate) fn lint_with(
+    files: &[SourceFile],
+    pre: Vec<Diagnostic>,
+    settings: &Settings,
+    undecodable_objects: Undecodable,
+) -> LintResult {
     use rayon::prelude::*;
     let mut diagnostics = pre;
     // Files, objects and rules are independent of each other: each stage
@@ -559,7 +581,7 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         objects.extend(parsed.objects);
     }
     let stored = crate::stored::Stored::new(&settings.stored);
-    let prepared: Vec<(Option<Object>, Vec<Diagnostic>)> = objects
+    let prepared: Vec<prepare::Prepared> = objects
         .into_par_iter()
         .map(|obj| {
             let old = stored.get(&obj);
@@ -567,10 +589,23 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         })
         .collect();
     let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());
-    for (obj, found) in prepared {
-        diagnostics.extend(found);
-        checked.extend(obj);
+    // Objects whose body does not decode: kube-apiserver validates nothing
+    // of them (400 Bad Request), so no validation finding is theirs.
+    let mut undecodable: Vec<(usize, usize, ObjectRef)> = Vec::new();
+    for p in prepared {
+        diagnostics.extend(p.found);
+        if let (true, Some(o), Undecodable::AsTheApiserver) =
+            (p.undecodable, &p.object, undecodable_objects)
+        {
+            undecodable.push((o.file, o.document, o.reference.clone()));
+        }
+        checked.extend(p.object);
     }
+    let decodes = |o: &Object| {
+        !undecodable
+            .iter()
+            .any(|(f, d, r)| *f == o.file && *d == o.document && *r == o.reference)
+    };
     let own_inventory =
         (settings.inventory.is_none() && settings.inventory_from_input).then(|| {
             crate::inventory::devices(&checked, crate::cel::list_values_converted(&settings.gates))
@@ -603,6 +638,11 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
                 .stored
                 .get(obj)
                 .map(|old| update::Skipped::of(cx.gates.version, obj, old));
+            // Its decoding findings say all there is of an object that does
+            // not decode: every other check would read values it lacks.
+            if !decodes(obj) {
+                return found;
+            }
             for r in &rules {
                 match r.check {
                     Check::Object(kinds, f) if !settings.status && kinds.contains(&obj.kind) => {
@@ -639,7 +679,15 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
         })
         .collect();
     diagnostics.extend(per_object.into_iter().flatten());
-    diagnostics.extend(cross_object.into_iter().flatten());
+    // A cross-object rule of the apiserver's says nothing of an object
+    // that does not decode either.
+    diagnostics.extend(cross_object.into_iter().flatten().filter(|d| {
+        let theirs = |(f, doc, r): &(usize, usize, ObjectRef)| {
+            *f == d.file && *doc == d.document && d.object.as_ref() == Some(r)
+        };
+        !(undecodable.iter().any(theirs)
+            && registry::find(d.rule).is_some_and(|r| r.origin == Origin::Apiserver))
+    }));
     // Selection and suppression comments apply to every finding alike.
     diagnostics.retain(|d| settings.selection_for(d.file).allows(d.rule));
     suppress::apply(files, &checked, &mut diagnostics, settings);

@@ -7,8 +7,7 @@ use super::*;
 enum VersionCheck {
     /// Served, perhaps with a DRA-A001 warning.
     Served(Option<Diagnostic>),
-    /// Not validated, with its one finding: DRA-A002 (refused before
-    /// validation) or DRA-A003 (a kind kubectl-dra does not model).
+    /// Refused before validation (DRA-A002), with its one finding.
     Refused(Diagnostic),
 }
 
@@ -128,20 +127,37 @@ fn newest(kind: ObjectKind, gates: &FeatureGates) -> String {
         .map_or("resource.k8s.io/v1".into(), |e| e.api_version())
 }
 
+/// An object made ready for the rules, and what preparing it found.
+pub(super) struct Prepared {
+    /// `None` for objects no rule should see.
+    pub object: Option<Object>,
+    pub found: Vec<Diagnostic>,
+    /// The body does not decode (a value of the wrong type, a quantity or
+    /// time that does not parse): kube-apiserver answers 400 Bad Request
+    /// before its strategy and validation run, so `found` is all it says.
+    pub undecodable: bool,
+}
+
 /// Converts an object to v1 where needed and decodes it as the apiserver
-/// would (dropping gated fields); `None` for objects no rule should see.
-/// `obj` decoded and its gated fields dropped as the strategy does on create,
-/// or on update of `old` (whose gates in use keep their fields).
+/// would (dropping gated fields): `obj` decoded and its gated fields
+/// dropped as the strategy does on create, or on update of `old` (whose
+/// gates in use keep their fields).
 pub(super) fn prepare(
     mut obj: Object,
     gates: &FeatureGates,
     old: Option<&Object>,
     status: bool,
-) -> (Option<Object>, Vec<Diagnostic>) {
+) -> Prepared {
     let mut found: Vec<Diagnostic> = match api_version_diag(&obj, gates) {
         VersionCheck::Served(d) => d.into_iter().collect(),
-        // Refused before validation, or not modelled: nothing else applies.
-        VersionCheck::Refused(d) => return (None, vec![d]),
+        // Refused before validation: nothing else applies.
+        VersionCheck::Refused(d) => {
+            return Prepared {
+                object: None,
+                found: vec![d],
+                undecodable: false,
+            }
+        }
     };
     // A v1beta1 object is decoded in its own shape (the paths of decoding
     // errors are those of the file), then converted; its gated fields are
@@ -161,8 +177,20 @@ pub(super) fn prepare(
         }
         // Nodes are read, not validated: the stored-state rules (DRA-H)
         // compare slices and pods with them.
-        ApiVersion::Other if obj.kind == ObjectKind::Node => return (Some(obj), found),
-        ApiVersion::Other if obj.kind.is_dra() => return (None, found),
+        ApiVersion::Other if obj.kind == ObjectKind::Node => {
+            return Prepared {
+                object: Some(obj),
+                found,
+                undecodable: false,
+            }
+        }
+        ApiVersion::Other if obj.kind.is_dra() => {
+            return Prepared {
+                object: None,
+                found,
+                undecodable: false,
+            }
+        }
         _ => {}
     }
     let kept = old.map_or_else(Vec::new, |old| stored_gates_in_use(old, gates, status));
@@ -206,6 +234,18 @@ pub(super) fn prepare(
         // PrepareForUpdate: DRA-V169): nothing in it is dropped on its own.
         findings.retain(|f| !(in_status(f) && matches!(f, schema::ShapeFinding::Dropped { .. })));
     }
+    let undecodable = findings.iter().any(|f| {
+        matches!(
+            f,
+            schema::ShapeFinding::WrongType { .. }
+                | schema::ShapeFinding::BadQuantity { .. }
+                | schema::ShapeFinding::BadTime { .. }
+        )
+    });
+    if undecodable {
+        // Nothing is dropped from a body that does not decode.
+        findings.retain(|f| !matches!(f, schema::ShapeFinding::Dropped { .. }));
+    }
     let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
     found.extend(
         findings
@@ -220,7 +260,11 @@ pub(super) fn prepare(
             ));
         }
     }
-    (Some(obj), found)
+    Prepared {
+        object: Some(obj),
+        found,
+        undecodable,
+    }
 }
 
 /// The gates whose fields a stored object uses (in the v1 shape) although
