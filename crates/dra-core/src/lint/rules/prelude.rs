@@ -125,6 +125,17 @@ pub(crate) fn check_name_as(obj: &Object, format: NameFormat, out: &mut Sink<'_>
     }
 }
 
+/// A status written with the object (not null): the registry resets it on
+/// create and update, so it is Reset, not an error (the object is
+/// accepted, but not stored as written).
+pub(crate) fn report_status_discarded(obj: &Object, message: &str, note: &str, out: &mut Sink<'_>) {
+    let Some(e) = entry(&obj.root, "status").filter(|e| !e.value.is_null()) else {
+        return;
+    };
+    out.report(obj, Reset, "status", e.key_span, message)
+        .note(note);
+}
+
 /// A string field's value as Go decodes it (see [`get_str_or_zero`]).
 pub(crate) fn string_or_zero(value: Option<&Node>) -> Option<&str> {
     match value {

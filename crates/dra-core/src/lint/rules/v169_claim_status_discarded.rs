@@ -10,20 +10,11 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(e) = entry(&obj.root, "status") else {
-        return;
-    };
-    if e.value.is_null() {
-        return;
-    }
-    // Reset, not Warning: the claim is accepted, but not stored as written
-    // (strategy.go PrepareForCreate: claim.Status = ResourceClaimStatus{}).
-    out.report(
+    // strategy.go PrepareForCreate: claim.Status = ResourceClaimStatus{}.
+    report_status_discarded(
         obj,
-        Reset,
-        "status",
-        e.key_span,
         "the apiserver discards a claim's status when the claim is created or updated",
-    )
-    .note("the scheduler and drivers write it through the status subresource");
+        "the scheduler and drivers write it through the status subresource",
+        out,
+    );
 }

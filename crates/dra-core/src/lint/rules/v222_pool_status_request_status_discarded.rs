@@ -10,18 +10,10 @@ declare_rule! {
 }
 
 fn check(_: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    let Some(e) = entry(&obj.root, "status") else {
-        return;
-    };
-    if e.value.is_null() {
-        return;
-    }
-    out.report(
+    report_status_discarded(
         obj,
-        Reset,
-        "status",
-        e.key_span,
         "the apiserver discards a ResourcePoolStatusRequest's status when the request is created or updated",
-    )
-    .note("kube-controller-manager writes it through the status subresource");
+        "kube-controller-manager writes it through the status subresource",
+        out,
+    );
 }

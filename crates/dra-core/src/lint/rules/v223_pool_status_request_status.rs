@@ -89,7 +89,8 @@ fn check(cx: &Ctx<'_>, obj: &Object, old: Option<&Object>, out: &mut Sink<'_>) {
 
 /// `Validate_PoolStatus`: the tags of each field, in declaration order.
 fn check_pool(obj: &Object, pool: &Node, path: &str, out: &mut Sink<'_>) {
-    if pool.as_map().is_none() {
+    // null decodes as Go's zero PoolStatus; another type does not decode.
+    if !pool.is_null() && pool.as_map().is_none() {
         return;
     }
     check_driver(obj, pool, &format!("{path}.driver"), out);
