@@ -631,3 +631,32 @@ fn rendered_charts_are_attributed_to_their_templates() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot edit rendered Helm output"));
     assert_eq!(std::fs::read(&saved).unwrap(), text);
 }
+
+/// DRA-A001 on a ResourcePoolStatusRequest says the kind has no other
+/// version, not how v1beta1 claims and slices convert to v1.
+#[test]
+fn alpha_pool_status_request_has_no_other_version() {
+    let (json, _) = stdout(&[
+        "lint",
+        "--kubernetes-version",
+        "1.36",
+        "--feature-gates",
+        "DRAResourcePoolStatus=true",
+        "-o",
+        "json",
+        "testdata/fixtures/rules/v220-pass.yaml",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let a001 = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["rule"] == "DRA-A001")
+        .expect("DRA-A001");
+    let notes = a001["notes"].to_string();
+    assert!(
+        notes.contains("ResourcePoolStatusRequest has no other version"),
+        "{notes}"
+    );
+    assert!(!notes.contains("basic"), "{notes}");
+}

@@ -107,6 +107,7 @@ fn api_version_diag(obj: &Object, gates: &FeatureGates) -> VersionCheck {
                 format!("{api} is {off}{instead}")
             };
             notes.push(match obj.api {
+                _ if obj.kind == ObjectKind::ResourcePoolStatusRequest => format!("{kind} has no other version: checked in this one"),
                 ApiVersion::V1Beta1 | ApiVersion::V1Alpha3 if obj.kind != ObjectKind::DeviceTaintRule => "in v1, device fields move out of `basic` and request fields into `exactly`; decoded here in this version's shape, then validated after that conversion".into(),
                 _ => "this version has the v1 shape: change the apiVersion; checked here as v1".into(),
             });
