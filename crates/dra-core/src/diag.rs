@@ -76,7 +76,7 @@ impl fmt::Display for ErrorType {
 }
 
 /// Which object a finding is about, as `kubectl` names it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct ObjectRef {
     #[serde(rename = "apiVersion")]
     pub api_version: String,

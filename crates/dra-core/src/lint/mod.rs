@@ -591,20 +591,21 @@ pub(crate) fn lint_with(
     let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());
     // Objects whose body does not decode: kube-apiserver validates nothing
     // of them (400 Bad Request), so no validation finding is theirs.
-    let mut undecodable: Vec<(usize, usize, ObjectRef)> = Vec::new();
+    // A set: looked up for every object and finding (a file of broken
+    // objects must not make this quadratic).
+    let mut undecodable: std::collections::HashSet<(usize, usize, ObjectRef)> =
+        std::collections::HashSet::new();
     for p in prepared {
         diagnostics.extend(p.found);
         if let (true, Some(o), Undecodable::AsTheApiserver) =
             (p.undecodable, &p.object, undecodable_objects)
         {
-            undecodable.push((o.file, o.document, o.reference.clone()));
+            undecodable.insert((o.file, o.document, o.reference.clone()));
         }
         checked.extend(p.object);
     }
     let decodes = |o: &Object| {
-        !undecodable
-            .iter()
-            .any(|(f, d, r)| *f == o.file && *d == o.document && *r == o.reference)
+        undecodable.is_empty() || !undecodable.contains(&(o.file, o.document, o.reference.clone()))
     };
     let own_inventory =
         (settings.inventory.is_none() && settings.inventory_from_input).then(|| {
@@ -682,11 +683,12 @@ pub(crate) fn lint_with(
     // A cross-object rule of the apiserver's says nothing of an object
     // that does not decode either.
     diagnostics.extend(cross_object.into_iter().flatten().filter(|d| {
-        let theirs = |(f, doc, r): &(usize, usize, ObjectRef)| {
-            *f == d.file && *doc == d.document && d.object.as_ref() == Some(r)
+        let theirs = || match &d.object {
+            Some(r) => undecodable.contains(&(d.file, d.document, r.clone())),
+            None => false,
         };
-        !(undecodable.iter().any(theirs)
-            && registry::find(d.rule).is_some_and(|r| r.origin == Origin::Apiserver))
+        undecodable.is_empty()
+            || !(registry::find(d.rule).is_some_and(|r| r.origin == Origin::Apiserver) && theirs())
     }));
     // Selection and suppression comments apply to every finding alike.
     diagnostics.retain(|d| settings.selection_for(d.file).allows(d.rule));

@@ -136,6 +136,30 @@ pub(crate) fn report_status_discarded(obj: &Object, message: &str, note: &str, o
         .note(note);
 }
 
+/// `spec: Invalid value: field is immutable` when the file's spec (`new`,
+/// as the apiserver compares it) differs from the stored one (`was`), with
+/// the first difference; `stored` names the stored object for the note.
+pub(crate) fn report_spec_changed(
+    obj: &Object,
+    new: &serde_json::Value,
+    was: &serde_json::Value,
+    stored: &str,
+    out: &mut Sink<'_>,
+) {
+    let Some((path, now, before)) = crate::stored::first_difference("spec", new, was) else {
+        return;
+    };
+    let span = entry(&obj.root, "spec").map_or_else(|| missing_span(&obj.root), |e| e.key_span);
+    let shown =
+        |v: &Option<serde_json::Value>| v.as_ref().map_or("unset".to_owned(), |v| v.to_string());
+    out.report(obj, Invalid, "spec", span, "field is immutable")
+        .note(format!(
+            "{path} is {} in the file and {} in the stored {stored}",
+            shown(&now),
+            shown(&before)
+        ));
+}
+
 /// A string field's value as Go decodes it (see [`get_str_or_zero`]).
 pub(crate) fn string_or_zero(value: Option<&Node>) -> Option<&str> {
     match value {

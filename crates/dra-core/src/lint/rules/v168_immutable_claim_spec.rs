@@ -35,18 +35,11 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         _ => crate::stored::comparable_claim_spec(spec),
     };
-    let Some((path, new, was)) =
-        crate::stored::first_difference("spec", &comparable(&e.value), &comparable(old_spec))
-    else {
-        return;
-    };
-    let shown =
-        |v: &Option<serde_json::Value>| v.as_ref().map_or("unset".to_owned(), |v| v.to_string());
-    out.report(obj, Invalid, "spec", e.key_span, "field is immutable")
-        .note(format!(
-            "{path} is {} in the file and {} in the stored {:?}",
-            shown(&new),
-            shown(&was),
-            obj.kind
-        ));
+    report_spec_changed(
+        obj,
+        &comparable(&e.value),
+        &comparable(old_spec),
+        &format!("{:?}", obj.kind),
+        out,
+    );
 }

@@ -24,17 +24,5 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         v
     };
-    let (new, was) = (spec(obj), spec(old));
-    let Some((path, now, before)) = crate::stored::first_difference("spec", &new, &was) else {
-        return;
-    };
-    let span = entry(&obj.root, "spec").map_or_else(|| missing_span(&obj.root), |e| e.key_span);
-    let shown =
-        |v: &Option<serde_json::Value>| v.as_ref().map_or("unset".to_owned(), |v| v.to_string());
-    out.report(obj, Invalid, "spec", span, "field is immutable")
-        .note(format!(
-            "{path} is {} in the file and {} in the stored request",
-            shown(&now),
-            shown(&before)
-        ));
+    report_spec_changed(obj, &spec(obj), &spec(old), "request", out);
 }
