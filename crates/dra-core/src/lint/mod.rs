@@ -435,6 +435,7 @@ fn shape_to_diag(obj: &Object, f: ShapeFinding, gates: &FeatureGates) -> Diagnos
             span,
             expected,
             got,
+            ..
         } => (
             &rules::s002_wrong_type::RULE,
             path,
@@ -585,7 +586,13 @@ pub(crate) fn lint_with(
         .into_par_iter()
         .map(|obj| {
             let old = stored.get(&obj);
-            prepare::prepare(obj, &settings.gates, old, settings.status)
+            prepare::prepare(
+                obj,
+                &settings.gates,
+                old,
+                settings.status,
+                undecodable_objects,
+            )
         })
         .collect();
     let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());

@@ -148,6 +148,7 @@ pub(super) fn prepare(
     gates: &FeatureGates,
     old: Option<&Object>,
     status: bool,
+    undecodable_objects: Undecodable,
 ) -> Prepared {
     let mut found: Vec<Diagnostic> = match api_version_diag(&obj, gates) {
         VersionCheck::Served(d) => d.into_iter().collect(),
@@ -228,24 +229,27 @@ pub(super) fn prepare(
     };
     if status {
         // A status write keeps the stored spec and metadata (the status
-        // strategy's PrepareForUpdate): only the status is decoded.
-        findings.retain(in_status);
+        // strategy's PrepareForUpdate), but the handler decodes the whole
+        // body first: a value anywhere that does not decode fails it.
+        findings.retain(|f| in_status(f) || f.is_decode_fault());
     } else {
         // Decoded strictly, then discarded whole (PrepareForCreate,
         // PrepareForUpdate: DRA-V169): nothing in it is dropped on its own.
         findings.retain(|f| !(in_status(f) && matches!(f, schema::ShapeFinding::Dropped { .. })));
     }
-    let undecodable = findings.iter().any(|f| {
-        matches!(
-            f,
-            schema::ShapeFinding::WrongType { .. }
-                | schema::ShapeFinding::BadQuantity { .. }
-                | schema::ShapeFinding::BadTime { .. }
-        )
-    });
+    let undecodable = findings.iter().any(schema::ShapeFinding::is_decode_fault);
+    let mut not_reported: Vec<String> = Vec::new();
+    let mut reported_path: Option<String> = None;
     if undecodable {
         // Nothing is dropped from a body that does not decode.
         findings.retain(|f| !matches!(f, schema::ShapeFinding::Dropped { .. }));
+        if undecodable_objects == Undecodable::AsTheApiserver {
+            not_reported = keep_reported_fault(&mut findings);
+            reported_path = findings
+                .iter()
+                .find(|f| f.is_decode_fault())
+                .map(|f| f.path().to_owned());
+        }
     }
     let more = findings.len().saturating_sub(MAX_FINDINGS_PER_SOURCE);
     found.extend(
@@ -259,6 +263,15 @@ pub(super) fn prepare(
             last.notes.push(format!(
                 "{more} more decoding findings in this object are not shown"
             ));
+        }
+    }
+    if !not_reported.is_empty() {
+        let reported = reported_path.as_deref();
+        if let Some(d) = found
+            .iter_mut()
+            .find(|d| Some(d.field.as_str()) == reported)
+        {
+            d.notes.push(not_reported_note(&not_reported));
         }
     }
     Prepared {
@@ -288,4 +301,46 @@ fn stored_gates_in_use(
         }
     }
     schema::gates_in_use(old.kind, root, gates)
+}
+
+/// Keeps, of the body's decoding faults, the one kube-apiserver reports
+/// (`schema::first_fault`: it answers with a single decoding error) and
+/// returns the paths of the others, in the order the request holds them.
+fn keep_reported_fault(findings: &mut Vec<schema::ShapeFinding>) -> Vec<String> {
+    let Some(first) = schema::first_fault::first_fault(findings) else {
+        return Vec::new();
+    };
+    let mut others: Vec<String> = Vec::new();
+    let mut i = 0;
+    findings.retain(|f| {
+        let keep = i == first || !f.is_decode_fault();
+        if !keep {
+            others.push(f.path().to_owned());
+        }
+        i += 1;
+        keep
+    });
+    others.sort_by(|a, b| schema::first_fault::json_order(a, b));
+    others
+}
+
+/// Says which other values of the object fail to decode: the apiserver
+/// names one per request, a linter can name them all at once.
+fn not_reported_note(paths: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut list = paths
+        .iter()
+        .take(SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if paths.len() > SHOWN {
+        list.push_str(&format!(" and {} more", paths.len() - SHOWN));
+    }
+    format!(
+        "kube-apiserver answers with this one decoding error; {} more value{} of this object do{} not decode either: {list}",
+        paths.len(),
+        if paths.len() == 1 { "" } else { "s" },
+        if paths.len() == 1 { "es" } else { "" },
+    )
 }

@@ -137,6 +137,10 @@ pub enum ShapeFinding {
         span: Span,
         expected: &'static str,
         got: String,
+        /// The type decodes itself (`resource.Quantity`, `metav1.Time`):
+        /// its `UnmarshalJSON` error stops the decoder, where a plain
+        /// type mismatch is kept and decoding goes on.
+        ends_decoding: bool,
     },
     BadQuantity {
         path: String,
@@ -165,6 +169,26 @@ impl ShapeFinding {
             | ShapeFinding::BadQuantity { path, .. }
             | ShapeFinding::BadTime { path, .. }
             | ShapeFinding::Dropped { path, .. } => path,
+        }
+    }
+
+    /// The body does not decode: kube-apiserver answers 400 Bad Request.
+    pub fn is_decode_fault(&self) -> bool {
+        matches!(
+            self,
+            ShapeFinding::WrongType { .. }
+                | ShapeFinding::BadQuantity { .. }
+                | ShapeFinding::BadTime { .. }
+        )
+    }
+
+    /// The fault comes from a type's own `UnmarshalJSON`, which stops the
+    /// decoder there (see [`first_fault`]).
+    pub fn ends_decoding(&self) -> bool {
+        match self {
+            ShapeFinding::WrongType { ends_decoding, .. } => *ends_decoding,
+            ShapeFinding::BadQuantity { .. } | ShapeFinding::BadTime { .. } => true,
+            _ => false,
         }
     }
 
@@ -418,6 +442,7 @@ fn walk_ty(
         span: node.span,
         expected,
         got: node.kind().to_string(),
+        ends_decoding: matches!(ty, Quantity | Time),
     };
     match ty {
         Any => {}
@@ -511,6 +536,7 @@ fn walk_ty(
 
 mod core;
 mod fields;
+pub mod first_fault;
 pub mod pod;
 mod rbac;
 mod status;
