@@ -24,7 +24,8 @@ fn big_inventory(broken: bool) -> String {
     if broken {
         docs.insert(
             12_000,
-            "apiVersion: v1\nkind: Node\nmetadata:\n  name: dup\n  name: again\n".to_owned(),
+            "apiVersion: v1\nkind: Node\nmetadata:\n  name: broken\n  labels: {a: [1, 2}\n"
+                .to_owned(),
         );
     }
     docs.join("---\n")
@@ -84,8 +85,10 @@ fn a_large_broken_file_names_the_same_line_as_one_read() {
     );
     let file_err = String::from_utf8_lossy(&file.stderr).replace(&path, "<input>");
     let stdin_err = String::from_utf8_lossy(&stdin.stderr).replace("<stdin>", "<input>");
+    // The line of the broken flow sequence, counted in the whole text.
+    let line = text.lines().position(|l| l.contains("[1, 2}")).unwrap() + 1;
     assert!(
-        file_err.contains("already defined at line"),
+        file_err.contains(&format!("<input>:{line}: invalid YAML")),
         "{file_err:?} (exit {:?}); stdout {:?}",
         file.status.code(),
         String::from_utf8_lossy(&file.stdout)
@@ -94,4 +97,21 @@ fn a_large_broken_file_names_the_same_line_as_one_read() {
             .collect::<String>()
     );
     assert_eq!(file_err, stdin_err);
+}
+
+#[test]
+fn a_repeated_key_is_read_as_kubectl_reads_it() {
+    // kubectl's YAML-to-JSON conversion keeps a repeated key's last value
+    // (sigs.k8s.io/yaml YAMLToJSON, not the strict variant): the claim asks
+    // for the class that exists, and the file is no error.
+    let text = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\nspec:\n  selectors:\n  - cel: {expression: device.driver == \"gpu.example.com\"}\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: one-gpu, namespace: default}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: missing.example.com\n        deviceClassName: gpu.example.com\n---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  nodeName: worker-0\n  pool: {name: worker-0, generation: 1, resourceSliceCount: 1}\n  devices:\n  - name: gpu-0\n";
+    let (file, stdin, _) = through_file_and_stdin(
+        "repeated-key",
+        text,
+        &["explain", "claim", "default/one-gpu", "-o", "json"],
+    );
+    assert_eq!(file.stdout, stdin.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&file.stdout)
+        .unwrap_or_else(|e| panic!("{e}: stderr {}", String::from_utf8_lossy(&file.stderr)));
+    assert_eq!(v["verdict"]["schedulable"], true, "{v}");
 }

@@ -23,7 +23,7 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
         let (objects, problems) =
             dra_core::lint::load_objects(&sources, dra_core::yaml::Limits::default());
         if let Some(p) = problems.first() {
-            return Err(format!("{}: {}", args.name, p.message()));
+            return Err(p.located(&args.name));
         }
         let workload = objects
             .iter()

@@ -278,7 +278,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
                 let name = sources
                     .get(p.file)
                     .map_or("<inventory>", |s| s.name.as_str());
-                return Err(format!("--inventory {name}: {}", p.message()));
+                return Err(format!("--inventory {}", p.located(name)));
             }
             Some(dra_core::inventory::devices(&objects, list_types))
         }
@@ -315,7 +315,7 @@ pub fn run(args: &LintArgs) -> Result<Outcome, String> {
             let (objects, problems) = lint::load_objects(&sources, Limits::default());
             if let Some(p) = problems.first() {
                 let name = sources.get(p.file).map_or("<stored>", |s| s.name.as_str());
-                return Err(format!("--stored {name}: {}", p.message()));
+                return Err(format!("--stored {}", p.located(name)));
             }
             objects.into_iter().filter(update_kinds).collect()
         }

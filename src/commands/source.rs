@@ -74,7 +74,7 @@ pub fn what_if_quiet(
         let (new, problems) = load_objects(&sources, Limits::default());
         if let Some(p) = problems.first() {
             let name = sources.get(p.file).map_or("<input>", |s| s.name.as_str());
-            return Err(format!("--apply {name}: {}", p.message()));
+            return Err(format!("--apply {}", p.located(name)));
         }
         done.extend(whatif::apply(objects, new));
     }
@@ -244,7 +244,7 @@ pub fn load(
         let (names, objects, problems) = load_files(files)?;
         if let Some(p) = problems.first() {
             let name = names.get(p.file).map_or("<input>", String::as_str);
-            return Err(format!("{name}: {}", p.message()));
+            return Err(p.located(name));
         }
         let facts = snapshot_facts(&objects)?;
         let gates = resolve_gates(

@@ -187,6 +187,10 @@ impl DocumentProblem {
 pub struct ParsedFile {
     pub objects: Vec<Object>,
     pub problems: Vec<DocumentProblem>,
+    /// The 1-based line of each problem, in step with `problems`: a reader
+    /// that drops the text (an inventory read in pieces) can still say
+    /// where a problem is.
+    pub problem_lines: Vec<u32>,
     /// Documents that are YAML but no Kubernetes object at all (a Helm
     /// `values.yaml`, a workflow, `.pre-commit-config.yaml`: a mapping with
     /// neither `apiVersion` nor `kind`, or a top-level list or scalar).
@@ -452,8 +456,10 @@ fn add_documents(
     prev_end_line: &mut u32,
     out: &mut ParsedFile,
 ) {
-    out.problems
-        .extend(loaded.errors.into_iter().map(DocumentProblem::Load));
+    for e in loaded.errors {
+        out.problem_lines.push(line(e.span.start));
+        out.problems.push(DocumentProblem::Load(e));
+    }
     out.shared.extend(loaded.shared);
     for doc in loaded.documents {
         let doc_first = *prev_end_line + 1;
@@ -472,6 +478,7 @@ fn add_documents(
         let mut queue = vec![(doc.root, doc_first)];
         while let Some((root, first_line)) = queue.pop() {
             if !matches!(root.value, Value::Map(_)) {
+                out.problem_lines.push(line(root.span.start));
                 out.problems.push(DocumentProblem::NotAnObject {
                     document: doc.index,
                     node_kind: root.kind().to_string(),
@@ -491,6 +498,7 @@ fn add_documents(
                     "kind"
                 };
                 let span = root.entry(field).map_or(root.span, |e| e.value.span);
+                out.problem_lines.push(line(span.start));
                 out.problems.push(DocumentProblem::MissingTypeMeta {
                     document: doc.index,
                     field,

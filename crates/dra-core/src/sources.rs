@@ -15,12 +15,22 @@ pub struct SourceFile {
 pub struct LoadProblem {
     /// The index of the file in the input.
     pub file: usize,
+    /// Its 1-based line in the file (0 when not known).
+    pub line: u32,
     pub problem: DocumentProblem,
 }
 
 impl LoadProblem {
     pub fn message(&self) -> String {
         self.problem.message()
+    }
+
+    /// `<file>:<line>: <message>`, for a reader's error.
+    pub fn located(&self, file_name: &str) -> String {
+        match self.line {
+            0 => format!("{file_name}: {}", self.message()),
+            line => format!("{file_name}:{line}: {}", self.message()),
+        }
     }
 }
 
@@ -46,11 +56,26 @@ pub fn add_parsed(
     objects: &mut Vec<Object>,
     problems: &mut Vec<LoadProblem>,
 ) {
+    // A repeated key does not stop a reader: kubectl keeps its last value
+    // (sigs.k8s.io/yaml's YAMLToJSON, not the strict variant), as the
+    // loader does.
+    let lines = parsed.problem_lines.into_iter().chain(std::iter::repeat(0));
     problems.extend(
         parsed
             .problems
             .into_iter()
-            .map(|problem| LoadProblem { file: i, problem }),
+            .zip(lines)
+            .filter(|(p, _)| {
+                !matches!(
+                    p,
+                    model::DocumentProblem::Load(e) if e.kind == crate::yaml::LoadErrorKind::DuplicateKey
+                )
+            })
+            .map(|(problem, line)| LoadProblem {
+                file: i,
+                line,
+                problem,
+            }),
     );
     objects.reserve(parsed.objects.len());
     for mut obj in parsed.objects {

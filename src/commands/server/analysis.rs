@@ -303,7 +303,7 @@ fn inventory_devices(
         let name = sources
             .get(p.file)
             .map_or("<inventory>", |s| s.name.as_str());
-        return Err(format!("inventory {name}: {}", p.message()));
+        return Err(format!("inventory {}", p.located(name)));
     }
     Ok(dra_core::inventory::devices(
         &objects,

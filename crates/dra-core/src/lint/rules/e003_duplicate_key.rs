@@ -2,9 +2,9 @@
 use super::prelude::*;
 
 declare_rule! {
-    id: "DRA-E003", name: "duplicate-key", severity: Error, origin: Input,
+    id: "DRA-E003", name: "duplicate-key", severity: Warning, origin: Input,
     summary: "A mapping repeats a key",
-    docs: "kubectl's YAML decoder rejects a mapping that defines the same key twice (`mapping key already defined`). Even where a tool accepts it, only one of the values survives, silently.",
+    docs: "kubectl accepts it and keeps the last value: it converts YAML to JSON with sigs.k8s.io/yaml's `YAMLToJSON` (the non-strict variant, which lets a later key overwrite an earlier one), so the apiserver never sees the first value. lint reads the object the same way and validates the last value; the earlier one is silently lost, which is rarely what was meant. `explain`, `devices` and the other readers of an inventory read such a file as kubectl does.",
     example: "spec:\n  driver: gpu.example.com\n  driver: nic.example.com\n",
     check: Check::Loader,
 }
