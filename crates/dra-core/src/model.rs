@@ -456,7 +456,13 @@ fn add_documents(
     prev_end_line: &mut u32,
     out: &mut ParsedFile,
 ) {
+    // A key that is a list, a map or null does not convert to JSON
+    // (sigs.k8s.io/yaml): kubectl refuses the whole document.
+    let mut unconvertible: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for e in loaded.errors {
+        if e.kind == yaml::LoadErrorKind::ComplexKey {
+            unconvertible.insert(e.document);
+        }
         out.problem_lines.push(line(e.span.start));
         out.problems.push(DocumentProblem::Load(e));
     }
@@ -464,7 +470,7 @@ fn add_documents(
     for doc in loaded.documents {
         let doc_first = *prev_end_line + 1;
         *prev_end_line = line(doc.root.span.end);
-        if doc.root.is_null() {
+        if doc.root.is_null() || unconvertible.contains(&doc.index) {
             continue;
         }
         let not_kubernetes = match &doc.root.value {
@@ -610,6 +616,20 @@ mod tests {
         assert_eq!(p.objects[1].lines, (10, 13));
         assert_eq!(p.objects[0].lines, (4, 6));
         assert_eq!(p.objects[1].reference.to_string(), "Deployment ns/d");
+    }
+
+    #[test]
+    fn a_document_with_a_key_json_cannot_hold_is_not_read() {
+        // sigs.k8s.io/yaml refuses a null or a list key for the whole
+        // document; the next document is read. Each problem has its line.
+        let class = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n";
+        let text = format!("{class}metadata:\n  name: a\n  labels: {{~: x}}\n---\n{class}metadata: {{name: b}}\nspec:\n  ? [k]\n  : v\n---\n{class}metadata: {{name: c}}\n");
+        let p = parse_file(0, &text, Limits::default());
+        assert_eq!(p.problems.len(), 2, "{:?}", p.problems);
+        assert_eq!(p.problem_lines, [5, 11]);
+        let names: Vec<Option<String>> =
+            p.objects.iter().map(|o| o.reference.name.clone()).collect();
+        assert_eq!(names, [Some("c".to_owned())]);
     }
 
     /// A file read in pieces and cut into chunks gives what one parse of

@@ -58,7 +58,8 @@ pub enum LoadErrorKind {
     AliasBudget,
     /// The same key twice in one mapping.
     DuplicateKey,
-    /// A mapping key that is itself a list or mapping.
+    /// A mapping key that is itself a list or mapping, or null: JSON has no
+    /// place for it, and the document is not read.
     ComplexKey,
     /// An alias to an anchor that was never defined.
     UnknownAnchor,
@@ -453,10 +454,21 @@ fn load_part(
                         *key = Some((CompactString::const_new("?"), node.span));
                     } else {
                         let span = node.span;
+                        // sigs.k8s.io/yaml turns a key that is not a string
+                        // into text (convertToJSONableObject), and refuses a
+                        // null one: the document does not convert to JSON.
                         let text = match node.value {
                             Value::Str(s) => CompactString::from(s.as_str()),
-                            Value::Null => CompactString::default(),
-                            // sigs.k8s.io/yaml turns non-string keys into their text.
+                            Value::Null => {
+                                out.errors.push(LoadError {
+                                    kind: LoadErrorKind::ComplexKey,
+                                    message: "a null mapping key: kubectl cannot convert it to JSON (unsupported map key of type <nil>); quote it".into(),
+                                    span,
+                                    document: doc_index,
+                                });
+                                CompactString::const_new("null")
+                            }
+                            Value::Float(f) => CompactString::from(scalar::go_float_key(f)),
                             other => match Node::new(other, span).scalar_text() {
                                 Some(t) => CompactString::from(t.as_ref()),
                                 None => CompactString::default(),

@@ -111,3 +111,80 @@ fn is_float(s: &str) -> bool {
         }
     }
 }
+
+/// The JSON key sigs.k8s.io/yaml makes of a float mapping key:
+/// `strconv.FormatFloat(f, 'g', -1, 32)` (the float rounded to float32,
+/// its shortest digits, an exponent from 1e+06 and below 1e-04), with
+/// infinities and NaN spelled as YAML spells them (`.inf`, `-.inf`, `.nan`).
+pub fn go_float_key(f: f64) -> String {
+    let x = f as f32;
+    if x.is_nan() {
+        return ".nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    // Rust's `{:e}` of an f32 gives its shortest round-trip digits.
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    if x == 0.0 {
+        return format!("{sign}0");
+    }
+    // %g with the shortest digits: %e when the exponent is below -4 or
+    // at least 6 (eprec is 6 when shortest), else %f.
+    if !(-4..6).contains(&exp) {
+        let (head, tail) = digits.split_at(1);
+        let dot = if tail.is_empty() { "" } else { "." };
+        let esign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{head}{dot}{tail}e{esign}{:02}", exp.abs());
+    }
+    let point = exp + 1; // digits before the decimal point
+    let text = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        let (int, frac) = digits.split_at(point as usize);
+        format!("{int}.{frac}")
+    };
+    format!("{sign}{text}")
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::go_float_key;
+
+    #[test]
+    fn float_keys_as_sigs_k8s_yaml_writes_them() {
+        // strconv.FormatFloat(f, 'g', -1, 32), as in sigs.k8s.io/yaml's
+        // convertToJSONableObject (its test: `1000000000000000000000000000000000000: a`
+        // becomes {"1e+36":"a"}).
+        for (f, want) in [
+            (1.0, "1"),
+            (1.5, "1.5"),
+            (1e36, "1e+36"),
+            (1e3, "1000"),
+            (123456.0, "123456"),
+            (1234567.0, "1.234567e+06"),
+            (1.5e6, "1.5e+06"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (0.000123, "0.000123"),
+            (1.23456789012, "1.2345679"),
+            (-2.5, "-2.5"),
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (1e39, ".inf"),
+            (f64::INFINITY, ".inf"),
+            (f64::NEG_INFINITY, "-.inf"),
+            (f64::NAN, ".nan"),
+            (100.0, "100"),
+            (0.1, "0.1"),
+        ] {
+            assert_eq!(go_float_key(f), want, "{f}");
+        }
+    }
+}

@@ -328,3 +328,26 @@ fn a_remembered_value_keeps_the_depth_limit() {
     assert!(plain.errors.is_empty());
     assert_eq!(plain.documents.len(), 2);
 }
+
+#[test]
+fn keys_that_are_not_strings_become_the_text_sigs_k8s_yaml_gives_them() {
+    // convertToJSONableObject: ints by strconv.Itoa, floats by
+    // FormatFloat(f, 'g', -1, 32), booleans as true/false.
+    let root =
+        one("010: a\n1.0: b\non: c\n1.5e6: d\n1000000000000000000000000000000000000: e\n.inf: f\n");
+    let Value::Map(entries) = &root.value else {
+        panic!("{root:?}")
+    };
+    let keys: Vec<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["8", "1", "true", "1.5e+06", "1e+36", ".inf"]);
+}
+
+#[test]
+fn a_null_key_is_refused_as_kubectl_refuses_it() {
+    // sigs.k8s.io/yaml: "unsupported map key of type <nil>".
+    for text in ["~: a\n", "a: {null: b}\n", "a:\n  ? \n  : b\n"] {
+        let l = load(text, Limits::default());
+        assert_eq!(l.errors.len(), 1, "{text:?}: {:?}", l.errors);
+        assert_eq!(l.errors[0].kind, LoadErrorKind::ComplexKey, "{text:?}");
+    }
+}
