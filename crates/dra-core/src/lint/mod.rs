@@ -596,23 +596,25 @@ pub(crate) fn lint_with(
         })
         .collect();
     let mut checked: Vec<Object> = Vec::with_capacity(prepared.len());
-    // Objects whose body does not decode: kube-apiserver validates nothing
-    // of them (400 Bad Request), so no validation finding is theirs.
+    // Objects refused before validation (a body that does not decode, or
+    // unknown fields under strict field validation): kube-apiserver
+    // validates nothing of them (400 Bad Request), so no validation
+    // finding is theirs.
     // A set: looked up for every object and finding (a file of broken
     // objects must not make this quadratic).
-    let mut undecodable: std::collections::HashSet<(usize, usize, ObjectRef)> =
+    let mut refused: std::collections::HashSet<(usize, usize, ObjectRef)> =
         std::collections::HashSet::new();
     for p in prepared {
         diagnostics.extend(p.found);
         if let (true, Some(o), Undecodable::AsTheApiserver) =
-            (p.undecodable, &p.object, undecodable_objects)
+            (p.refused, &p.object, undecodable_objects)
         {
-            undecodable.insert((o.file, o.document, o.reference.clone()));
+            refused.insert((o.file, o.document, o.reference.clone()));
         }
         checked.extend(p.object);
     }
     let decodes = |o: &Object| {
-        undecodable.is_empty() || !undecodable.contains(&(o.file, o.document, o.reference.clone()))
+        refused.is_empty() || !refused.contains(&(o.file, o.document, o.reference.clone()))
     };
     let own_inventory =
         (settings.inventory.is_none() && settings.inventory_from_input).then(|| {
@@ -691,10 +693,10 @@ pub(crate) fn lint_with(
     // that does not decode either.
     diagnostics.extend(cross_object.into_iter().flatten().filter(|d| {
         let theirs = || match &d.object {
-            Some(r) => undecodable.contains(&(d.file, d.document, r.clone())),
+            Some(r) => refused.contains(&(d.file, d.document, r.clone())),
             None => false,
         };
-        undecodable.is_empty()
+        refused.is_empty()
             || !(registry::find(d.rule).is_some_and(|r| r.origin == Origin::Apiserver) && theirs())
     }));
     // Selection and suppression comments apply to every finding alike.

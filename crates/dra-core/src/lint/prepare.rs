@@ -134,9 +134,10 @@ pub(super) struct Prepared {
     pub object: Option<Object>,
     pub found: Vec<Diagnostic>,
     /// The body does not decode (a value of the wrong type, a quantity or
-    /// time that does not parse): kube-apiserver answers 400 Bad Request
+    /// time that does not parse) or, under strict field validation, has
+    /// fields its type lacks: kube-apiserver answers 400 Bad Request
     /// before its strategy and validation run, so `found` is all it says.
-    pub undecodable: bool,
+    pub refused: bool,
 }
 
 /// Converts an object to v1 where needed and decodes it as the apiserver
@@ -157,7 +158,7 @@ pub(super) fn prepare(
             return Prepared {
                 object: None,
                 found: vec![d],
-                undecodable: false,
+                refused: false,
             }
         }
     };
@@ -183,14 +184,14 @@ pub(super) fn prepare(
             return Prepared {
                 object: Some(obj),
                 found,
-                undecodable: false,
+                refused: false,
             }
         }
         ApiVersion::Other if obj.kind.is_dra() => {
             return Prepared {
                 object: None,
                 found,
-                undecodable: false,
+                refused: false,
             }
         }
         _ => {}
@@ -230,20 +231,33 @@ pub(super) fn prepare(
     if status {
         // A status write keeps the stored spec and metadata (the status
         // strategy's PrepareForUpdate), but the handler decodes the whole
-        // body first: a value anywhere that does not decode fails it.
-        findings.retain(|f| in_status(f) || f.is_decode_fault());
+        // body first, strictly: a value anywhere that does not decode, or
+        // a field the type does not have, fails it.
+        findings.retain(|f| in_status(f) || f.is_decode_fault() || f.is_unknown_field());
     } else {
         // Decoded strictly, then discarded whole (PrepareForCreate,
         // PrepareForUpdate: DRA-V169): nothing in it is dropped on its own.
         findings.retain(|f| !(in_status(f) && matches!(f, schema::ShapeFinding::Dropped { .. })));
     }
     let undecodable = findings.iter().any(schema::ShapeFinding::is_decode_fault);
+    // kubectl asks for strict field validation (`--validate=strict`, its
+    // default): the apiserver refuses a body with fields its type lacks,
+    // naming each, before the strategy and validation run. A decoding
+    // error comes first and alone (sigs.k8s.io/json's UnmarshalStrict
+    // returns it before the strict errors).
+    let unknown_fields = !undecodable
+        && undecodable_objects == Undecodable::AsTheApiserver
+        && findings.iter().any(schema::ShapeFinding::is_unknown_field);
+    if unknown_fields {
+        findings.retain(|f| !matches!(f, schema::ShapeFinding::Dropped { .. }));
+    }
     let mut not_reported: Vec<String> = Vec::new();
     let mut reported_path: Option<String> = None;
     if undecodable {
         // Nothing is dropped from a body that does not decode.
         findings.retain(|f| !matches!(f, schema::ShapeFinding::Dropped { .. }));
         if undecodable_objects == Undecodable::AsTheApiserver {
+            findings.retain(|f| !f.is_unknown_field());
             not_reported = keep_reported_fault(&mut findings);
             reported_path = findings
                 .iter()
@@ -277,7 +291,7 @@ pub(super) fn prepare(
     Prepared {
         object: Some(obj),
         found,
-        undecodable,
+        refused: undecodable || unknown_fields,
     }
 }
 

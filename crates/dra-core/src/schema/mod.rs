@@ -182,6 +182,11 @@ impl ShapeFinding {
         )
     }
 
+    /// A field the type does not have (in this release).
+    pub fn is_unknown_field(&self) -> bool {
+        matches!(self, ShapeFinding::UnknownField { .. })
+    }
+
     /// The fault comes from a type's own `UnmarshalJSON`, which stops the
     /// decoder there (see [`first_fault`]).
     pub fn ends_decoding(&self) -> bool {
