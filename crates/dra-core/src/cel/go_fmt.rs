@@ -17,11 +17,30 @@ pub fn g(d: f64) -> String {
         return if d.is_sign_negative() { "-0" } else { "0" }.into();
     }
     // Rust's `{:e}` gives the same shortest round-trip digits Go computes.
-    let sci = format!("{:e}", d.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    g_of_digits(d < 0.0, &format!("{:e}", d.abs()))
+}
+
+/// `strconv.FormatFloat(x, 'g', -1, 32)`: as [`g`], with the digits that
+/// round-trip a float32.
+pub fn g32(x: f32) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "+Inf" } else { "-Inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    g_of_digits(x < 0.0, &format!("{:e}", x.abs()))
+}
+
+/// `%g` from a finite, non-zero magnitude in Rust's `{:e}` form.
+fn g_of_digits(negative: bool, sci: &str) -> String {
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let sign = if d < 0.0 { "-" } else { "" };
+    let sign = if negative { "-" } else { "" };
     if !(-4..6).contains(&exp) {
         let (head, tail) = digits.split_at(1);
         let dot = if tail.is_empty() { "" } else { "." };

@@ -11,7 +11,7 @@ mod cost;
 mod depth;
 pub(crate) mod eval;
 pub(crate) mod functions;
-mod go_fmt;
+pub(crate) mod go_fmt;
 mod go_strconv;
 pub mod lookups;
 mod netip;

@@ -338,10 +338,16 @@ fn rule(id: &str) -> &'static Rule {
 
 fn input_diag(id: &str, file: usize, document: usize, span: Span, message: String) -> Diagnostic {
     let r = rule(id);
+    // A repeated key (the one input warning) is no error the apiserver
+    // gives: kubectl keeps the last value.
+    let error_type = match r.severity {
+        Severity::Error => ErrorType::Invalid,
+        _ => ErrorType::Warning,
+    };
     Diagnostic {
         rule: r.id,
         severity: r.severity,
-        error_type: ErrorType::Invalid,
+        error_type,
         field: String::new(),
         message,
         label: None,

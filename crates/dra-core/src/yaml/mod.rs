@@ -503,7 +503,7 @@ fn load_part(
                             out.errors.push(LoadError {
                                 kind: LoadErrorKind::DuplicateKey,
                                 message: format!(
-                                    "mapping key \"{}\" already defined at line {}",
+                                    "mapping key \"{}\" already defined at line {}; kubectl keeps this later value",
                                     entry.key,
                                     lines.line_col(entries[i].key_span.start).0
                                 ),

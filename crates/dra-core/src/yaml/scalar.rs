@@ -117,40 +117,12 @@ fn is_float(s: &str) -> bool {
 /// its shortest digits, an exponent from 1e+06 and below 1e-04), with
 /// infinities and NaN spelled as YAML spells them (`.inf`, `-.inf`, `.nan`).
 pub fn go_float_key(f: f64) -> String {
-    let x = f as f32;
-    if x.is_nan() {
-        return ".nan".into();
+    match crate::cel::go_fmt::g32(f as f32).as_str() {
+        "+Inf" => ".inf".into(),
+        "-Inf" => "-.inf".into(),
+        "NaN" => ".nan".into(),
+        text => text.into(),
     }
-    if x.is_infinite() {
-        return if x > 0.0 { ".inf" } else { "-.inf" }.into();
-    }
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    // Rust's `{:e}` of an f32 gives its shortest round-trip digits.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if x == 0.0 {
-        return format!("{sign}0");
-    }
-    // %g with the shortest digits: %e when the exponent is below -4 or
-    // at least 6 (eprec is 6 when shortest), else %f.
-    if !(-4..6).contains(&exp) {
-        let (head, tail) = digits.split_at(1);
-        let dot = if tail.is_empty() { "" } else { "." };
-        let esign = if exp < 0 { '-' } else { '+' };
-        return format!("{sign}{head}{dot}{tail}e{esign}{:02}", exp.abs());
-    }
-    let point = exp + 1; // digits before the decimal point
-    let text = if point <= 0 {
-        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
-    } else if point as usize >= digits.len() {
-        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
-    } else {
-        let (int, frac) = digits.split_at(point as usize);
-        format!("{int}.{frac}")
-    };
-    format!("{sign}{text}")
 }
 
 #[cfg(test)]
