@@ -761,3 +761,32 @@ fn huge_status_lists_are_checked_in_linear_time() {
         .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_document_of_many_bad_keys_is_read_once_and_its_problems_are_capped() {
+    // 100,000 null keys in one mapping: each is a key JSON cannot hold
+    // (DRA-E001) and each repeats the one before (DRA-E003). The document
+    // is refused once, the findings stop at the cap and say how many more.
+    let dir = tmpdir("many-null-keys");
+    let mut text = String::from(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: a\n  labels:\n",
+    );
+    for _ in 0..100_000 {
+        text.push_str("    ~: a\n");
+    }
+    let path = dir.join("keys.yaml");
+    std::fs::write(&path, text).unwrap();
+    let (v, code, stderr) = lint_json(path.to_str().unwrap());
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(code, 1);
+    assert_eq!(v["summary"]["objects"], 0, "{}", v["summary"]);
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1000);
+    let last = diags.last().unwrap();
+    assert!(
+        last["notes"]
+            .to_string()
+            .contains("198999 more problems reading this file are not shown"),
+        "{last}"
+    );
+}

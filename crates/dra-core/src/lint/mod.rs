@@ -581,7 +581,7 @@ pub(crate) fn lint_with(
         if more > 0 {
             if let Some(last) = diagnostics.last_mut() {
                 last.notes.push(format!(
-                    "{more} more unreadable documents in this file are not shown"
+                    "{more} more problems reading this file are not shown"
                 ));
             }
         }
