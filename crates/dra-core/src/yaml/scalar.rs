@@ -73,6 +73,21 @@ pub fn resolve_typed(text: &str) -> Option<Value> {
     if let Some(i) = int {
         return Some(Value::Int(if neg { -i } else { i }));
     }
+    // strconv.ParseUint(plain, 0, 64) next (no sign allowed): a prefixed
+    // or octal number past int64 is a uint64, a JSON number this tree
+    // holds as a float (decimal ones are floats below in any case).
+    if !plain.starts_with(['-', '+']) {
+        let unsigned = match prefix.as_deref() {
+            Some("0x") => u64::from_str_radix(&digits[2..], 16).ok(),
+            Some("0o") => u64::from_str_radix(&digits[2..], 8).ok(),
+            Some("0b") => u64::from_str_radix(&digits[2..], 2).ok(),
+            _ if digits.len() > 1 && digits.starts_with('0') => u64::from_str_radix(digits, 8).ok(),
+            _ => None,
+        };
+        if let Some(u) = unsigned {
+            return Some(Value::Float(u as f64));
+        }
+    }
     if is_float(digits) {
         // ParseFloat fails with ErrRange past the largest float64: go-yaml
         // then keeps the scalar as a string (`1e999` is "1e999").

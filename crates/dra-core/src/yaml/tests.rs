@@ -128,6 +128,28 @@ fn yaml11_scalars() {
     assert_eq!(resolve_plain(&huge), Value::Str(huge.as_str().into()));
     assert_eq!(resolve_plain("1.2.3"), Value::Str("1.2.3".into()));
     assert_eq!(one("'8'").value, Value::Str("8".into()));
+    // Past int64, strconv.ParseUint(plain, 0, 64) makes a prefixed or
+    // octal number a uint64 (a JSON number, held as a float); with a sign,
+    // or past uint64, it stays a string.
+    assert_eq!(
+        resolve_plain("0xFFFFFFFFFFFFFFFF"),
+        Value::Float(18446744073709551615u64 as f64)
+    );
+    assert_eq!(
+        resolve_plain("0x8000_0000_0000_0000"),
+        Value::Float(9223372036854775808u64 as f64)
+    );
+    assert_eq!(
+        resolve_plain("01777777777777777777777"),
+        Value::Float(18446744073709551615u64 as f64)
+    );
+    for text in [
+        "-0xFFFFFFFFFFFFFFFF",
+        "+0xFFFFFFFFFFFFFFFF",
+        "0x10000000000000000",
+    ] {
+        assert_eq!(resolve_plain(text), Value::Str(text.into()), "{text}");
+    }
 }
 
 #[test]
