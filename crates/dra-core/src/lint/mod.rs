@@ -535,16 +535,20 @@ pub fn lint(files: &[SourceFile], pre: Vec<Diagnostic>, settings: &Settings) -> 
     lint_with(files, pre, settings, Undecodable::AsTheApiserver)
 }
 
-/// What lint does with an object whose body does not decode.
+/// What lint does with an object kube-apiserver refuses before validation:
+/// a body that does not decode, or one with unknown fields under strict
+/// field validation (kubectl's default).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Undecodable {
-    /// Reports its decoding findings only, as kube-apiserver answers 400
-    /// Bad Request before validating anything.
+    /// Reports only what refuses it, as kube-apiserver answers 400 Bad
+    /// Request before validating anything: the one decoding error it
+    /// gives, else every unknown field.
     AsTheApiserver,
-    /// Checks it all the same, reading what does not decode as unset:
-    /// `--fix` compares findings before and after its edits, and a fix
-    /// that makes an object decode must not count the findings it merely
-    /// reveals as new ones.
+    /// Checks it all the same, reading what does not decode as unset and
+    /// unknown fields as dropped, every decoding finding kept: `--fix`
+    /// compares findings before and after its edits, and a fix that makes
+    /// an object decode must not count the findings it merely reveals as
+    /// new ones.
     Checked,
 }
 
