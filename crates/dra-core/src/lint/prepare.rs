@@ -208,13 +208,22 @@ pub(super) fn prepare(
         findings = decoded;
     }
     // Namespaces, ServiceAccounts and the RBAC kinds have a schema of their
-    // own (their metadata included); of a Pod or workload only the metadata
-    // and the claims are modelled.
-    if obj.kind == ObjectKind::Workload {
+    // own (their metadata included), and so have the built-in workloads;
+    // of another workload (a JobSet, ...) only the metadata and the claims
+    // are modelled.
+    let whole = (obj.kind == ObjectKind::Workload)
+        .then(|| {
+            let (api, kind) = (&obj.reference.api_version, &obj.reference.kind);
+            schema::decode_workload(api, kind, &mut obj.root, gates)
+        })
+        .flatten();
+    let modelled = whole.is_some();
+    findings.extend(whole.into_iter().flatten());
+    if obj.kind == ObjectKind::Workload && !modelled {
         let path = obj.pod_spec_path;
         findings.extend(schema::pod::decode_metadata(&mut obj.root, path, gates));
     }
-    if !obj.pod_spec_path.is_empty() {
+    if !obj.pod_spec_path.is_empty() && !modelled {
         let field = obj.pod_spec_field();
         let path = obj.pod_spec_path;
         findings.extend(schema::pod::decode_pod_claims(

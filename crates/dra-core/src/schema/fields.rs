@@ -348,7 +348,7 @@ const DEVICE_TAINT_RULE_SPEC: &[Field] = &[
 const POOL_STATUS_REQUEST_SPEC: &[Field] = &[
     between(f("driver", Str), 36, NOW),
     between(f("poolName", Str), 36, NOW),
-    between(f("limit", Int), 36, NOW),
+    between(f("limit", Int32), 36, NOW),
 ];
 
 const fn top(spec: Ty) -> [Field; 4] {

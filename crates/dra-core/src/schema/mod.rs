@@ -18,7 +18,13 @@ use crate::tree::{Node, Span, Value};
 pub enum Ty {
     Str,
     Bool,
+    /// int64 (and the DRA kinds' int counts).
     Int,
+    /// int32: a number past its range does not decode.
+    Int32,
+    /// `intstr.IntOrString`: a string, or an int32; its own `UnmarshalJSON`
+    /// decodes it, so its error stops the decoder.
+    IntOrString,
     Quantity,
     /// `metav1.Time`: a string Go's `time.Parse(time.RFC3339, ...)` reads.
     Time,
@@ -241,6 +247,29 @@ pub fn decode_and_drop_update(
     out
 }
 
+/// Decodes a built-in workload (a Pod, a Deployment, a Job, ...) whole, as
+/// the apiserver decodes it: unknown fields anywhere are found and removed,
+/// values of the wrong type are found. `None` when `kind` of `api_version`
+/// is not one of [`workloads::fields_of`]'s kinds. Nothing is dropped by
+/// feature gate.
+pub fn decode_workload(
+    api_version: &str,
+    kind: &str,
+    root: &mut Node,
+    gates: &FeatureGates,
+) -> Option<Vec<ShapeFinding>> {
+    let fields = workloads::fields_of(api_version, kind)?;
+    let mut out = Vec::new();
+    let drops = Drops {
+        gates,
+        kept: &[],
+        v1beta1: false,
+        drop: true,
+    };
+    walk_obj(&[fields], root, &Path::Root, &drops, &mut out);
+    Some(out)
+}
+
 /// Decodes a `resource.k8s.io/v1beta1` object in its own shape (a device's
 /// fields under `basic`, a request's directly in the request), as the
 /// apiserver decodes a request before converting it: unknown fields and
@@ -447,7 +476,7 @@ fn walk_ty(
         span: node.span,
         expected,
         got: node.kind().to_string(),
-        ends_decoding: matches!(ty, Quantity | Time),
+        ends_decoding: matches!(ty, Quantity | Time | IntOrString),
     };
     match ty {
         Any => {}
@@ -461,19 +490,33 @@ fn walk_ty(
                 out.push(wrong("boolean", node, path));
             }
         }
-        Int => match node.value {
-            Value::Int(_) => {}
-            // YAML reaches the apiserver as JSON (sigs.k8s.io/yaml): a float
-            // is marshalled without a fraction or exponent when it is whole
-            // and below 1e21 (`count: 2.0`, `1e1`), and then decodes as an
-            // int64 like any integer.
-            Value::Float(f)
-                if f.fract() == 0.0 && (-(2f64.powi(63))..2f64.powi(63)).contains(&f) =>
-            {
-                node.value = Value::Int(f as i64);
+        Int => {
+            if !whole_in(node, i64::MIN, i64::MAX) {
+                out.push(wrong("integer", node, path));
             }
-            _ => out.push(wrong("integer", node, path)),
-        },
+        }
+        Int32 | IntOrString if node.as_str().is_some() => {
+            if matches!(ty, Int32) {
+                out.push(wrong("integer", node, path));
+            }
+        }
+        Int32 | IntOrString => {
+            if !whole_in(node, i32::MIN.into(), i32::MAX.into()) {
+                let expected = if matches!(ty, Int32) {
+                    "integer (int32)"
+                } else {
+                    "string or integer (int32)"
+                };
+                let mut finding = wrong(expected, node, path);
+                if let (ShapeFinding::WrongType { got, .. }, Value::Int(n)) =
+                    (&mut finding, &node.value)
+                {
+                    // encoding/json: "cannot unmarshal number 3000000000 into ... of type int32".
+                    *got = format!("{n}, out of int32's range");
+                }
+                out.push(finding);
+            }
+        }
         Quantity => match node.value {
             Value::Str(_) | Value::Int(_) | Value::Float(_) => {
                 let text = node.scalar_text().unwrap_or_default();
@@ -539,6 +582,23 @@ fn walk_ty(
     }
 }
 
+/// Whether `node` decodes into an integer field of this range. YAML
+/// reaches the apiserver as JSON (sigs.k8s.io/yaml): a float is marshalled
+/// without a fraction or exponent when it is whole and below 1e21
+/// (`count: 2.0`, `1e1`), and then decodes like any integer; it is turned
+/// into one here. A number past the range is encoding/json's
+/// `UnmarshalTypeError` ("cannot unmarshal number ... of type int32").
+fn whole_in(node: &mut Node, min: i64, max: i64) -> bool {
+    match node.value {
+        Value::Int(n) => (min..=max).contains(&n),
+        Value::Float(f) if f.fract() == 0.0 && (-(2f64.powi(63))..2f64.powi(63)).contains(&f) => {
+            node.value = Value::Int(f as i64);
+            whole_in(node, min, max)
+        }
+        _ => false,
+    }
+}
+
 mod core;
 mod fields;
 pub mod first_fault;
@@ -547,3 +607,4 @@ mod rbac;
 mod status;
 #[cfg(test)]
 mod tests;
+pub mod workloads;

@@ -1,7 +1,8 @@
-//! The parts of a Pod or workload that are decoded as strictly as the DRA
-//! kinds: its `metadata` (an `ObjectMeta` like any object's), and the claim
-//! fields of its pod spec (a Pod's, or a workload's pod template, with that
-//! template's metadata); the rest of a pod is not modelled.
+//! The parts of a custom workload (a JobSet, a LeaderWorkerSet: kinds
+//! whose schema is a CRD's) that are decoded as strictly as the DRA kinds:
+//! its `metadata` (an `ObjectMeta` like any object's), and the claim fields
+//! of its pod template (with that template's metadata); the built-in
+//! workloads are decoded whole (`workloads.rs`).
 //! `core/v1` `PodResourceClaim` {name, resourceClaimName,
 //! resourceClaimTemplateName} and the containers' `ResourceClaim` {name,
 //! request}, the same on kubernetes/api release-1.34 and master. The most

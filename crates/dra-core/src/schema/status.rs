@@ -123,16 +123,16 @@ const POOL_STATUS: &[Field] = &[
     f("driver", Str),
     f("poolName", Str),
     f("generation", Int),
-    f("resourceSliceCount", Int),
-    f("totalDevices", Int),
-    f("allocatedDevices", Int),
-    f("availableDevices", Int),
-    f("unavailableDevices", Int),
+    f("resourceSliceCount", Int32),
+    f("totalDevices", Int32),
+    f("allocatedDevices", Int32),
+    f("availableDevices", Int32),
+    f("unavailableDevices", Int32),
     f("nodeName", Str),
     f("validationError", Str),
 ];
 pub(super) const POOL_STATUS_REQUEST_STATUS: &[Field] = &[
-    f("poolCount", Int),
+    f("poolCount", Int32),
     f("pools", List(&Obj(POOL_STATUS))),
     f("conditions", List(&Obj(CONDITION))),
 ];

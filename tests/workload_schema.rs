@@ -1,0 +1,90 @@
+//! The built-in workload kinds are decoded whole (`schema::workloads`):
+//! kubernetes/api's own round-trip fixtures of each release, which set every
+//! field of the kind, decode cleanly at that release, and at the release
+//! before show as unknown exactly the fields the release added
+//! (`testdata/kubernetes-api/README.md`).
+
+use dra_core::gates::{FeatureGates, Version};
+use dra_core::lint::{lint, Settings, SourceFile};
+use std::collections::BTreeSet;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/kubernetes-api");
+
+fn files(release: &str) -> Vec<SourceFile> {
+    let dir = std::path::Path::new(DIR).join(release);
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 9, "{release}: one fixture per kind");
+    names
+        .into_iter()
+        .map(|p| SourceFile {
+            name: p.to_string_lossy().into_owned(),
+            text: std::fs::read_to_string(&p).expect("read fixture"),
+        })
+        .collect()
+}
+
+/// The last segment of every decoding finding's field, by rule.
+fn decoding(release: &str, at: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    let version: Version = at.parse().expect("version");
+    let settings = Settings::for_gates(FeatureGates::defaults(version));
+    let result = lint(&files(release), Vec::new(), &settings);
+    let leaves = |rule: &str| {
+        result
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == rule)
+            .map(|d| d.field.rsplit('.').next().unwrap_or_default().to_owned())
+            .collect::<BTreeSet<_>>()
+    };
+    (leaves("DRA-S001"), leaves("DRA-S002"))
+}
+
+#[test]
+fn every_field_of_each_release_decodes_at_that_release() {
+    for release in ["1.34", "1.35", "1.36", "1.37"] {
+        let (unknown, wrong) = decoding(release, release);
+        assert!(unknown.is_empty(), "{release}: unknown {unknown:?}");
+        assert!(wrong.is_empty(), "{release}: do not decode {wrong:?}");
+    }
+}
+
+#[test]
+fn the_fields_a_release_added_are_unknown_before_it() {
+    let set = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    // kubernetes/api core/v1: 1.35 added PodSpec.workloadRef, the pod-status
+    // resources and allocatedResources, and userAnnotations; 1.36 replaced
+    // workloadRef by schedulingGroup and added volume and node-claim status.
+    let cases = [
+        (
+            "1.35",
+            "1.34",
+            set(&[
+                "allocatedResources",
+                "resources",
+                "userAnnotations",
+                "workloadRef",
+            ]),
+        ),
+        (
+            "1.36",
+            "1.35",
+            set(&[
+                "message",
+                "nodeAllocatableResourceClaimStatuses",
+                "schedulingGroup",
+                "volumeStatus",
+            ]),
+        ),
+        ("1.37", "1.36", set(&[])),
+    ];
+    for (release, before, added) in cases {
+        let (unknown, wrong) = decoding(release, before);
+        assert_eq!(unknown, added, "{release} linted at {before}");
+        assert!(wrong.is_empty(), "{release} at {before}: {wrong:?}");
+    }
+}
