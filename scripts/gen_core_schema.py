@@ -21,9 +21,15 @@ RELEASES = [
     (34, "release-1.34"),
     (35, "release-1.35"),
     (36, "release-1.36"),
-    (37, "v0.37.0-beta.0"),
+    # The 1.37 line as the DRA tables follow it: kubernetes/api master at
+    # its code freeze (10b39a39, 2026-07-24), past v0.37.0-beta.0 (which
+    # lacks the last merges: Job pod-group scheduling, eviction responders).
+    (37, "master"),
 ]
 FILES = ["core/v1/types.go", "apps/v1/types.go", "batch/v1/types.go"]
+# The scheduling API a Job's pod groups use (1.37), read where a release has
+# it; its types are named `scheduling.X` apart from core's.
+SCHEDULING = ["scheduling/v1alpha2/types.go", "scheduling/v1alpha3/types.go"]
 ROOTS = [
     "Pod",
     "PodTemplate",
@@ -74,17 +80,25 @@ NAMED_RE = re.compile(r"^type (\w+) ([^\s{][^\n]*)$", re.M)
 FIELD_RE = re.compile(r"^\s*(?:(\w+)\s+)?([\w.\[\]*]+)\s+`([^`]*)`")
 
 
-def go_type(t, named):
-    """A Go type as our notation: []T, map[T], a scalar or a struct name."""
+def go_type(t, named, pkg=""):
+    """A Go type as our notation: []T, map[T], a scalar or a struct name.
+    `pkg` is "scheduling." for a field of a scheduling type."""
     t = t.lstrip("*")
+    for prefix in ("schedulingv1alpha2.", "schedulingv1alpha3."):
+        if t.startswith(prefix):
+            t, pkg = t[len(prefix) :], "scheduling."
+    if pkg and "." not in t and pkg + t in named:
+        return go_type(named[pkg + t], named, pkg)
+    if pkg and "." not in t and pkg + t in SCHEDULING_STRUCTS:
+        return pkg + t
     if t.startswith("[]"):
         inner = t[2:]
         if inner == "byte":
             return "string"  # []byte is a base64 string
-        return "[]" + go_type(inner, named)
+        return "[]" + go_type(inner, named, pkg)
     if t.startswith("map["):
         value = t[t.index("]") + 1 :]
-        return "map[" + go_type(value, named) + "]"
+        return "map[" + go_type(value, named, pkg) + "]"
     for prefix in ("metav1.", "v1.", "corev1.", "types.", "resource.", "intstr.", "runtime."):
         if t.startswith(prefix) and t not in META:
             if prefix in ("v1.", "corev1."):
@@ -106,16 +120,26 @@ def go_type(t, named):
     return t
 
 
+SCHEDULING_STRUCTS = set()
+
+
 def parse(ref, repo):
     structs, named = {}, {}
-    for f in FILES:
-        src = subprocess.run(
-            ["git", "-C", repo, "show", f"{ref}:{f}"], check=True, capture_output=True, text=True
-        ).stdout
+    SCHEDULING_STRUCTS.clear()
+    for f in FILES + SCHEDULING:
+        shown = subprocess.run(
+            ["git", "-C", repo, "show", f"{ref}:{f}"], capture_output=True, text=True
+        )
+        if shown.returncode != 0:
+            if f in FILES:
+                raise SystemExit(f"{ref}:{f}: {shown.stderr}")
+            continue
+        src = shown.stdout
+        pkg = "scheduling." if f in SCHEDULING else ""
         for m in NAMED_RE.finditer(src):
             definition = m.group(2).split("//")[0].strip()
             if not definition.startswith("struct"):
-                named[m.group(1)] = definition
+                named[pkg + m.group(1)] = definition
         for m in STRUCT_RE.finditer(src):
             fields = []
             for line in m.group(2).splitlines():
@@ -137,7 +161,9 @@ def parse(ref, repo):
                     fields.append((jname, ty))
                 else:
                     fields.append((jname, ty))
-            structs[m.group(1)] = fields
+            structs[pkg + m.group(1)] = fields
+            if pkg:
+                SCHEDULING_STRUCTS.add(pkg + m.group(1))
     return structs, named
 
 
@@ -149,8 +175,9 @@ def resolve(structs, named):
         if s in META_STRUCTS:
             return list(META_STRUCTS[s])
         res = []
+        pkg = "scheduling." if s.startswith("scheduling.") else ""
         for jname, ty in structs[s]:
-            t = go_type(ty, named)
+            t = go_type(ty, named, pkg)
             if jname == "":
                 res.extend(fields_of(t))
             else:

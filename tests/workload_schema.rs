@@ -54,6 +54,14 @@ fn every_field_of_each_release_decodes_at_that_release() {
 }
 
 #[test]
+fn a_field_a_release_removed_is_unknown_from_it() {
+    // 1.36's NodeAllocatableResourceClaimStatus.resources map became
+    // mapping and overhead lists in 1.37.
+    let (unknown, _) = decoding("1.36", "1.37");
+    assert_eq!(unknown, BTreeSet::from(["resources".to_owned()]));
+}
+
+#[test]
 fn the_fields_a_release_added_are_unknown_before_it() {
     let set = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
     // kubernetes/api core/v1: 1.35 added PodSpec.workloadRef, the pod-status
@@ -80,7 +88,28 @@ fn the_fields_a_release_added_are_unknown_before_it() {
                 "volumeStatus",
             ]),
         ),
-        ("1.37", "1.36", set(&[])),
+        // master (the 1.37 line): VolumeMount.bindMountOptions, projected
+        // files' user and defaultUser, EmptyDir mode, HTTPGetAction protocol
+        // and GRPCAction mode, PodSpec.evictionResponders, Job pod-group
+        // scheduling, volume health, and node-allocatable claim status
+        // reshaped into mapping and overhead.
+        (
+            "1.37",
+            "1.36",
+            set(&[
+                "bindMountOptions",
+                "defaultUser",
+                "evictionResponders",
+                "healthStatus",
+                "mapping",
+                "mode",
+                "overhead",
+                "protocol",
+                "scheduling",
+                "user",
+                "volumeHealth",
+            ]),
+        ),
     ];
     for (release, before, added) in cases {
         let (unknown, wrong) = decoding(release, before);
