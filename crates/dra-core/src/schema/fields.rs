@@ -343,12 +343,15 @@ const DEVICE_TAINT_RULE_SPEC: &[Field] = &[
     f("taint", Obj(DEVICE_TAINT)),
 ];
 
-/// KEP-5677's request (k8s.io/api resource/v1alpha3 `ResourcePoolStatusRequestSpec`,
-/// the same at release-1.36 and v0.37.0-beta.0). `limit` is an int32.
+/// KEP-5677's request (k8s.io/api resource/v1alpha3 `ResourcePoolStatusRequestSpec`
+/// at release-1.36 and master, the 1.37 line). `limit` is an int32. 1.37
+/// adds `defaultPartitionTypeAttribute` (#140170): not dropped with its
+/// gate off but Forbidden by its declarative tag (DRA-V221).
 const POOL_STATUS_REQUEST_SPEC: &[Field] = &[
     between(f("driver", Str), 36, NOW),
     between(f("poolName", Str), 36, NOW),
     between(f("limit", Int32), 36, NOW),
+    between(f("defaultPartitionTypeAttribute", Str), 37, NOW),
 ];
 
 const fn top(spec: Ty) -> [Field; 4] {

@@ -19,7 +19,7 @@
 //! tolerations are never dropped.
 
 use super::Ty::*;
-use super::{f, g, gs, Field, NODE_SELECTOR, OPAQUE, STRINGS, TOLERATION};
+use super::{between, f, g, gs, Field, NODE_SELECTOR, NOW, OPAQUE, STRINGS, TOLERATION};
 use crate::gates::Gate;
 
 /// `metav1.Condition`.
@@ -117,7 +117,7 @@ pub(super) const CLAIM_STATUS: &[Field] = &[
 pub(super) const TAINT_RULE_STATUS: &[Field] = &[f("conditions", List(&Obj(CONDITION)))];
 
 /// `ResourcePoolStatusRequestStatus` and `PoolStatus` (k8s.io/api
-/// resource/v1alpha3 at release-1.36 and v0.37.0-beta.0): counts are int32,
+/// resource/v1alpha3 at release-1.36 and master): counts are int32,
 /// the generation an int64.
 const POOL_STATUS: &[Field] = &[
     f("driver", Str),
@@ -130,6 +130,30 @@ const POOL_STATUS: &[Field] = &[
     f("unavailableDevices", Int32),
     f("nodeName", Str),
     f("validationError", Str),
+    between(
+        f("partitionSummary", List(&Obj(PARTITION_TYPE_STATUS))),
+        37,
+        NOW,
+    ),
+    between(f("shareableSummary", Obj(SHAREABLE_SUMMARY)), 37, NOW),
+];
+/// 1.37's pool views (master of the 1.37 line, #140170).
+const PARTITION_TYPE_STATUS: &[Field] = &[
+    f("attribute", Str),
+    f("type", Str),
+    f("total", Int32),
+    f("allocatable", Int32),
+];
+const SHAREABLE_SUMMARY: &[Field] = &[
+    f("fullyAvailableDevices", Int32),
+    f("partiallyAvailableDevices", Int32),
+    f("capacity", List(&Obj(SHAREABLE_CAPACITY))),
+];
+const SHAREABLE_CAPACITY: &[Field] = &[
+    f("name", Str),
+    f("total", Quantity),
+    f("consumed", Quantity),
+    f("available", Quantity),
 ];
 pub(super) const POOL_STATUS_REQUEST_STATUS: &[Field] = &[
     f("poolCount", Int32),

@@ -232,5 +232,6 @@ pub mod v221_pool_status_request_spec;
 pub mod v222_pool_status_request_status_discarded;
 pub mod v223_pool_status_request_status;
 pub mod v224_immutable_pool_status_request_spec;
+pub mod v225_pool_status_summaries;
 pub mod x001_unused_suppression;
 pub mod x002_unknown_suppression;
