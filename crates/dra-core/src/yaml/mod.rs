@@ -323,6 +323,19 @@ fn load_part(
                 None
             }
             Event::Scalar(text, style, anchor, tag) => {
+                let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
+                if is_key
+                    && style == PStyle::Plain
+                    && core_tag(tag.as_deref()).is_none_or(|t| t != "str")
+                    && scalar::is_uint64(&text)
+                {
+                    out.errors.push(LoadError {
+                        kind: LoadErrorKind::ComplexKey,
+                        message: "a mapping key go-yaml reads as a uint64: kubectl cannot convert it to JSON (unsupported map key of type: uint64); quote it".into(),
+                        span: sp,
+                        document: doc_index,
+                    });
+                }
                 Some((scalar(&text, style, tag.as_deref(), sp), anchor))
             }
             Event::Alias(id) => match anchors.get(&id) {

@@ -127,6 +127,30 @@ fn is_float(s: &str) -> bool {
     }
 }
 
+/// Whether go-yaml v2 resolves the plain scalar `text` to a uint64: it is
+/// not an int64 (`strconv.ParseInt(plain, 0, 64)` fails) but
+/// `strconv.ParseUint(plain, 0, 64)` reads it (no sign; 0x, 0o, 0b or a
+/// leading 0 pick the base), as `18446744073709551615` or
+/// `0xFFFFFFFFFFFFFFFF` do. A value of that kind is a JSON number; a key of
+/// that kind is one sigs.k8s.io/yaml cannot turn into text
+/// (`convertToJSONableObject`: "unsupported map key of type: uint64").
+pub fn is_uint64(text: &str) -> bool {
+    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    let prefix = plain.get(..2).map(str::to_ascii_lowercase);
+    let (digits, radix) = match prefix.as_deref() {
+        Some("0x") => (&plain[2..], 16),
+        Some("0o") => (&plain[2..], 8),
+        Some("0b") => (&plain[2..], 2),
+        _ if plain.len() > 1 && plain.starts_with('0') => (plain.as_str(), 8),
+        _ => (plain.as_str(), 10),
+    };
+    // Rust's parsers take a sign ParseUint refuses: digits only.
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_hexdigit())
+        && i64::from_str_radix(digits, radix).is_err()
+        && u64::from_str_radix(digits, radix).is_ok()
+}
+
 /// The JSON key sigs.k8s.io/yaml makes of a float mapping key:
 /// `strconv.FormatFloat(f, 'g', -1, 32)` (the float rounded to float32,
 /// its shortest digits, an exponent from 1e+06 and below 1e-04), with

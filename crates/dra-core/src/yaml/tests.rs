@@ -373,3 +373,32 @@ fn a_null_key_is_refused_as_kubectl_refuses_it() {
         assert_eq!(l.errors[0].kind, LoadErrorKind::ComplexKey, "{text:?}");
     }
 }
+
+#[test]
+fn a_uint64_key_is_refused_as_kubectl_refuses_it() {
+    // go-yaml v2 resolves these to uint64 (ParseInt fails, ParseUint
+    // reads them); sigs.k8s.io/yaml: "unsupported map key of type: uint64".
+    for text in [
+        "18446744073709551615: a\n",
+        "a: {0xFFFFFFFFFFFFFFFF: b}\n",
+        "a:\n  9_223_372_036_854_775_808: b\n",
+        "a:\n  01777777777777777777777: b\n",
+    ] {
+        let l = load(text, Limits::default());
+        assert_eq!(l.errors.len(), 1, "{text:?}: {:?}", l.errors);
+        assert_eq!(l.errors[0].kind, LoadErrorKind::ComplexKey, "{text:?}");
+    }
+    // An int64, a value, a quoted key, a sign, or past uint64 (a float
+    // then, "1.8446744e+19") are no uint64 keys.
+    for text in [
+        "9223372036854775807: a\n",
+        "a: 18446744073709551615\n",
+        "'18446744073709551615': a\n",
+        "-18446744073709551615: a\n",
+        "18446744073709551616: a\n",
+        "!!str 18446744073709551615: a\n",
+    ] {
+        let l = load(text, Limits::default());
+        assert!(l.errors.is_empty(), "{text:?}: {:?}", l.errors);
+    }
+}
