@@ -456,11 +456,15 @@ fn add_documents(
     prev_end_line: &mut u32,
     out: &mut ParsedFile,
 ) {
-    // A key that is a list, a map or null does not convert to JSON
-    // (sigs.k8s.io/yaml): kubectl refuses the whole document.
+    // A key that is a list, a map, null or a uint64 does not convert to
+    // JSON (sigs.k8s.io/yaml), and a tag go-yaml refuses fails its
+    // decoding: kubectl refuses the whole document.
     let mut unconvertible: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for e in loaded.errors {
-        if e.kind == yaml::LoadErrorKind::ComplexKey {
+        if matches!(
+            e.kind,
+            yaml::LoadErrorKind::ComplexKey | yaml::LoadErrorKind::BadTag
+        ) {
             unconvertible.insert(e.document);
         }
         out.problem_lines.push(line(e.span.start));

@@ -377,7 +377,8 @@ pub(crate) fn problem_to_diag(file: usize, p: DocumentProblem) -> Diagnostic {
             let id = match e.kind {
                 LoadErrorKind::Syntax
                 | LoadErrorKind::ComplexKey
-                | LoadErrorKind::UnknownAnchor => rules::e001_invalid_yaml::RULE.id,
+                | LoadErrorKind::UnknownAnchor
+                | LoadErrorKind::BadTag => rules::e001_invalid_yaml::RULE.id,
                 LoadErrorKind::TooDeep | LoadErrorKind::AliasBudget => {
                     rules::e002_input_over_limit::RULE.id
                 }

@@ -14,6 +14,7 @@ mod parts;
 pub use parts::{end_at_marker, last_document_start, load_chunk, Chunk};
 use parts::{load_in_parts, load_pieces, part_starts, Part, SUB_PART};
 mod scalar;
+mod tagged;
 
 pub use scalar::resolve_plain;
 
@@ -63,6 +64,10 @@ pub enum LoadErrorKind {
     ComplexKey,
     /// An alias to an anchor that was never defined.
     UnknownAnchor,
+    /// A scalar whose explicit tag go-yaml refuses for its text (`!!int
+    /// abc`, `!!binary` that is not base64): kubectl cannot read the
+    /// document.
+    BadTag,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -324,11 +329,12 @@ fn load_part(
             }
             Event::Scalar(text, style, anchor, tag) => {
                 let is_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
-                if is_key
-                    && style == PStyle::Plain
-                    && core_tag(tag.as_deref()).is_none_or(|t| t != "str")
-                    && scalar::is_uint64(&text)
-                {
+                // Resolved as a number: plain and untagged, or tagged !!int.
+                let resolved = match tag.as_deref() {
+                    None => style == PStyle::Plain,
+                    t => core_tag(t) == Some("int"),
+                };
+                if is_key && resolved && scalar::is_uint64(&text) {
                     out.errors.push(LoadError {
                         kind: LoadErrorKind::ComplexKey,
                         message: "a mapping key go-yaml reads as a uint64: kubectl cannot convert it to JSON (unsupported map key of type: uint64); quote it".into(),
@@ -336,7 +342,16 @@ fn load_part(
                         document: doc_index,
                     });
                 }
-                Some((scalar(&text, style, tag.as_deref(), sp), anchor))
+                let (node, refused) = scalar(&text, style, tag.as_deref(), sp);
+                if let Some(message) = refused {
+                    out.errors.push(LoadError {
+                        kind: LoadErrorKind::BadTag,
+                        message,
+                        span: sp,
+                        document: doc_index,
+                    });
+                }
+                Some((node, anchor))
             }
             Event::Alias(id) => match anchors.get(&id) {
                 Some(node) => {
@@ -598,27 +613,43 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
     own
 }
 
+/// A tag's suffix when it is one of YAML's core tags (`!!int`, or written
+/// out as `!<tag:yaml.org,2002:int>`).
 fn core_tag(tag: Option<&Tag>) -> Option<&str> {
     let tag = tag?;
     if tag.handle == "tag:yaml.org,2002:" || tag.handle == "!!" {
         Some(tag.suffix.as_str())
+    } else if tag.handle.is_empty() {
+        tag.suffix.strip_prefix("tag:yaml.org,2002:")
     } else {
         None
     }
 }
 
-fn scalar(text: &str, style: PStyle, tag: Option<&Tag>, sp: Span) -> Node {
+/// A scalar as go-yaml v2 decodes it: a plain one untagged is resolved
+/// (booleans, numbers, null), a quoted or block one untagged is a string,
+/// and a tagged one as `tagged` says; with go-yaml's error when the tag
+/// does not fit (the document then does not convert).
+fn scalar(text: &str, style: PStyle, tag: Option<&Tag>, sp: Span) -> (Node, Option<String>) {
     let style = match style {
         PStyle::Plain => ScalarStyle::Plain,
         PStyle::SingleQuoted | PStyle::DoubleQuoted => ScalarStyle::Quoted,
         _ => ScalarStyle::Block,
     };
-    let value = match core_tag(tag) {
-        Some("str") => Value::Str(Text::new(text, style)),
-        Some(_) | None if style != ScalarStyle::Plain => Value::Str(Text::new(text, style)),
-        _ => resolve_plain(text),
+    let value = match tag {
+        None if style == ScalarStyle::Plain => resolve_plain(text),
+        None => Value::Str(Text::new(text, style)),
+        Some(t) => match tagged::tagged(core_tag(Some(t)), text, style) {
+            Ok(v) => v,
+            Err(message) => {
+                return (
+                    Node::new(Value::Str(Text::new(text, style)), sp),
+                    Some(message),
+                )
+            }
+        },
     };
-    Node::new(value, sp)
+    (Node::new(value, sp), None)
 }
 
 #[cfg(test)]

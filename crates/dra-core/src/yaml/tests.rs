@@ -402,3 +402,29 @@ fn a_uint64_key_is_refused_as_kubectl_refuses_it() {
         assert!(l.errors.is_empty(), "{text:?}: {:?}", l.errors);
     }
 }
+
+#[test]
+fn explicit_tags_as_go_yaml_decodes_them() {
+    let root = one("a: !!int \"5\"\nb: !foo 5\nc: !!binary aGVsbG8=\nd: !!float 2\ne: ! true\nf: !<tag:yaml.org,2002:bool> 'on'\n");
+    assert_eq!(
+        root.to_json(),
+        serde_json::json!({"a": 5, "b": "5", "c": "hello", "d": 2.0, "e": "true", "f": true})
+    );
+    // go-yaml fails the document: "cannot decode !!str `abc` as a !!int".
+    for text in [
+        "a: !!int abc\n",
+        "a: !!binary '%%%'\n",
+        "a: !!null x\n",
+        "!!bool 1: a\n",
+    ] {
+        let l = load(text, Limits::default());
+        assert_eq!(l.errors.len(), 1, "{text:?}: {:?}", l.errors);
+        assert_eq!(l.errors[0].kind, LoadErrorKind::BadTag, "{text:?}");
+    }
+    // A tagged !!int key past int64 is a uint64 too; a custom tag keeps text.
+    let l = load("!!int 18446744073709551615: a\n", Limits::default());
+    assert_eq!(l.errors[0].kind, LoadErrorKind::ComplexKey);
+    assert!(load("!x 18446744073709551615: a\n", Limits::default())
+        .errors
+        .is_empty());
+}
