@@ -260,13 +260,13 @@ pub fn decode_workload(
 ) -> Option<Vec<ShapeFinding>> {
     let fields = workloads::fields_of(api_version, kind)?;
     let mut out = Vec::new();
-    let drops = Drops {
-        gates,
-        kept: &[],
-        v1beta1: false,
-        drop: true,
-    };
-    walk_obj(&[fields], root, &Path::Root, &drops, &mut out);
+    walk_obj(
+        &[fields],
+        root,
+        &Path::Root,
+        &Drops::on_create(gates),
+        &mut out,
+    );
     Some(out)
 }
 
@@ -317,6 +317,18 @@ struct Drops<'a> {
     v1beta1: bool,
     /// Gated fields are dropped (false: decoding only, every field kept).
     drop: bool,
+}
+
+impl<'a> Drops<'a> {
+    /// A create at `gates`: gated fields dropped, unknown ones removed.
+    fn on_create(gates: &'a FeatureGates) -> Self {
+        Drops {
+            gates,
+            kept: &[],
+            v1beta1: false,
+            drop: true,
+        }
+    }
 }
 
 /// A field path built on the stack and rendered only for a finding, so the

@@ -36,12 +36,7 @@ pub fn decode_metadata(
     gates: &FeatureGates,
 ) -> Vec<ShapeFinding> {
     let mut out = Vec::new();
-    let drops = Drops {
-        gates,
-        kept: &[],
-        v1beta1: false,
-        drop: true,
-    };
+    let drops = Drops::on_create(gates);
     if let Some(meta) = root.get_mut("metadata") {
         walk_ty(
             &META,
@@ -82,12 +77,7 @@ pub fn decode_pod_claims(
     let Some(spec) = descend(root, spec_path) else {
         return out;
     };
-    let drops = Drops {
-        gates,
-        kept: &[],
-        v1beta1: false,
-        drop: true,
-    };
+    let drops = Drops::on_create(gates);
     let base = Path::Field(&Path::Root, spec_field);
     if let Some(claims) = spec.get_mut("resourceClaims") {
         let path = Path::Field(&base, "resourceClaims");

@@ -107,13 +107,7 @@ fn shareable_summary(obj: &Object, summary: &Node, path: &str, out: &mut Sink<'_
         required_string(obj, c, "name", &at, out);
         for key in ["total", "consumed", "available"] {
             if set(c, key).is_none() {
-                out.report(
-                    obj,
-                    Required,
-                    format!("{at}.{key}"),
-                    missing(c, key),
-                    "Required value",
-                );
+                required(obj, c, key, &at, out);
             }
         }
     }
@@ -122,29 +116,27 @@ fn shareable_summary(obj: &Object, summary: &Node, path: &str, out: &mut Sink<'_
 /// `+k8s:required` on a string: unset, null and "" are missing.
 fn required_string(obj: &Object, parent: &Node, key: &str, path: &str, out: &mut Sink<'_>) {
     if get_str(parent, key).unwrap_or("").is_empty() {
-        out.report(
-            obj,
-            Required,
-            format!("{path}.{key}"),
-            missing(parent, key),
-            "Required value",
-        );
+        required(obj, parent, key, path, out);
     }
+}
+
+/// `Required value` at `path.key`: at its null value, else at `parent`.
+fn required(obj: &Object, parent: &Node, key: &str, path: &str, out: &mut Sink<'_>) {
+    let span = entry(parent, key).map_or_else(|| missing_span(parent), |e| e.value.span);
+    out.report(
+        obj,
+        Required,
+        format!("{path}.{key}"),
+        span,
+        "Required value",
+    );
 }
 
 /// `+k8s:required` and `+k8s:minimum=0` on an `*int32`: nil is missing,
 /// a negative count is Invalid.
 fn required_count(obj: &Object, parent: &Node, key: &str, path: &str, out: &mut Sink<'_>) {
     match set(parent, key) {
-        None => {
-            out.report(
-                obj,
-                Required,
-                format!("{path}.{key}"),
-                missing(parent, key),
-                "Required value",
-            );
-        }
+        None => required(obj, parent, key, path, out),
         Some(n) => {
             if n.as_i64().is_some_and(|v| v < 0) {
                 out.report(
@@ -157,9 +149,4 @@ fn required_count(obj: &Object, parent: &Node, key: &str, path: &str, out: &mut 
             }
         }
     }
-}
-
-/// Where a missing field is reported: its null value, else its parent.
-fn missing(parent: &Node, key: &str) -> crate::tree::Span {
-    entry(parent, key).map_or_else(|| missing_span(parent), |e| e.value.span)
 }
