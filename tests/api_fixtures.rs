@@ -152,3 +152,84 @@ fn the_fields_a_release_added_are_unknown_before_it() {
         assert!(wrong.is_empty(), "{release} at {before}: {wrong:?}");
     }
 }
+
+/// Every JSON field path of our `resource.k8s.io/v1` tables at `v`, as
+/// `scripts/gen_dra_fields.py` writes upstream's (metadata not entered).
+fn our_paths(v: u8) -> BTreeSet<String> {
+    use dra_core::model::ObjectKind;
+    use dra_core::schema::{fields_of, Field, Ty};
+    fn fields(prefix: &str, lists: &[&'static [Field]], v: u8, out: &mut BTreeSet<String>) {
+        for f in lists.iter().flat_map(|l| l.iter()) {
+            if f.since <= v && v < f.until {
+                let path = format!("{prefix}.{}", f.name);
+                out.insert(format!("{v} {path}"));
+                if f.name != "metadata" {
+                    ty(&path, &f.ty, v, out);
+                }
+            }
+        }
+    }
+    fn ty(path: &str, t: &'static Ty, v: u8, out: &mut BTreeSet<String>) {
+        match t {
+            Ty::Obj(a) => fields(path, &[a], v, out),
+            Ty::Obj2(a, b) => fields(path, &[a, b], v, out),
+            Ty::ByApi { v1, .. } => ty(path, v1, v, out),
+            Ty::List(item) => ty(&format!("{path}[]"), item, v, out),
+            Ty::Map(item) => ty(&format!("{path}{{}}"), item, v, out),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for (kind, name) in [
+        (ObjectKind::ResourceSlice, "ResourceSlice"),
+        (ObjectKind::DeviceClass, "DeviceClass"),
+        (ObjectKind::ResourceClaim, "ResourceClaim"),
+        (ObjectKind::ResourceClaimTemplate, "ResourceClaimTemplate"),
+        // A v1 kind from 1.37 (v1alpha3 and v1beta2 before).
+        (ObjectKind::DeviceTaintRule, "DeviceTaintRule"),
+    ] {
+        if kind == ObjectKind::DeviceTaintRule && v < 37 {
+            continue;
+        }
+        fields(name, &[fields_of(kind).expect("a DRA kind")], v, &mut out);
+    }
+    out
+}
+
+/// The hand-written DRA tables hold exactly the fields kubernetes/api's
+/// resource/v1 Go types have, release by release: none missing (a valid
+/// manifest refused) and none extra (an unknown field accepted). Known
+/// differences, both merged into the 1.37 line after the kubernetes/api
+/// snapshot (2026-07-24): `derivedAttributes` (KEP-6080), read from
+/// kubernetes/kubernetes@009801d, the 1.37 copy the validation rules
+/// follow, and `consumesCounters[].compatibilityGroups`, which the shared
+/// conformance cases (`compat-groups-*`, Kubernetes 1.37) exercise.
+#[test]
+fn dra_v1_tables_have_exactly_kubernetes_api_fields() {
+    let text = std::fs::read_to_string(format!("{DIR}/resource-v1-fields.txt")).expect("read");
+    for v in 34..=37u8 {
+        let theirs: BTreeSet<String> = text
+            .lines()
+            .filter(|l| l.starts_with(&format!("{v} ")))
+            .filter(|l| !l.contains(".metadata."))
+            .map(str::to_owned)
+            .collect();
+        let ours = our_paths(v);
+        let missing: Vec<_> = theirs.difference(&ours).collect();
+        let extra: Vec<_> = ours
+            .difference(&theirs)
+            .filter(|p| {
+                !(v == 37
+                    && (p.ends_with(".derivedAttributes") || p.ends_with(".compatibilityGroups")))
+            })
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "1.{v}: fields upstream has and we lack: {missing:?}"
+        );
+        assert!(
+            extra.is_empty(),
+            "1.{v}: fields we know and upstream lacks: {extra:?}"
+        );
+    }
+}
