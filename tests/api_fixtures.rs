@@ -153,83 +153,108 @@ fn the_fields_a_release_added_are_unknown_before_it() {
     }
 }
 
-/// Every JSON field path of our `resource.k8s.io/v1` tables at `v`, as
-/// `scripts/gen_dra_fields.py` writes upstream's (metadata not entered).
-fn our_paths(v: u8) -> BTreeSet<String> {
+/// Every JSON field path our tables give `kinds` at release `v`, written
+/// as `scripts/gen_dra_fields.py` writes upstream's (metadata not
+/// entered); `v1beta1` takes that version's shapes.
+fn our_paths(kinds: &BTreeSet<&str>, v: u8, v1beta1: bool) -> BTreeSet<String> {
     use dra_core::model::ObjectKind;
     use dra_core::schema::{fields_of, Field, Ty};
-    fn fields(prefix: &str, lists: &[&'static [Field]], v: u8, out: &mut BTreeSet<String>) {
-        for f in lists.iter().flat_map(|l| l.iter()) {
-            if f.since <= v && v < f.until {
-                let path = format!("{prefix}.{}", f.name);
-                out.insert(format!("{v} {path}"));
-                if f.name != "metadata" {
-                    ty(&path, &f.ty, v, out);
+    struct Walk {
+        v: u8,
+        v1beta1: bool,
+        out: BTreeSet<String>,
+    }
+    impl Walk {
+        fn fields(&mut self, prefix: &str, lists: &[&'static [Field]]) {
+            for f in lists.iter().flat_map(|l| l.iter()) {
+                if f.since <= self.v && self.v < f.until {
+                    let path = format!("{prefix}.{}", f.name);
+                    self.out.insert(path.clone());
+                    if f.name != "metadata" {
+                        self.ty(&path, &f.ty);
+                    }
                 }
             }
         }
-    }
-    fn ty(path: &str, t: &'static Ty, v: u8, out: &mut BTreeSet<String>) {
-        match t {
-            Ty::Obj(a) => fields(path, &[a], v, out),
-            Ty::Obj2(a, b) => fields(path, &[a, b], v, out),
-            Ty::ByApi { v1, .. } => ty(path, v1, v, out),
-            Ty::List(item) => ty(&format!("{path}[]"), item, v, out),
-            Ty::Map(item) => ty(&format!("{path}{{}}"), item, v, out),
-            _ => {}
+        fn ty(&mut self, path: &str, t: &'static Ty) {
+            match t {
+                Ty::Obj(a) => self.fields(path, &[a]),
+                Ty::Obj2(a, b) => self.fields(path, &[a, b]),
+                Ty::ByApi { v1, v1beta1 } => self.ty(path, if self.v1beta1 { v1beta1 } else { v1 }),
+                Ty::List(item) => self.ty(&format!("{path}[]"), item),
+                Ty::Map(item) => self.ty(&format!("{path}{{}}"), item),
+                _ => {}
+            }
         }
     }
-    let mut out = BTreeSet::new();
+    let mut walk = Walk {
+        v,
+        v1beta1,
+        out: BTreeSet::new(),
+    };
     for (kind, name) in [
         (ObjectKind::ResourceSlice, "ResourceSlice"),
         (ObjectKind::DeviceClass, "DeviceClass"),
         (ObjectKind::ResourceClaim, "ResourceClaim"),
         (ObjectKind::ResourceClaimTemplate, "ResourceClaimTemplate"),
-        // A v1 kind from 1.37 (v1alpha3 and v1beta2 before).
         (ObjectKind::DeviceTaintRule, "DeviceTaintRule"),
+        (
+            ObjectKind::ResourcePoolStatusRequest,
+            "ResourcePoolStatusRequest",
+        ),
     ] {
-        if kind == ObjectKind::DeviceTaintRule && v < 37 {
-            continue;
+        if kinds.contains(name) {
+            walk.fields(name, &[fields_of(kind).expect("a DRA kind")]);
         }
-        fields(name, &[fields_of(kind).expect("a DRA kind")], v, &mut out);
     }
-    out
+    walk.out
 }
 
 /// The hand-written DRA tables hold exactly the fields kubernetes/api's
-/// resource/v1 Go types have, release by release: none missing (a valid
-/// manifest refused) and none extra (an unknown field accepted). Known
-/// differences, both merged into the 1.37 line after the kubernetes/api
-/// snapshot (2026-07-24): `derivedAttributes` (KEP-6080), read from
-/// kubernetes/kubernetes@009801d, the 1.37 copy the validation rules
-/// follow, and `consumesCounters[].compatibilityGroups`, which the shared
-/// conformance cases (`compat-groups-*`, Kubernetes 1.37) exercise.
+/// resource.k8s.io Go types have, for each kind in each API version a
+/// release has (v1, v1beta1 in its own shape, v1beta2, v1alpha3): none
+/// missing (a valid manifest refused) and none extra (an unknown field
+/// accepted). Known differences, both merged into the 1.37 line after the
+/// kubernetes/api snapshot (2026-07-24): `derivedAttributes` (KEP-6080),
+/// read from kubernetes/kubernetes@009801d, the 1.37 copy the validation
+/// rules follow, and `consumesCounters[].compatibilityGroups`, which the
+/// shared conformance cases (`compat-groups-*`, Kubernetes 1.37) exercise.
 #[test]
-fn dra_v1_tables_have_exactly_kubernetes_api_fields() {
-    let text = std::fs::read_to_string(format!("{DIR}/resource-v1-fields.txt")).expect("read");
-    for v in 34..=37u8 {
-        let theirs: BTreeSet<String> = text
-            .lines()
-            .filter(|l| l.starts_with(&format!("{v} ")))
-            .filter(|l| !l.contains(".metadata."))
-            .map(str::to_owned)
-            .collect();
-        let ours = our_paths(v);
+fn dra_tables_have_exactly_kubernetes_api_fields() {
+    let text = std::fs::read_to_string(format!("{DIR}/resource-fields.txt")).expect("read");
+    let mut upstream: std::collections::BTreeMap<(&str, u8), BTreeSet<String>> = Default::default();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.splitn(3, ' ');
+        let (Some(api), Some(v), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            panic!("bad line {line:?}")
+        };
+        if !path.contains(".metadata.") {
+            let v: u8 = v.parse().expect("a minor version");
+            upstream
+                .entry((api, v))
+                .or_default()
+                .insert(path.to_owned());
+        }
+    }
+    assert_eq!(upstream.len(), 16, "four API versions at four releases");
+    for ((api, v), theirs) in &upstream {
+        let kinds: BTreeSet<&str> = theirs.iter().filter_map(|p| p.split('.').next()).collect();
+        let ours = our_paths(&kinds, *v, *api == "v1beta1");
         let missing: Vec<_> = theirs.difference(&ours).collect();
         let extra: Vec<_> = ours
-            .difference(&theirs)
+            .difference(theirs)
             .filter(|p| {
-                !(v == 37
+                !(*v == 37
                     && (p.ends_with(".derivedAttributes") || p.ends_with(".compatibilityGroups")))
             })
             .collect();
         assert!(
             missing.is_empty(),
-            "1.{v}: fields upstream has and we lack: {missing:?}"
+            "{api} 1.{v}: fields upstream has and we lack: {missing:?}"
         );
         assert!(
             extra.is_empty(),
-            "1.{v}: fields we know and upstream lacks: {extra:?}"
+            "{api} 1.{v}: fields we know and upstream lacks: {extra:?}"
         );
     }
 }
