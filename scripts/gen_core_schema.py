@@ -21,9 +21,10 @@ RELEASES = [
     (34, "release-1.34"),
     (35, "release-1.35"),
     (36, "release-1.36"),
-    # The 1.37 line as the DRA tables follow it: kubernetes/api master at
-    # its code freeze (10b39a39, 2026-07-24), past v0.37.0-beta.0 (which
-    # lacks the last merges: Job pod-group scheduling, eviction responders).
+    # The 1.37 line: kubernetes/api master of 2026-07-24 (10b39a39), the
+    # newest snapshot at hand, past v0.37.0-beta.0 (which lacks Job pod-group
+    # scheduling and eviction responders). Two 1.37 DRA fields came later
+    # (tests/api_fixtures.rs names them); later pod fields would be missing.
     (37, "master"),
 ]
 FILES = ["core/v1/types.go", "apps/v1/types.go", "batch/v1/types.go"]
