@@ -4,7 +4,9 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+mod go_amount;
 mod text;
+pub use go_amount::{DecKey, GoAmount};
 pub use text::{Format, QuantityText};
 
 /// An exact decimal: `mantissa * 10^exp`.

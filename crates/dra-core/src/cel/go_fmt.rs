@@ -60,6 +60,25 @@ fn g_of_digits(negative: bool, sci: &str) -> String {
     format!("{sign}{body}")
 }
 
+/// encoding/json's float64 (how sigs.k8s.io/yaml hands a YAML float to
+/// the apiserver): the shortest digits, in `'f'` form unless the magnitude
+/// is below 1e-6 or from 1e21, then `'e'` with a two-digit exponent, and
+/// json's clean-up of a single-digit negative one (`1e-07` is `1e-7`).
+pub fn json_float(x: f64) -> String {
+    let abs = x.abs();
+    if abs == 0.0 || (1e-6..1e21).contains(&abs) {
+        return shortest_fixed(x);
+    }
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp < 0 {
+        format!("{mantissa}e-{}", exp.unsigned_abs())
+    } else {
+        format!("{mantissa}e+{exp:02}")
+    }
+}
+
 /// `strconv.FormatFloat(x, 'f', -1, 64)`: shortest round-trip digits, never
 /// an exponent (Rust's `Display` for f64 is that form).
 pub fn shortest_fixed(x: f64) -> String {
@@ -182,6 +201,26 @@ mod tests {
             (f64::NAN, "NaN"),
         ] {
             assert_eq!(g(x), want, "{x}");
+        }
+    }
+
+    #[test]
+    fn json_float_as_encoding_json_writes_it() {
+        // json.Marshal(float64) in Go 1.24.
+        for (x, want) in [
+            (1e21, "1e+21"),
+            (1.5e21, "1.5e+21"),
+            (-1e21, "-1e+21"),
+            (1e20, "100000000000000000000"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (1e-10, "1e-10"),
+            (2.5, "2.5"),
+            (0.0, "0"),
+            (1e300, "1e+300"),
+        ] {
+            assert_eq!(json_float(x), want, "{x}");
         }
     }
 

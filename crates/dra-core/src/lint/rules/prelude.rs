@@ -6,7 +6,7 @@ pub(crate) use crate::lint::walk::*;
 pub(crate) use crate::lint::{Check, Ctx, Sink};
 pub(crate) use crate::model::Object;
 pub(crate) use crate::model::ObjectKind::{self, *};
-pub(crate) use crate::quantity::{Quantity, QuantityText};
+pub(crate) use crate::quantity::{GoAmount, Quantity, QuantityText};
 pub(crate) use crate::tree::Node;
 
 pub(crate) const SLICES: &[ObjectKind] = &[ResourceSlice];

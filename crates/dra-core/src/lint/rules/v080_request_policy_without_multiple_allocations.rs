@@ -35,11 +35,30 @@ pub(crate) struct Policy<'a> {
     pub capacity: Quantity,
     /// The capacity as the apiserver prints it (`Quantity.String()`).
     pub capacity_text: String,
+    /// The capacity's value node (a missing one decodes to zero).
+    pub capacity_node: Option<&'a Node>,
     pub default: Option<(Quantity, &'a Node)>,
 }
 
 pub(crate) fn quantity_of(n: &Node) -> Option<Quantity> {
-    n.scalar_text().and_then(|t| Quantity::parse_field(&t).ok())
+    json_text(n).and_then(|t| Quantity::parse_field(&t).ok())
+}
+
+/// The quantity as apimachinery holds it (int64Amount or inf.Dec), for
+/// the checks whose answer depends on that form. `None` where it is not
+/// modelled (see `GoAmount::parse`).
+pub(crate) fn go_amount_of(n: &Node) -> Option<GoAmount> {
+    json_text(n).and_then(|t| GoAmount::parse(&t))
+}
+
+/// A quantity field's text as Quantity.UnmarshalJSON reads it: a YAML
+/// float reaches the apiserver as encoding/json writes it (`1e21` is
+/// `1e+21`, an inf.Dec-free int64Amount, not twenty-two digits).
+fn json_text(n: &Node) -> Option<std::borrow::Cow<'_, str>> {
+    match n.value {
+        crate::tree::Value::Float(f) => Some(crate::cel::go_fmt::json_float(f).into()),
+        _ => n.scalar_text(),
+    }
 }
 
 /// A quantity field as the apiserver's messages print it, `Quantity.String()`
@@ -49,7 +68,7 @@ pub(crate) fn text_of(n: &Node) -> String {
 }
 
 pub(crate) fn quantity_text(n: &Node) -> Option<QuantityText> {
-    n.scalar_text().and_then(|t| QuantityText::parse(&t))
+    json_text(n).and_then(|t| QuantityText::parse(&t))
 }
 
 pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {
@@ -72,6 +91,7 @@ pub(crate) fn policies<'a>(cx: &Ctx<'_>, obj: &'a Object) -> Vec<Policy<'a>> {
                 path: format!("spec.devices[{i}].capacity[{}].requestPolicy", c.key),
                 capacity,
                 capacity_text,
+                capacity_node: value,
                 default,
             });
         }

@@ -1,6 +1,6 @@
 //! DRA-V093: validRange.step zero or negative.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{quantity_of, ranges};
+use super::v080_request_policy_without_multiple_allocations::{go_amount_of, quantity_of, ranges};
 
 declare_rule! {
     id: "DRA-V093", name: "step-not-positive", severity: Error, origin: Apiserver,
@@ -31,7 +31,10 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
             if step <= Quantity::zero() {
                 out.report(obj, Invalid, path, n.span, "must be greater than zero");
             }
-        } else if step.value() == 0 {
+        } else if go_amount_of(n).map_or(step.value() == 0, |a| a.value() == 0) {
+            // Quantity.Value() of the step as parsed (nothing compares the
+            // step first): 0 for 0, but also for `1e19` and other
+            // int64Amounts past int64, and for a multiple of 2^64.
             out.report(
                 obj,
                 InternalError,
