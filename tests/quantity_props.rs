@@ -1,9 +1,10 @@
 //! Property tests for quantities (`dra_core::quantity`), read as
 //! apimachinery's ParseQuantity reads them: any text in the grammar with a
 //! known suffix parses, arbitrary text never panics, and a binary suffix
-//! multiplies the number by its power of two.
+//! multiplies the number by its power of two; apimachinery's own form of
+//! the value (`GoAmount`) reads as the exact value wherever int64 holds it.
 
-use dra_core::quantity::Quantity;
+use dra_core::quantity::{GoAmount, Quantity};
 use proptest::prelude::*;
 
 /// Text in parseQuantityString's grammar whose suffix the suffixer knows.
@@ -20,6 +21,13 @@ fn well_formed() -> impl Strategy<Value = String> {
         "[eE][+-]?[0-9]{1,4}",
     ];
     (sign, number, suffix).prop_map(|(s, n, x)| format!("{s}{n}{x}"))
+}
+
+/// Two-digit numbers with the suffixes that spell one value many ways.
+fn short() -> impl Strategy<Value = String> {
+    let number = "[0-9]{1,2}(\\.[0-9]{0,2})?";
+    let suffix = prop::sample::select(vec!["", "m", "k", "Ki", "e3", "e0", "e-3", "n"]);
+    (number, suffix).prop_map(|(n, x)| format!("{n}{x}"))
 }
 
 proptest! {
@@ -43,5 +51,45 @@ proptest! {
         let kilo = Quantity::parse(&format!("{n}k")).expect("parses");
         prop_assert_eq!(kibi, Quantity::parse(&(u128::from(n) * 1024).to_string()).expect("parses"));
         prop_assert_eq!(kilo, Quantity::parse(&(u128::from(n) * 1000).to_string()).expect("parses"));
+    }
+
+    /// Where the value is a non-negative int64, Value() and MilliValue()
+    /// of either form are the exact value rounded up, and Cmp's conversion
+    /// to an inf.Dec changes nothing (the forms differ only past int64 and
+    /// below zero).
+    #[test]
+    fn go_forms_read_the_exact_value_within_int64(text in well_formed()) {
+        let exact = Quantity::parse(&text).expect("parses");
+        let Some(go) = GoAmount::parse(&text) else { return Ok(()) };
+        let limit = Quantity::from_int(1 << 52);
+        if !exact.is_negative() && exact <= limit {
+            prop_assert_eq!(i128::from(go.value()), exact.value(), "{:?}", text);
+            prop_assert_eq!(i128::from(go.milli_value()), exact.milli_value(), "{:?}", text);
+            prop_assert_eq!(go.as_dec().value(), go.value(), "{:?}", text);
+        }
+    }
+
+    /// Two quantities with one AsDec().String() key have one value, and
+    /// one written alike in int64 form (same digits after the point, no
+    /// suffix) has one key. Short texts, so that values often coincide.
+    #[test]
+    fn one_dec_key_is_one_value(a in short(), b in short()) {
+        let (x, y) = (GoAmount::parse(&a).expect("parses"), GoAmount::parse(&b).expect("parses"));
+        let (qa, qb) = (Quantity::parse(&a).expect("parses"), Quantity::parse(&b).expect("parses"));
+        if x.dec_key() == y.dec_key() {
+            prop_assert_eq!(qa, qb, "{} {}", a, b);
+        }
+        let point = |t: &str| t.split_once('.').map_or(0, |(_, f)| f.len());
+        let plain = |t: &str| t.bytes().all(|c| c.is_ascii_digit() || c == b'.');
+        if qa == qb && plain(&a) && plain(&b) && point(&a) == point(&b) {
+            prop_assert_eq!(x.dec_key(), y.dec_key(), "{} {}", a, b);
+        }
+    }
+
+    #[test]
+    fn go_forms_never_panic(text in ".{0,40}|[0-9.eEinumkKMGTP+-]{0,40}") {
+        if let Some(go) = GoAmount::parse(&text) {
+            let _ = (go.value(), go.milli_value(), go.as_dec().value(), go.dec_key());
+        }
     }
 }
