@@ -302,7 +302,13 @@ impl Gate {
             | Gate::DRADerivedAttributes
             | Gate::DRAOptionalNodeOperations
             | Gate::DRAPartitionableDevicesType => [NO, NO, NO, s(Alpha, false, false)],
-            Gate::DRAFractionalCapacityRange => [NO, NO, NO, s(Beta, true, false)],
+            // Beta in 1.37 with two entries: off, and on with
+            // MinCompatibilityVersion 1.37. component-base's
+            // featureSpecAtEmulationAndMinCompatVersion skips the second
+            // unless --min-compatibility-version is at least 1.37, and a
+            // 1.37 binary defaults it to 1.36 (NewEffectiveVersion:
+            // binaryVersion.SubtractMinor(1)): off by default.
+            Gate::DRAFractionalCapacityRange => [NO, NO, NO, s(Beta, false, false)],
             // Beta, on by default from 1.36 (KEP-4817; website feature-gate page).
             Gate::DRAResourceClaimGranularStatusAuthorization => {
                 [NO, NO, s(Beta, true, false), s(Beta, true, false)]
