@@ -19,19 +19,82 @@ fn from_milli(m: i128) -> Quantity {
     Quantity::parse(&format!("{m}m")).unwrap_or_else(|_| Quantity::zero())
 }
 
+/// The units of a validRange's step arithmetic. consumable_capacity.go
+/// (kubernetes/dynamic-resource-allocation 3d03671, roundUpRange and
+/// violateValidRange) reads request, min and step with Quantity.Value():
+/// whole units, rounded up. The copies that know DRAFractionalCapacityRange
+/// read milli-units instead when the gate is on and the range is
+/// fractional (`useMilli`: a fractional min, max or step, all within
+/// int64 milli-units, a step of at least 1m).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Units {
+    Whole,
+    Milli,
+}
+
+impl Units {
+    fn read(self, q: &Quantity) -> i64 {
+        let v = match self {
+            Units::Whole => q.value(),
+            Units::Milli => q.milli_value(),
+        };
+        // Past int64, big.Int's Int64(): the low 64 bits, signed.
+        i64::try_from(v).unwrap_or_else(|_| {
+            let low = (v.unsigned_abs() as u64) as i64;
+            if v < 0 {
+                low.wrapping_neg()
+            } else {
+                low
+            }
+        })
+    }
+}
+
 impl Capacity {
-    /// A requested amount rounded up as the request policy says.
-    pub fn round_up(&self, q: Quantity) -> Quantity {
+    /// The units this capacity's range is computed in.
+    pub fn units(&self, fractional_gate: bool) -> Units {
+        let Some((min, max, step)) = &self.range else {
+            return Units::Whole;
+        };
+        let parts = || {
+            [Some(min), max.as_ref(), step.as_ref()]
+                .into_iter()
+                .flatten()
+        };
+        let fractional = parts().any(Quantity::is_fractional);
+        let fits = parts().all(|q| !q.finer_than_milli() && i64::try_from(q.milli_value()).is_ok());
+        let step_ok = step.is_none_or(|s| s.milli_value() >= 1);
+        if fractional_gate && fractional && fits && step_ok {
+            Units::Milli
+        } else {
+            Units::Whole
+        }
+    }
+
+    /// A requested amount rounded up as the request policy says: to min,
+    /// then to min plus a whole number of steps (roundUpRange, in int64 as
+    /// Go computes it), or to the first valid value not below it.
+    pub fn round_up(&self, q: Quantity, units: Units) -> Quantity {
         if let Some((min, _, step)) = &self.range {
             if q < *min {
                 return *min;
             }
             if let Some(step) = step {
-                let (qm, mm, sm) = (q.milli_value(), min.milli_value(), step.milli_value());
-                if sm > 0 {
-                    let k = (qm - mm + sm - 1) / sm;
-                    return from_milli(mm + k * sm);
+                let (r, m, s) = (units.read(&q), units.read(min), units.read(step));
+                // Go would divide by zero; no stored slice has such a step.
+                if s == 0 {
+                    return q;
                 }
+                let added = r.wrapping_sub(m);
+                let mut n = added.wrapping_div(s);
+                if added.wrapping_rem(s) != 0 {
+                    n = n.wrapping_add(1);
+                }
+                let val = m.wrapping_add(s.wrapping_mul(n));
+                return match units {
+                    Units::Whole => Quantity::from_int(val),
+                    Units::Milli => from_milli(i128::from(val)),
+                };
             }
             return q;
         }
@@ -47,8 +110,8 @@ impl Capacity {
     }
 
     /// Why the policy refuses consuming `a`, with its numbers; `None` when it allows it.
-    pub fn refusal(&self, a: Quantity) -> Option<String> {
-        if self.allows(a) {
+    pub fn refusal(&self, a: Quantity, units: Units) -> Option<String> {
+        if self.allows(a, units) {
             return None;
         }
         let h = |q: &Quantity| q.human();
@@ -91,8 +154,9 @@ impl Capacity {
         }
     }
 
-    /// Whether the policy allows consuming `a`.
-    pub fn allows(&self, a: Quantity) -> bool {
+    /// Whether the policy allows consuming `a` (violatesPolicy: the
+    /// default, else the range's max and step, else the valid values).
+    pub fn allows(&self, a: Quantity, units: Units) -> bool {
         if self.default == Some(a) {
             return true;
         }
@@ -101,8 +165,8 @@ impl Capacity {
                 return false;
             }
             if let Some(step) = step {
-                let sm = step.milli_value();
-                return sm > 0 && (a.milli_value() - min.milli_value()) % sm == 0;
+                let s = units.read(step);
+                return s != 0 && units.read(&a).wrapping_sub(units.read(min)).wrapping_rem(s) == 0;
             }
             return true;
         }
@@ -163,17 +227,19 @@ impl<'a> Search<'a> {
                 return Err(Refusal::Unpublished(name.clone()));
             }
         }
+        let fractional = self.gates.enabled(Gate::DRAFractionalCapacityRange);
         for c in d.capacity() {
+            let units = c.units(fractional);
             let requested = req
                 .capacity
                 .iter()
                 .find(|(n, _)| same(n, &c.name))
                 .map(|(_, q)| *q);
             let amount = match requested {
-                Some(q) => c.round_up(q),
+                Some(q) => c.round_up(q, units),
                 None => c.default.unwrap_or(c.value),
             };
-            if !c.allows(amount) {
+            if !c.allows(amount, units) {
                 return Err(Refusal::Refused {
                     capacity: c,
                     requested,
@@ -214,7 +280,8 @@ impl<'a> Search<'a> {
                     Some(q) => format!("{} asked", q.human()),
                     None => format!("{} by default", amount.human()),
                 };
-                let why = capacity.refusal(amount).unwrap_or_default();
+                let units = capacity.units(self.gates.enabled(Gate::DRAFractionalCapacityRange));
+                let why = capacity.refusal(amount, units).unwrap_or_default();
                 format!(
                     "device {}, capacity {}: {asked}; its requestPolicy refuses it: {why}",
                     d.name, capacity.name
@@ -240,8 +307,11 @@ impl<'a> Search<'a> {
             .and_then(|u| u.get(&capacity.name))
             .copied()
             .unwrap_or_else(Quantity::zero);
-        let max_is_free =
-            used.checked_add(&max).is_some_and(|t| t <= capacity.value) && capacity.allows(max);
+        let max_is_free = used.checked_add(&max).is_some_and(|t| t <= capacity.value)
+            && capacity.allows(
+                max,
+                capacity.units(self.gates.enabled(Gate::DRAFractionalCapacityRange)),
+            );
         Some(CapacityCap {
             device: self.dev(r).name.to_owned(),
             capacity: capacity.name.clone(),
@@ -286,3 +356,6 @@ impl<'a> Search<'a> {
             .filter(|want| self.capacity_fits(r, want))
     }
 }
+
+#[cfg(test)]
+mod tests;
