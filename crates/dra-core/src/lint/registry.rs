@@ -205,6 +205,7 @@ pub static RULES: &[&Rule] = &[
     &rules::v223_pool_status_request_status::RULE,
     &rules::v224_immutable_pool_status_request_spec::RULE,
     &rules::v225_pool_status_summaries::RULE,
+    &rules::v226_container_resources::RULE,
     &rules::h001_slice_node_missing::RULE,
     &rules::h002_allocated_device_missing::RULE,
     &rules::h003_claim_reserved_for_nobody::RULE,

@@ -233,5 +233,6 @@ pub mod v222_pool_status_request_status_discarded;
 pub mod v223_pool_status_request_status;
 pub mod v224_immutable_pool_status_request_spec;
 pub mod v225_pool_status_summaries;
+pub mod v226_container_resources;
 pub mod x001_unused_suppression;
 pub mod x002_unknown_suppression;
