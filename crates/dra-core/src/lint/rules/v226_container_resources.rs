@@ -1,6 +1,7 @@
 //! DRA-V226: a container's resource requests and limits.
 use super::prelude::*;
 use super::v080_request_policy_without_multiple_allocations::{go_amount_of, quantity_of};
+use super::v118_extended_resource_name::is_extended_resource_name;
 use crate::tree::{Entry, Span};
 
 declare_rule! {
@@ -180,7 +181,7 @@ fn check_item(cx: &Ctx<'_>, obj: &Object, item: &Item<'_>, path: &str, out: &mut
 /// validateContainerResourceName: validateResourceName (IsQualifiedName,
 /// then a bare name must be a standard resource), then a bare name must
 /// be a container resource and a qualified one native or extended.
-pub(crate) fn name_errors(v: Version, name: &str) -> Vec<String> {
+fn name_errors(v: Version, name: &str) -> Vec<String> {
     let mut out = crate::name_errors::label_key(v, name);
     let bare = !name.contains('/');
     if out.is_empty() && bare && !is_standard_resource(name) {
@@ -190,16 +191,29 @@ pub(crate) fn name_errors(v: Version, name: &str) -> Vec<String> {
         if !matches!(name, "cpu" | "memory" | "ephemeral-storage") && !is_hugepages(name) {
             out.push("must be a standard resource for containers".to_owned());
         }
-    } else if !is_native(name) && !is_extended(v, name) {
+    } else if !is_native(name) && !is_extended_resource_name(name) {
         out.push("doesn't follow extended resource name standard".to_owned());
     }
     out
 }
 
-/// helper.IsStandardResourceName: the standard names, and the (quota)
-/// hugepages prefixes.
+/// helpers.go's integerResources: object counts, measured in whole units.
+const COUNTS: &[&str] = &[
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+
+/// helper.IsStandardResourceName: the standard names (compute, their
+/// quota forms, storage and the counts) and the (quota) hugepages prefixes.
 fn is_standard_resource(name: &str) -> bool {
-    const STANDARD: &[&str] = &[
+    const COMPUTE: &[&str] = &[
         "cpu",
         "memory",
         "ephemeral-storage",
@@ -209,19 +223,13 @@ fn is_standard_resource(name: &str) -> bool {
         "limits.cpu",
         "limits.memory",
         "limits.ephemeral-storage",
-        "pods",
-        "resourcequotas",
-        "services",
-        "replicationcontrollers",
-        "secrets",
-        "configmaps",
-        "persistentvolumeclaims",
         "storage",
         "requests.storage",
-        "services.nodeports",
-        "services.loadbalancers",
     ];
-    STANDARD.contains(&name) || is_hugepages(name) || name.starts_with("requests.hugepages-")
+    COMPUTE.contains(&name)
+        || COUNTS.contains(&name)
+        || is_hugepages(name)
+        || name.starts_with("requests.hugepages-")
 }
 
 fn is_hugepages(name: &str) -> bool {
@@ -233,28 +241,9 @@ fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
 
-/// helper.IsExtendedResourceName: not native, not `requests.`, and a
-/// qualified name once prefixed with `requests.`.
-pub(crate) fn is_extended(v: Version, name: &str) -> bool {
-    !is_native(name)
-        && !name.starts_with("requests.")
-        && crate::name_errors::label_key(v, &format!("requests.{name}")).is_empty()
-}
-
-/// helper.IsIntegerResourceName, for the names a container may use.
+/// helper.IsIntegerResourceName.
 fn is_integer_resource(name: &str) -> bool {
-    const COUNTS: &[&str] = &[
-        "pods",
-        "resourcequotas",
-        "services",
-        "replicationcontrollers",
-        "secrets",
-        "configmaps",
-        "persistentvolumeclaims",
-        "services.nodeports",
-        "services.loadbalancers",
-    ];
-    COUNTS.contains(&name) || is_extended(Version::V1_37, name)
+    COUNTS.contains(&name) || is_extended_resource_name(name)
 }
 
 /// helper.IsOvercommitAllowed: native and not hugepages.
