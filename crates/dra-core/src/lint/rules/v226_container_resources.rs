@@ -1,6 +1,6 @@
 //! DRA-V226: a container's resource requests and limits.
 use super::prelude::*;
-use super::v080_request_policy_without_multiple_allocations::{go_amount_of, quantity_of};
+use super::v080_request_policy_without_multiple_allocations::{go_amount_of, quantity_of, text_of};
 use super::v118_extended_resource_name::is_extended_resource_name;
 use crate::tree::{Entry, Span};
 
@@ -96,15 +96,23 @@ fn check_requirements(
                         Invalid,
                         req_path.clone(),
                         req_span,
-                        format!("must be equal to {} limit", r.name),
-                    );
+                        format!("must be equal to {} limit of {}", r.name, text_of(l.value)),
+                    )
+                    .note(format!(
+                        "{} cannot be overcommitted: its request must equal its limit (set the limit alone: a Pod's request is copied from it)",
+                        r.name
+                    ));
                 } else if rq > lq {
                     out.report(
                         obj,
                         Invalid,
                         req_path.clone(),
                         req_span,
-                        format!("must be less than or equal to {} limit", r.name),
+                        format!(
+                            "must be less than or equal to {} limit of {}",
+                            r.name,
+                            text_of(l.value)
+                        ),
                     );
                 }
             }
@@ -114,11 +122,12 @@ fn check_requirements(
                     Required,
                     lim_path.clone(),
                     at(res),
-                    format!(
-                        "Limit must be set for non overcommitable resources ({} has none)",
-                        r.name
-                    ),
-                );
+                    "Limit must be set for non overcommitable resources",
+                )
+                .note(format!(
+                    "{} has a request and no limit: set `limits: {{{}: N}}` (a Pod's request is copied from it)",
+                    r.name, r.name
+                ));
             }
             None => {}
         }
