@@ -72,7 +72,9 @@ fn check_requirements(
         }
     }
     let (lim_path, req_path) = (format!("{path}.limits"), format!("{path}.requests"));
-    let at = |n: &Node| entry(res, "limits").map_or(n.span, |e| e.key_span);
+    // List-level errors point at the `limits:` / `requests:` key.
+    let key_span = |k: &str| entry(res, k).map_or(res.span, |e| e.key_span);
+    let (lim_span, req_span) = (key_span("limits"), key_span("requests"));
     let mut cpu_or_memory = false;
     let mut hugepages = false;
     for l in &limits {
@@ -84,7 +86,6 @@ fn check_requirements(
     for r in &requests {
         let p = format!("{req_path}[{}]", r.name);
         check_item(cx, obj, r, &p, out);
-        let req_span = entry(res, "requests").map_or(r.span, |e| e.key_span);
         match limits.iter().find(|l| l.name == r.name) {
             Some(l) => {
                 let (Some(rq), Some(lq)) = (quantity_of(r.value), quantity_of(l.value)) else {
@@ -121,7 +122,7 @@ fn check_requirements(
                     obj,
                     Required,
                     lim_path.clone(),
-                    at(res),
+                    lim_span,
                     "Limit must be set for non overcommitable resources",
                 )
                 .note(format!(
@@ -148,8 +149,16 @@ fn check_requirements(
 /// validateContainerResourceName, ValidateResourceQuantityValue and
 /// validateResourceQuantityHugePageValue of one entry.
 fn check_item(cx: &Ctx<'_>, obj: &Object, item: &Item<'_>, path: &str, out: &mut Sink<'_>) {
-    for msg in name_errors(cx.gates.version, item.name) {
-        out.report(obj, Invalid, path.to_owned(), item.span, msg);
+    let errors = name_errors(cx.gates.version, item.name);
+    let count = errors.len();
+    for (i, msg) in errors.into_iter().enumerate() {
+        let report = out.report(obj, Invalid, path.to_owned(), item.span, msg);
+        if i + 1 == count && !item.name.contains('/') {
+            report.note(format!(
+                "a device or other extended resource is named with a domain, e.g. \"example.com/{}\"",
+                item.name
+            ));
+        }
     }
     let Some(q) = quantity_of(item.value) else {
         return;
