@@ -40,12 +40,10 @@ pub(super) fn broken_counter_pool(slices: &[dra::Slice<'_>]) -> bool {
             return true;
         }
     }
+    // Read from the device nodes: decoding every pool's devices here would
+    // decode the whole fleet's, which the search decodes only where it goes.
     current
         .iter()
-        .flat_map(|s| s.devices())
-        .flat_map(|d| &d.consumes_counters)
-        .any(|c| match sets.get(c.counter_set) {
-            None => true,
-            Some(cs) => c.counter_names().any(|n| !cs.has_counter(n)),
-        })
+        .flat_map(|s| s.consumed_counters())
+        .any(|(set, counter)| sets.get(set).is_none_or(|cs| !cs.has_counter(counter)))
 }

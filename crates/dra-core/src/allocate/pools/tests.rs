@@ -188,3 +188,27 @@ fn an_empty_node_name_is_unset() {
         Outcome::Allocated { .. }
     ));
 }
+
+/// Building the pool index decodes no device: the search decodes a pool's
+/// devices when it first gathers the pool, so a fleet of nodes alike
+/// decodes one node's. The counter-pool check (counter_pools.rs) read
+/// every partitionable pool's devices and kept them: at 20,000 nodes a
+/// third more peak memory for `explain claim`.
+#[test]
+fn the_pool_index_decodes_no_device() {
+    let text = crate::fleet::generate(crate::fleet::FleetSpec {
+        nodes: 3,
+        gpus_per_node: 2,
+        partitions_per_gpu: 2,
+    });
+    let files = [SourceFile {
+        name: "fleet.yaml".into(),
+        text,
+    }];
+    let objects = load_objects(&files, Default::default()).0;
+    let index = super::PoolIndex::new(&objects);
+    let slices: Vec<_> = index.pools.values().flatten().collect();
+    assert!(slices.iter().any(|s| !s.shared_counters.is_empty()));
+    assert!(slices.iter().any(|s| s.device_count() > 0));
+    assert!(slices.iter().all(|s| !s.devices_decoded()));
+}
