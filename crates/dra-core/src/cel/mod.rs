@@ -34,7 +34,7 @@ use std::sync::Arc;
 use cel::common::ast::IdedExpr;
 
 pub use check::{CompileError, CompileErrorKind};
-pub use parse::{parse, short_message, CelError};
+pub use parse::{parse, parse_with, short_message, CelError, ParserOptions, SyntaxErrors};
 pub use value::{Device, Value};
 
 use crate::gates::{FeatureGates, Gate, Version};
@@ -236,12 +236,17 @@ impl Program {
         let parsed = parse::parse_ast(source);
         let (expr, info) = match &*parsed {
             Ok((expr, info)) => (expr, info),
-            Err(e) => {
-                return Err(CompileError::new(
-                    CompileErrorKind::Syntax,
-                    format!("ERROR: <input>:{}:{}: {}", e.line, e.column, e.message),
-                    Some((e.line, e.column)),
-                ))
+            Err(errors) => {
+                // Syntax errors carry their display head; `position` is
+                // for the snippet and for pointing into the manifest.
+                let mut all = errors
+                    .errors
+                    .iter()
+                    .map(|e| CompileError::new(CompileErrorKind::Syntax, e.head(), e.position));
+                let mut first = all.next().expect("a failed parse has an error");
+                first.more = all.collect();
+                first.unlisted = errors.unlisted;
+                return Err(first);
             }
         };
         let offsets = |id: u64| {

@@ -30,6 +30,40 @@ pub fn error_snippet(source: &str, line: u32, column: u32) -> String {
     format!("\n | {text}\n | {marker}")
 }
 
+/// cel-go's `maxErrorsToReport` (common/errors.go): errors kept for display.
+pub const MAX_ERRORS_TO_REPORT: usize = 100;
+
+/// cel-go's `Errors.ToDisplayString()`: each error's head
+/// (`ERROR: <input>:L:C: message`) and, when it has a position, its
+/// snippet, one per line, in the order given (cel-go's, by position); past
+/// 100 errors, kept or only counted (`unlisted`), the rest are a count.
+pub(crate) fn display_errors(
+    errors: impl Iterator<Item = (String, Option<(u32, u32)>)>,
+    unlisted: usize,
+    source: &str,
+) -> String {
+    let mut lines = Vec::new();
+    let mut total = unlisted;
+    for (head, position) in errors {
+        total += 1;
+        if lines.len() == MAX_ERRORS_TO_REPORT {
+            continue;
+        }
+        let mut text = head;
+        if let Some((l, c)) = position {
+            text.push_str(&error_snippet(source, l, c));
+        }
+        lines.push(text);
+    }
+    if total > MAX_ERRORS_TO_REPORT {
+        lines.push(format!(
+            "{} more errors were truncated",
+            total - MAX_ERRORS_TO_REPORT
+        ));
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::error_snippet;

@@ -23,6 +23,9 @@ pub struct CompileError {
     /// The expression's other errors, in cel-go's order (by position):
     /// cel-go's checker goes on after an error and reports them all.
     pub more: Vec<CompileError>,
+    /// Errors cel-go counted past the 100 it keeps (a parse that stopped at
+    /// its syntax-error limit): the display says how many.
+    pub unlisted: usize,
     /// Found by one of the environment's AST validators (homogeneous
     /// literals, literal regexes, durations, timestamps, format strings),
     /// which cel-go runs only on an expression that type-checks.
@@ -43,6 +46,7 @@ impl CompileError {
             message,
             position,
             more: Vec::new(),
+            unlisted: 0,
             validator: false,
             result_type: false,
         }
@@ -69,19 +73,14 @@ impl CompileError {
     /// the apiserver reports after "compilation failed: ": each error as
     /// `ERROR: <input>:L:C: message` with its source snippet, by position.
     pub fn display(&self, source: &str) -> String {
-        self.all()
-            .map(|e| {
-                let mut s = match (e.kind, e.position) {
-                    (CompileErrorKind::Syntax, _) | (_, None) => e.message.clone(),
-                    (_, Some((l, c))) => format!("ERROR: <input>:{l}:{c}: {}", e.message),
-                };
-                if let Some((l, c)) = e.position {
-                    s.push_str(&crate::cel::error_snippet(source, l, c));
-                }
-                s
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        let heads = self.all().map(|e| {
+            let head = match (e.kind, e.position) {
+                (CompileErrorKind::Syntax, _) | (_, None) => e.message.clone(),
+                (_, Some((l, c))) => format!("ERROR: <input>:{l}:{c}: {}", e.message),
+            };
+            (head, e.position)
+        });
+        crate::cel::snippet::display_errors(heads, self.unlisted, source)
     }
 }
 
