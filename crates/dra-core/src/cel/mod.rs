@@ -249,6 +249,34 @@ impl Program {
                 return Err(first);
             }
         };
+        // Within the parser's limits a tree is still some hundreds of
+        // levels deep (200 nested macros), and the checks below walk it
+        // recursively: a deep one is compiled on a thread with the parser's
+        // large stack, so that no caller's stack decides.
+        if ast_depth(expr, DEEP_TREE) > DEEP_TREE {
+            let deep = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name("cel-compile".into())
+                    .stack_size(parse::PARSER_STACK)
+                    .spawn_scoped(scope, || Self::build(source, env, root, expr, info))
+                    .ok()
+                    .and_then(|h| h.join().ok())
+            });
+            if let Some(built) = deep {
+                return built;
+            }
+        }
+        Self::build(source, env, root, expr, info)
+    }
+
+    /// The checks and plan of a parsed expression.
+    fn build(
+        source: &str,
+        env: &Env,
+        root: Root,
+        expr: &IdedExpr,
+        info: &cel::common::ast::SourceInfo,
+    ) -> Result<Program, CompileError> {
         let offsets = |id: u64| {
             info.offset_for(id)
                 .map(|(start, _)| line_col(source, start))
@@ -299,6 +327,23 @@ impl Program {
         let mut ev = eval::Eval::new(device, &self.literals, &self.patterns);
         ev.eval(&self.expr).map_err(EvalError)
     }
+}
+
+/// Trees deeper than this are compiled on a large stack.
+const DEEP_TREE: usize = 96;
+
+/// How deep the tree is, counted up to just past `stop`.
+fn ast_depth(root: &IdedExpr, stop: usize) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(root, 1usize)];
+    while let Some((e, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        if deepest > stop {
+            break;
+        }
+        stack.extend(children(e).into_iter().map(|c| (c, depth + 1)));
+    }
+    deepest
 }
 
 /// What result type a compiled expression must have.

@@ -130,7 +130,7 @@ pub fn parse_with(expr: &str, options: &ParserOptions) -> Result<(), SyntaxError
 
 /// Stack for the parser thread: the generated parser recurses deeply (prefix
 /// operators, brackets) before its own depth check applies.
-const PARSER_STACK: usize = 256 << 20;
+pub(crate) const PARSER_STACK: usize = 256 << 20;
 
 /// Whether bracket nesting reaches `limit` (each level nests the `expr`
 /// rule once more, and cel-go's listener refuses a rule nested deeper than
@@ -354,11 +354,13 @@ fn parse_fresh(expr: &str, options: &ParserOptions) -> Result<Parsed, SyntaxErro
 #[cfg(test)]
 mod tests {
     /// cel-go's parser limits at its default `maxRecursionDepth` of 250
-    /// (parser.go: recursionListener.EnterEveryRule,
-    /// checkAndIncrementRecursionDepth), which the apiserver keeps: 249
-    /// nested brackets parse, one more does not, and no depth within the
-    /// length limit overflows a stack. Chains of selections or operators
-    /// are counted more strictly than cel-go counts them (see depth.rs).
+    /// (parser.go: recursionListener.EnterEveryRule for nested rules,
+    /// checkAndIncrementRecursionDepth for the visitor), which the
+    /// apiserver keeps: 249 nested brackets parse, one more does not (the
+    /// listener); a chain of selections or `+` is the visitor's limit, as
+    /// cel-go's own tests have it at 32 (parser_test.go "More than 32 field
+    /// selections", "More than 32 arithmetic operations"); no depth within
+    /// the length limit overflows a stack.
     #[test]
     fn recursion_limits_are_cel_gos() {
         let parses = |e: &str| super::parse(e).map_err(|e| e.first().message.clone());
@@ -368,11 +370,12 @@ mod tests {
             parses(&nested(250)).unwrap_err(),
             "expression recursion limit exceeded: 250"
         );
+        // 249 selections and the `==`: 250 visits deep.
         let chain = |n: usize| format!("device{} == 1", ".a".repeat(n));
         assert!(parses(&chain(249)).is_ok());
         assert_eq!(
             parses(&chain(250)).unwrap_err(),
-            "expression recursion limit exceeded: 250"
+            "max recursion depth exceeded"
         );
         // Chains within chains (through brackets): the visitor's limit.
         let wrapped = format!("({})", chain(200)) + &".a".repeat(60);
@@ -382,11 +385,12 @@ mod tests {
         );
         // 4,000 selections: refused, not a stack overflow.
         assert!(parses(&chain(4000)).is_err());
+        // n terms are n - 1 additions, each a visit.
         let sum = |terms: usize| vec!["1"; terms].join("+");
-        assert!(parses(&sum(249)).is_ok());
+        assert!(parses(&sum(251)).is_ok());
         assert_eq!(
-            parses(&sum(250)).unwrap_err(),
-            "expression recursion limit exceeded: 250"
+            parses(&sum(252)).unwrap_err(),
+            "max recursion depth exceeded"
         );
         // `&&` and `||` chains are balanced by the parser: not deep.
         assert!(parses(&vec!["true"; 1000].join(" && ")).is_ok());
