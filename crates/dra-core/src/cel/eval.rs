@@ -15,6 +15,10 @@ use super::qualify;
 use super::value::{equals, Device, MapValue, Value};
 
 pub(crate) const COST_LIMIT: u64 = 1_000_000;
+
+/// Stack left when evaluation moves to a fresh segment, and its size.
+const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_SEGMENT: usize = 8 << 20;
 const COST_EXCEEDED: &str = "operation cancelled: actual cost limit exceeded";
 
 pub(crate) struct Eval<'a> {
@@ -105,7 +109,16 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// Evaluates `e`. The walk recurses once per level of the tree, and a
+    /// tree within cel-go's limits is some hundreds of levels deep (200
+    /// nested macros): near the end of the caller's stack it goes on in a
+    /// fresh segment (`stacker`), so no caller's stack decides. The check
+    /// is a comparison with a thread-local limit.
     pub fn eval(&mut self, e: &'a IdedExpr) -> R {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_here(e))
+    }
+
+    fn eval_here(&mut self, e: &'a IdedExpr) -> R {
         match &e.expr {
             Expr::Literal(l) => Ok(match l {
                 LiteralValue::Boolean(b) => Value::Bool(*b.inner()),
