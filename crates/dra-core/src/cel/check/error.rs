@@ -185,6 +185,28 @@ mod tests {
         assert!(detail("int(\"x\") == 1").starts_with("program instantiation failed: "));
     }
 
+    /// cel-go's checker keeps 100 errors (common.NewErrors:
+    /// maxErrorsToReport) and its display counts the rest.
+    #[test]
+    fn past_100_errors_the_rest_are_counted() {
+        let env = Env::new(&FeatureGates::defaults(Version::V1_37));
+        let expr = (0..150)
+            .map(|i| format!("v{i}"))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let Err(e) = Program::compile(&expr, &env) else {
+            panic!("undeclared names compile")
+        };
+        let shown = e.display(&expr);
+        assert_eq!(shown.matches("ERROR: <input>:").count(), 100);
+        assert!(shown.contains("undeclared reference to 'v99'"));
+        assert!(!shown.contains("'v100'"));
+        assert!(
+            shown.ends_with("\n50 more errors were truncated"),
+            "{shown}"
+        );
+    }
+
     /// The apiserver's text: each error with its snippet, one after another.
     #[test]
     fn displays_as_cel_go() {
