@@ -1,6 +1,7 @@
 //! `kubectl dra <TAB>` through the real kubectl (/usr/bin/kubectl, which
 //! runs `kubectl_complete-dra <words>` from PATH): candidates come back, and
-//! completing a command line never runs it.
+//! completing a command line never runs it. And `kubectl dra lint` itself,
+//! found on PATH as kubectl finds plugins.
 
 mod support;
 
@@ -91,4 +92,47 @@ fn tab_completes_and_never_runs_the_command() {
     }
     let leftovers: Vec<_> = std::fs::read_dir(&m).unwrap().flatten().collect();
     assert_eq!(leftovers.len(), 1);
+}
+
+/// `kubectl dra lint` on PATH: kubectl finds the plugin, and a selector
+/// that does not parse gets the apiserver's words (cel-go's "mismatched
+/// input '<EOF>' expecting ':'", not the CEL crate's own "Incomplete
+/// `ExprContext`" that hid it).
+#[test]
+fn kubectl_runs_the_plugin_and_lint_words_a_syntax_error_as_the_apiserver() {
+    let Some(kubectl) = kubectl() else { return };
+    let dir = support::ScratchDir::new("plugin-lint");
+    let bin = plugin_dir(&dir);
+    let file = dir.join("class.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == \"gpu.example.com\" ? true\n",
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new(kubectl)
+        .args(["dra", "lint", "-o", "json"])
+        .arg(&file)
+        .env("PATH", path)
+        .env("KUBECONFIG", dir.join("no-kubeconfig"))
+        .current_dir(&*dir)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("DRA-V161"), "{out}");
+    assert!(
+        out.contains("ERROR: <input>:1:42: Syntax error: mismatched input '<EOF>' expecting ':'"),
+        "{out}"
+    );
+    assert!(!out.contains("Incomplete"), "{out}");
 }

@@ -223,7 +223,7 @@ fn parse_here(expr: &str, options: &ParserOptions) -> Result<Parsed, SyntaxError
 /// unary operators, global calls and literals do not. Walked with an
 /// explicit stack: the tree may be thousands deep.
 fn visitor_depth(root: &cel::common::ast::IdedExpr, limit: usize) -> usize {
-    use cel::common::ast::{EntryExpr, Expr};
+    use cel::common::ast::Expr;
     let mut deepest = 0;
     let mut stack = vec![(root, 0usize)];
     while let Some((e, above)) = stack.pop() {
@@ -258,41 +258,7 @@ fn visitor_depth(root: &cel::common::ast::IdedExpr, limit: usize) -> usize {
         if deepest > limit {
             break;
         }
-        match &e.expr {
-            Expr::Select(s) => stack.push((&s.operand, depth)),
-            Expr::Call(c) => {
-                stack.extend(c.target.as_deref().map(|t| (t, depth)));
-                stack.extend(c.args.iter().map(|a| (a, depth)));
-            }
-            Expr::Comprehension(c) => {
-                for part in [
-                    &c.iter_range,
-                    &c.accu_init,
-                    &c.loop_cond,
-                    &c.loop_step,
-                    &c.result,
-                ] {
-                    stack.push((part, depth));
-                }
-            }
-            Expr::List(l) => stack.extend(l.elements.iter().map(|x| (x, depth))),
-            Expr::Map(m) => {
-                for entry in &m.entries {
-                    if let EntryExpr::MapEntry(me) = &entry.expr {
-                        stack.push((&me.key, depth));
-                        stack.push((&me.value, depth));
-                    }
-                }
-            }
-            Expr::Struct(st) => {
-                for entry in &st.entries {
-                    if let EntryExpr::StructField(f) = &entry.expr {
-                        stack.push((&f.value, depth));
-                    }
-                }
-            }
-            _ => {}
-        }
+        stack.extend(crate::cel::children(e).into_iter().map(|c| (c, depth)));
     }
     deepest
 }
