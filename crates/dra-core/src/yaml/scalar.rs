@@ -37,6 +37,13 @@ pub fn resolve_typed(text: &str) -> Option<Value> {
     if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
         return None;
     }
+    // A scalar starting with `.` is handed to strconv.ParseFloat as it is
+    // (resolve's '.' hint), which takes underscores only between digits, as
+    // Go literals do: `.5_0` is 0.5, `._5` and `.5_` are strings. Other
+    // numbers have every underscore removed first.
+    if first == b'.' && text.contains('_') && !go_underscores_ok(text) {
+        return None;
+    }
     let plain: std::borrow::Cow<'_, str> = if text.contains('_') {
         text.chars()
             .filter(|&c| c != '_')
@@ -98,6 +105,26 @@ pub fn resolve_typed(text: &str) -> Option<Value> {
         }
     }
     None
+}
+
+/// strconv's `underscoreOK` for a decimal float: each `_` between two digits.
+fn go_underscores_ok(s: &str) -> bool {
+    let mut saw = b'^';
+    for b in s.bytes() {
+        if b.is_ascii_digit() {
+            saw = b'0';
+        } else if b == b'_' {
+            if saw != b'0' {
+                return false;
+            }
+            saw = b'_';
+        } else if saw == b'_' {
+            return false;
+        } else {
+            saw = b'!';
+        }
+    }
+    saw != b'_'
 }
 
 fn is_float(s: &str) -> bool {

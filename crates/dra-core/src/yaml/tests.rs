@@ -127,6 +127,15 @@ fn yaml11_scalars() {
     let huge = "9".repeat(400);
     assert_eq!(resolve_plain(&huge), Value::Str(huge.as_str().into()));
     assert_eq!(resolve_plain("1.2.3"), Value::Str("1.2.3".into()));
+    // resolve's '.' hint: strconv.ParseFloat(in) with Go's underscore
+    // rule (underscoreOK), where a digit-led number has its underscores
+    // removed first.
+    assert_eq!(resolve_plain(".5_0"), Value::Float(0.5));
+    assert_eq!(resolve_plain(".5e1_0"), Value::Float(0.5e10));
+    for s in ["._5", ".5_", ".5__0", ".5_e3"] {
+        assert_eq!(resolve_plain(s), Value::Str(s.into()), "{s}");
+    }
+    assert_eq!(resolve_plain("1_.5"), Value::Float(1.5));
     assert_eq!(one("'8'").value, Value::Str("8".into()));
     // Past int64, strconv.ParseUint(plain, 0, 64) makes a prefixed or
     // octal number a uint64 (a JSON number, held as a float); with a sign,
