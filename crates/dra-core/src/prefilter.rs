@@ -48,8 +48,12 @@ pub enum StopKind {
     ClassMissing(String),
     /// Subrequests while DRAPrioritizedList is off.
     SubrequestsDisabled,
-    /// A request with neither exactly nor firstAvailable.
+    /// A request whose `exactly` names no class (`validateDeviceClass`'s
+    /// "unsupported request type", an error).
     UnsupportedRequest,
+    /// A request with neither exactly nor firstAvailable (PreFilter's
+    /// "unknown request type").
+    UnknownRequestType,
 }
 
 fn unschedulable(kind: StopKind, message: String) -> Option<Stop> {
@@ -144,8 +148,17 @@ pub fn class_checks(claims: &[&Object], objects: &[Object], gates: &FeatureGates
                         }
                     }
                 }
-                // Neither `exactly` nor `firstAvailable`: no class to check.
-                RequestBody::Empty => return class_check(&classes, "", r.name),
+                // Neither `exactly` nor `firstAvailable` (the switch's
+                // default): unschedulable, not validateDeviceClass's error.
+                RequestBody::Empty => {
+                    return unschedulable(
+                        StopKind::UnknownRequestType,
+                        format!(
+                            "resource claim {}/{}, request {}: unknown request type",
+                            claim.namespace, claim.name, r.name
+                        ),
+                    )
+                }
             }
         }
     }
@@ -238,7 +251,10 @@ mod tests {
 apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {containers: [{name: c, image: i}]}\n---\n\
 apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: fa, namespace: ns}\nspec:\n  devices:\n    requests:\n    - name: r\n      firstAvailable: [{name: one, deviceClassName: gpu}, {name: two, deviceClassName: tpu}]\n---\n\
 apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: done, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r, exactly: {deviceClassName: gone}}]\nstatus:\n  allocation:\n    devices:\n      results: [{request: r, driver: d, pool: p, device: x}]\n---\n\
-apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: none, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r}]\n";
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: none, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: nullexactly, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r, exactly: null}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: nolist, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r, firstAvailable: []}]\n---\n\
+apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: noclass, namespace: ns}\nspec:\n  devices:\n    requests: [{name: r, exactly: {allocationMode: All}}]\n";
 
     fn stop(claim: &str, gates: &FeatureGates) -> Option<Stop> {
         let files = [SourceFile {
@@ -274,15 +290,35 @@ apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: none, name
         );
     }
 
-    /// An allocated claim's classes are not looked up; a request without a
-    /// class is an error (`statusError`), not unschedulable. A pod without
-    /// a UID passes the owner check (it was never stored).
+    /// An allocated claim's classes are not looked up; `exactly` without a
+    /// class is an error (`statusError`, validateDeviceClass), a request
+    /// with neither `exactly` nor `firstAvailable` unschedulable (the
+    /// switch's default in PreFilter, dynamicresources.go, 1.34 to 1.37).
+    /// A pod without a UID passes the owner check (it was never stored).
     #[test]
-    fn allocated_claims_pass_and_a_missing_class_name_is_an_error() {
+    fn allocated_claims_pass_and_a_request_without_a_class_stops() {
         let gates = FeatureGates::defaults(Version::LATEST);
         assert_eq!(stop("done", &gates), None);
         assert_eq!(
             stop("none", &gates),
+            Some(Stop {
+                message: "resource claim ns/none, request r: unknown request type".into(),
+                error: false,
+                kind: StopKind::UnknownRequestType,
+            })
+        );
+        for (claim, body) in [
+            ("nullexactly", "exactly: null"),
+            ("nolist", "firstAvailable: []"),
+        ] {
+            assert_eq!(
+                stop(claim, &gates).map(|s| s.kind),
+                Some(StopKind::UnknownRequestType),
+                "{body}"
+            );
+        }
+        assert_eq!(
+            stop("noclass", &gates),
             Some(Stop {
                 message: "request r: unsupported request type".into(),
                 error: true,

@@ -93,9 +93,15 @@ pub enum RequestBody<'t> {
 
 impl<'t> Request<'t> {
     fn decode(node: &'t Node) -> Self {
-        let body = if let Some(exactly) = node.get("exactly") {
+        // As Go decodes it: `exactly: null` is a nil pointer, and an empty
+        // `firstAvailable` is no list (`len(request.FirstAvailable) > 0`).
+        let body = if let Some(exactly) = node.get("exactly").filter(|n| !n.is_null()) {
             RequestBody::Exactly(DeviceRequest::decode(exactly))
-        } else if let Some(subs) = node.get("firstAvailable").and_then(Node::as_seq) {
+        } else if let Some(subs) = node
+            .get("firstAvailable")
+            .and_then(Node::as_seq)
+            .filter(|s| !s.is_empty())
+        {
             RequestBody::FirstAvailable(subs.iter().map(DeviceRequest::decode).collect())
         } else {
             RequestBody::Empty
