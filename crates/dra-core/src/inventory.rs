@@ -169,6 +169,11 @@ pub fn match_devices(
 /// looked up as an attribute (or the other way round), or how to guard it.
 pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Option<String> {
     let key = cel::missing_key(error)?;
+    // Only a key the expression looks up on a device's attributes or
+    // capacity: `{"a": 1}["b"]` has nothing to do with what devices publish.
+    if !(expr.contains("attributes") || expr.contains("capacity")) || !looks_up(expr, key) {
+        return None;
+    }
     let has_key = |v: &cel::Value| match v {
         cel::Value::Domains(m) => m
             .entries
@@ -243,6 +248,25 @@ pub fn error_hint(expr: &str, error: &str, devices: &[InventoryDevice]) -> Optio
     Some(format!(
         "guard it: has(device.{map}[{domain}].{key}) && ..., or device.{map}[{domain}].?{key}.orValue(...)"
     ))
+}
+
+/// Whether `expr` selects `key` from a domain's map, as a field or index
+/// right after an index (`["gpu.example.com"].key`, `.?key`, `["key"]`,
+/// `['key']`): text, not a parse, but enough to tell a device's map from a
+/// literal one (`{"a": 1}["b"]`).
+fn looks_up(expr: &str, key: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    [
+        format!("].{key}"),
+        format!("].?{key}"),
+        format!("][\"{key}\"]"),
+        format!("]['{key}']"),
+    ]
+    .iter()
+    .any(|access| {
+        expr.match_indices(access.as_str())
+            .any(|(at, m)| !expr[at + m.len()..].starts_with(ident))
+    })
 }
 
 /// The (domain, name) pairs the devices' CEL views hold in `field`
@@ -347,5 +371,19 @@ spec:
             hint(r#"device.attributes["gpu.example.com"].memory > 0"#, "memory"),
             "memory is a capacity, not an attribute: use device.capacity[\"gpu.example.com\"].memory"
         );
+        // A key the expression does not look up on a device: no hint.
+        assert_eq!(hint(r#"{"a": 1}["b"] == 1"#, "b"), "");
+        assert_eq!(
+            hint(
+                r#"device.attributes["gpu.example.com"].model == "x" && {"a": 1}["b"] == 1"#,
+                "b"
+            ),
+            ""
+        );
+        assert!(hint(
+            r#"device.attributes["gpu.example.com"]["nvlink"]"#,
+            "nvlink"
+        )
+        .starts_with("guard it"));
     }
 }
