@@ -1228,6 +1228,19 @@ fn pre_filter_stops_are_the_verdict() {
             "  ResourceClaim default/worker-gpu-x7k2 was not created for pod default/worker (pod is not owner)",
             None,
         ),
+        // The claim cache's NotFoundError (assumecache "could not find"),
+        // which PreFilter returns as unschedulable.
+        (
+            "default/lost",
+            "  could not find ResourceClaim \"default/gone\"",
+            None,
+        ),
+        // foreachPodResourceClaim stops at the first claim that fails.
+        (
+            "default/first-fails",
+            "  resourceclaim \"leaving\" is being deleted",
+            None,
+        ),
     ] {
         let (text, code) = run(pod);
         assert_eq!(code, 1, "{text}");
@@ -1251,6 +1264,14 @@ fn pre_filter_stops_are_the_verdict() {
         assert_eq!(v["verdict"]["schedulable"], false, "{json}");
         assert_eq!(v["verdict"]["fate"], "Pending", "{json}");
         assert!(v["verdict"]["preFilter"]["kind"]["check"].is_string(), "{json}");
+        if pod == "default/lost" {
+            assert_eq!(
+                v["verdict"]["preFilter"]["kind"],
+                serde_json::json!({"check": "claimMissing", "name": "gone"}),
+                "{json}"
+            );
+            assert!(lines[0].starts_with("Pod default/lost stays Pending"), "{text}");
+        }
         assert_eq!(
             v["verdict"]["preFilter"]["message"].as_str(),
             Some(second.trim()),

@@ -9,11 +9,21 @@ use crate::gates::{FeatureGates, Gate};
 use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 
+/// A pod claim PreFilter cannot get (`foreachPodResourceClaim`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unresolved {
+    /// `resourceclaim.Name`'s error, as it words it: the pod claim names
+    /// neither a claim nor a template.
+    Unnamed(String),
+    /// The claim it names (namespace, name) is not in the scheduler's claim
+    /// cache.
+    NotFound(String, String),
+}
+
 /// A claim of the pod, as PreFilter gets it.
 pub struct PodClaimRef<'a> {
-    /// The claim, or why its name cannot be known (`resourceclaim.Name`'s
-    /// error: a pod claim that names neither a claim nor a template).
-    pub claim: Result<&'a Object, String>,
+    /// The claim, or why it cannot be had.
+    pub claim: Result<&'a Object, Unresolved>,
     /// The claim exists in the cluster (not one kubectl-dra made up from a
     /// template for a claim not created yet, nor the extended-resource one).
     pub stored: bool,
@@ -38,8 +48,10 @@ pub struct Stop {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase", tag = "check", content = "name")]
 pub enum StopKind {
-    /// A pod claim that does not exist (or cannot be named).
-    ClaimMissing,
+    /// A pod claim whose ResourceClaim does not exist (its name).
+    ClaimMissing(String),
+    /// A pod claim that names neither a claim nor a template.
+    ClaimUnnamed,
     /// The claim has a deletionTimestamp.
     ClaimDeleting(String),
     /// A claim from a template that the pod does not own.
@@ -77,7 +89,17 @@ pub fn prefilter(
 ) -> Option<Stop> {
     for c in claims {
         let claim = match &c.claim {
-            Err(why) => return unschedulable(StopKind::ClaimMissing, why.clone()),
+            Err(Unresolved::Unnamed(why)) => {
+                return unschedulable(StopKind::ClaimUnnamed, why.clone())
+            }
+            // The claim cache's assumecache.NotFoundError, as PreFilter
+            // passes it on (the cache is described as "ResourceClaim").
+            Err(Unresolved::NotFound(ns, name)) => {
+                return unschedulable(
+                    StopKind::ClaimMissing(name.clone()),
+                    format!("could not find ResourceClaim \"{ns}/{name}\""),
+                )
+            }
             Ok(_) if !c.stored => continue,
             Ok(claim) => *claim,
         };

@@ -13,7 +13,7 @@ pub use pods::run_pods;
 use dra_core::allocate::{self, Outcome};
 use dra_core::dra::{self, NodeSelection};
 use dra_core::model::{Object, ObjectKind};
-use dra_core::prefilter::{self, PodClaimRef};
+use dra_core::prefilter::{self, PodClaimRef, Unresolved};
 use dra_core::tree::Node;
 use serde_json::{json, Value};
 
@@ -322,6 +322,17 @@ pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     out
 }
 
+/// Where a pod's claim comes from, in `spec.resourceClaims` order.
+enum PodClaimAt {
+    /// A stored claim by name, and whether the pod's template made it (the
+    /// pod must then own it).
+    Stored(String, bool),
+    /// Made up here, by index into the claims built from templates.
+    Made(usize),
+    /// resourceclaim.Name's error: the pod claim names neither source.
+    Unnamed(String),
+}
+
 /// `explain pod` on an inventory already read (`explain pods` asks it for
 /// each pending pod).
 fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdOutcome, String> {
@@ -338,25 +349,22 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
         .ok_or_else(|| format!("no Pod {ns}/{name} in {place}"))?;
     pod.pod_spec().ok_or("the Pod has no spec")?;
     let mut generated: Vec<Node> = Vec::new();
-    // Each claim: stored (by name, and whether generated from a template for
-    // the pod) or made up here (by index into `generated`).
-    let mut order: Vec<Result<(String, bool), usize>> = Vec::new();
-    // resourceclaim.Name's error for a pod claim naming neither.
-    let mut unnamed: Option<String> = None;
+    // Each claim in `spec.resourceClaims` order, as PreFilter's
+    // foreachPodResourceClaim meets them.
+    let mut order: Vec<PodClaimAt> = Vec::new();
     for c in dra::PodClaims::decode(pod).claims {
         let pod_claim = c.name;
         match (c.source, c.generated) {
             (dra::PodClaimSource::Claim(claim_name), _) => {
-                order.push(Ok((claim_name.to_owned(), false)))
+                order.push(PodClaimAt::Stored(claim_name.to_owned(), false))
             }
             (dra::PodClaimSource::Template(_), Some(existing)) => {
-                order.push(Ok((existing.to_owned(), true)))
+                order.push(PodClaimAt::Stored(existing.to_owned(), true))
             }
-            (dra::PodClaimSource::Unset, _) => {
-                unnamed.get_or_insert_with(|| {
-                    format!("pod \"{ns}/{name}\", spec.resourceClaim {pod_claim:?}: none of the supported fields are set")
-                });
-            }
+            // resourceclaim.Name's error for a pod claim naming neither.
+            (dra::PodClaimSource::Unset, _) => order.push(PodClaimAt::Unnamed(format!(
+                "pod \"{ns}/{name}\", spec.resourceClaim {pod_claim:?}: none of the supported fields are set"
+            ))),
             // Recorded without a claim: none was needed; the scheduler
             // skips it.
             (dra::PodClaimSource::Template(_), None) if c.recorded => {}
@@ -378,7 +386,7 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
                 if let Some(spec) = template.spec().and_then(|s| s.get("spec")) {
                     root.insert_back("spec", spec.clone());
                 }
-                order.push(Err(generated.len()));
+                order.push(PodClaimAt::Made(generated.len()));
                 generated.push(root);
             }
         }
@@ -388,7 +396,7 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
     let own_claims = order.len();
     // Extended resources backed by DRA: the scheduler's made-up claim, last.
     if let Some(claim) = dra_core::extended::extended_resource_claim(pod, objects, gates) {
-        order.push(Err(generated.len()));
+        order.push(PodClaimAt::Made(generated.len()));
         generated.push(serde_json::from_value(claim).map_err(|e| e.to_string())?);
     }
     let generated: Vec<Object> = generated
@@ -406,28 +414,46 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
         .collect();
     let mut claims = Vec::new();
     let mut refs = Vec::new();
-    for o in &order {
+    let mut own_found = 0;
+    for (i, o) in order.iter().enumerate() {
         let (claim, stored, from_template) = match o {
-            Ok((claim_name, from_template)) => (
-                find(
-                    objects,
-                    ObjectKind::ResourceClaim,
-                    "ResourceClaim",
-                    ns,
-                    claim_name,
-                    place,
-                )?,
-                true,
-                *from_template,
-            ),
-            Err(i) => (
+            PodClaimAt::Stored(claim_name, from_template) => {
+                let found = objects.iter().find(|o| {
+                    o.kind == ObjectKind::ResourceClaim
+                        && o.name() == Some(claim_name)
+                        && o.namespace_or_default() == ns
+                });
+                let Some(claim) = found else {
+                    // The scheduler's claim cache (assumecache.NotFoundError):
+                    // the pod waits at PreFilter until the claim exists.
+                    refs.push(PodClaimRef {
+                        claim: Err(Unresolved::NotFound(ns.to_owned(), claim_name.clone())),
+                        stored: false,
+                        from_template: false,
+                    });
+                    continue;
+                };
+                (claim, true, *from_template)
+            }
+            PodClaimAt::Made(i) => (
                 generated
                     .get(*i)
                     .ok_or("a template did not produce a claim")?,
                 false,
                 false,
             ),
+            PodClaimAt::Unnamed(why) => {
+                refs.push(PodClaimRef {
+                    claim: Err(Unresolved::Unnamed(why.clone())),
+                    stored: false,
+                    from_template: false,
+                });
+                continue;
+            }
         };
+        if i < own_claims {
+            own_found += 1;
+        }
         claims.push(claim);
         refs.push(PodClaimRef {
             claim: Ok(claim),
@@ -435,22 +461,17 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
             from_template,
         });
     }
-    if let Some(why) = unnamed {
-        refs.insert(
-            0,
-            PodClaimRef {
-                claim: Err(why),
-                stored: false,
-                from_template: false,
-            },
-        );
-    }
+    let own_claims = own_found;
     // Created with spec.nodeName: the scheduler never sees it (nor runs its
     // PreFilter); what it would do is still shown, for nodeSelector instead.
     let bypass = prefilter::bypassed(pod, &claims[..own_claims.min(claims.len())]);
     let stop = prefilter::prefilter(pod, &refs, objects, gates).filter(|_| bypass.is_none());
     if let Some(stop) = stop {
-        let names = format!("Pod {ns}/{name} ({})", text::claim_names(&claims));
+        let names = if claims.is_empty() {
+            format!("Pod {ns}/{name}")
+        } else {
+            format!("Pod {ns}/{name} ({})", text::claim_names(&claims))
+        };
         return Ok(pre_filter_report(
             common, &names, objects, &claims, stop, true,
         ));
