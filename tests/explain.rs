@@ -1241,6 +1241,13 @@ fn pre_filter_stops_are_the_verdict() {
             "  resourceclaim \"leaving\" is being deleted",
             None,
         ),
+        // resourceclaim.Name's ErrClaimNotFound: a template that does not
+        // exist never yields the claim.
+        (
+            "default/no-template",
+            "  pod \"default/no-template\": ResourceClaim not created yet",
+            Some("  ResourceClaimTemplate missing-template does not exist in the pod's namespace: the resourceclaim controller cannot create the claim until it does"),
+        ),
     ] {
         let (text, code) = run(pod);
         assert_eq!(code, 1, "{text}");
@@ -1283,6 +1290,73 @@ fn pre_filter_stops_are_the_verdict() {
     assert_eq!(code, 0, "{text}");
     assert!(
         text.starts_with("Pod default/owned (default/owned-gpu-a1b2) can be scheduled: its claims fit on 1 of 1 node"),
+        "{text}"
+    );
+}
+
+/// A pod with scheduling gates is held back by the scheduler's queue (the
+/// SchedulingGates PreEnqueue plugin) before PreFilter or any node: the
+/// gates are the verdict, and what the scheduler decides once they are
+/// removed follows, indented. `explain pods` groups such pods by their gates.
+#[test]
+fn scheduling_gates_hold_the_pod_before_anything_else() {
+    let file = "testdata/fixtures/explain-prefilter.yaml";
+    let (text, code) = out(&["explain", "pod", "default/gated", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Pod default/gated (default/gated-gpu) stays Pending: it has scheduling gates (kueue.x-k8s.io/admission), so the scheduler does not try it until they are removed.",
+        "{text}"
+    );
+    assert_eq!(lines[1], "  Once they are removed:", "{text}");
+    assert!(
+        lines[2].starts_with("  Pod default/gated (default/gated-gpu) can be scheduled"),
+        "{text}"
+    );
+    let (v, json) = json_out(&["explain", "pod", "default/gated", "-f", file]);
+    assert_eq!(v["verdict"]["fate"], "Pending", "{json}");
+    assert_eq!(v["verdict"]["schedulable"], false, "{json}");
+    assert_eq!(
+        v["verdict"]["schedulingGates"],
+        serde_json::json!(["kueue.x-k8s.io/admission"]),
+        "{json}"
+    );
+    // Gated and stopped by PreFilter: the gates first.
+    let (text, code) = out(&["explain", "pod", "default/gated-typo", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].ends_with("it has scheduling gates (example.com/wait, example.com/quota), so the scheduler does not try it until they are removed."),
+        "{text}"
+    );
+    assert_eq!(
+        lines[3], "    request gpu: device class gpu.example.con does not exist",
+        "{text}"
+    );
+    // `explain pods`: its own cause, whatever its claims would do.
+    let (text, _) = out(&["explain", "pods", "-A", "-f", file]);
+    assert!(
+        text.contains("schedulingGated: scheduling gates kueue.x-k8s.io/admission: the scheduler"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .next()
+            .unwrap_or_default()
+            .ends_with("; 2 are held back by scheduling gates."),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("default/gated ") && l.ends_with("Pending (gated)")),
+        "{text}"
+    );
+    // A pod alike but without gates does not share the gated pod's answer
+    // (pods alike are decided once).
+    assert!(
+        text.lines()
+            .any(|l| l.contains("default/twin ") && l.ends_with("Pending (its claims fit)")),
         "{text}"
     );
 }

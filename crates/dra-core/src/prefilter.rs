@@ -18,6 +18,9 @@ pub enum Unresolved {
     /// The claim it names (namespace, name) is not in the scheduler's claim
     /// cache.
     NotFound(String, String),
+    /// Made from a template that does not exist (its name): the
+    /// resourceclaim controller never creates the claim.
+    TemplateMissing(String),
 }
 
 /// A claim of the pod, as PreFilter gets it.
@@ -52,6 +55,9 @@ pub enum StopKind {
     ClaimMissing(String),
     /// A pod claim that names neither a claim nor a template.
     ClaimUnnamed,
+    /// A template's claim not created (the template's name: it does not
+    /// exist, so the claim never will).
+    ClaimNotCreated(String),
     /// The claim has a deletionTimestamp.
     ClaimDeleting(String),
     /// A claim from a template that the pod does not own.
@@ -94,6 +100,18 @@ pub fn prefilter(
             }
             // The claim cache's assumecache.NotFoundError, as PreFilter
             // passes it on (the cache is described as "ResourceClaim").
+            // resourceclaim.Name's ErrClaimNotFound: the pod's status
+            // names no claim for it.
+            Err(Unresolved::TemplateMissing(template)) => {
+                return unschedulable(
+                    StopKind::ClaimNotCreated(template.clone()),
+                    format!(
+                        "pod \"{}/{}\": ResourceClaim not created yet",
+                        pod.namespace_or_default(),
+                        pod.name().unwrap_or_default()
+                    ),
+                )
+            }
             Err(Unresolved::NotFound(ns, name)) => {
                 return unschedulable(
                     StopKind::ClaimMissing(name.clone()),
@@ -207,6 +225,20 @@ fn class_check(
         );
     }
     None
+}
+
+/// The names of the pod's `spec.schedulingGates`: while there are any the
+/// scheduler's queue holds the pod back (the SchedulingGates PreEnqueue
+/// plugin), before PreFilter or any node is tried.
+pub fn scheduling_gates(pod: &Object) -> Vec<String> {
+    pod.pod_spec()
+        .and_then(|s| s.get("schedulingGates"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|g| g.get("name").and_then(Node::as_str))
+        .map(str::to_owned)
+        .collect()
 }
 
 fn meta<'a>(o: &'a Object, key: &str) -> Option<&'a Node> {

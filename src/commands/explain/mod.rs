@@ -298,7 +298,7 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
             })
             .collect();
         let names = format!("Claim {}", names.join(", "));
-        let out = pre_filter_report(&args.common, &names, objects, &claims, stop, false);
+        let out = pre_filter_report(&args.common, &names, objects, &claims, stop, None);
         std::mem::forget(inv);
         return Ok(out);
     }
@@ -331,6 +331,8 @@ enum PodClaimAt {
     Made(usize),
     /// resourceclaim.Name's error: the pod claim names neither source.
     Unnamed(String),
+    /// From a template that does not exist: no claim is ever made.
+    NotCreated(String),
 }
 
 /// `explain pod` on an inventory already read (`explain pods` asks it for
@@ -369,14 +371,18 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
             // skips it.
             (dra::PodClaimSource::Template(_), None) if c.recorded => {}
             (dra::PodClaimSource::Template(t), None) => {
-                let template = find(
-                    objects,
-                    ObjectKind::ResourceClaimTemplate,
-                    "ResourceClaimTemplate",
-                    ns,
-                    t,
-                    place,
-                )?;
+                let found = objects.iter().find(|o| {
+                    o.kind == ObjectKind::ResourceClaimTemplate
+                        && o.name() == Some(t)
+                        && o.namespace_or_default() == ns
+                });
+                let Some(template) = found else {
+                    // The resourceclaim controller cannot make the claim, so
+                    // the scheduler finds none (resourceclaim.Name's
+                    // ErrClaimNotFound) for as long as the template is missing.
+                    order.push(PodClaimAt::NotCreated(t.to_owned()));
+                    continue;
+                };
                 // The claim the resourceclaim controller creates: the
                 // template's spec as it is (its tree, spans and all).
                 let mut root: Node = serde_json::from_value(json!({
@@ -450,6 +456,14 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
                 });
                 continue;
             }
+            PodClaimAt::NotCreated(template) => {
+                refs.push(PodClaimRef {
+                    claim: Err(Unresolved::TemplateMissing(template.clone())),
+                    stored: false,
+                    from_template: true,
+                });
+                continue;
+            }
         };
         if i < own_claims {
             own_found += 1;
@@ -473,7 +487,12 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
             format!("Pod {ns}/{name} ({})", text::claim_names(&claims))
         };
         return Ok(pre_filter_report(
-            common, &names, objects, &claims, stop, true,
+            common,
+            &names,
+            objects,
+            &claims,
+            stop,
+            Some(pod),
         ));
     }
     if claims.is_empty() {
@@ -872,6 +891,7 @@ fn report(
         }
     }
     summary.bypass = bypass;
+    summary.gated = pod.map(prefilter::scheduling_gates).unwrap_or_default();
     // Bound and not running: the kubelet's own word on why it does not start.
     summary.not_prepared = pod
         .filter(|p| {
@@ -1153,7 +1173,7 @@ fn pre_filter_report(
     objects: &[Object],
     claims: &[&Object],
     stop: prefilter::Stop,
-    pod: bool,
+    pod: Option<&Object>,
 ) -> CmdOutcome {
     // As a node's verdict too (`--node`): PreFilter decides for every node.
     let claims_json: Vec<Value> = claims
@@ -1165,7 +1185,13 @@ fn pre_filter_report(
         .collect();
     let result = if stop.error { "error" } else { "unsatisfiable" };
     let mut summary = Summary::build(&[], &[], 0, false);
-    summary.pod = pod;
+    summary.pod = pod.is_some();
+    summary.gated = pod.map(prefilter::scheduling_gates).unwrap_or_default();
+    if let prefilter::StopKind::ClaimNotCreated(template) = &stop.kind {
+        summary.hint = Some(format!(
+            "ResourceClaimTemplate {template} does not exist in the pod's namespace: the resourceclaim controller cannot create the claim until it does"
+        ));
+    }
     if let prefilter::StopKind::ClassMissing(class) = &stop.kind {
         let known = objects
             .iter()

@@ -167,9 +167,16 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     // Most pods first; the order of first appearance breaks ties.
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by_key(|&g| std::cmp::Reverse(groups[g].pods));
+    // Pods held back by scheduling gates are not tried at all: counted
+    // apart from those whose devices are the block.
     let blocked = groups
         .iter()
-        .filter(|g| !g.fits)
+        .filter(|g| !g.fits && g.kind != "schedulingGated")
+        .map(|g| g.pods)
+        .sum::<usize>();
+    let gated = groups
+        .iter()
+        .filter(|g| g.kind == "schedulingGated")
         .map(|g| g.pods)
         .sum::<usize>();
     let scope = if all {
@@ -184,6 +191,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "scope": if all { Value::Null } else { json!(inv.namespace) },
                 "pending": decided.len(),
                 "blockedOnDevices": blocked,
+                "schedulingGated": gated,
                 "decidedAlone": !args.in_order,
                 "inOrder": args.in_order,
                 "evaluations": evaluations,
@@ -219,7 +227,14 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
             if let Some(w) = &what_if {
                 out.push_str(&what_if_text(w));
             }
-            out.push_str(&text(args, &scope, &groups, &order, &decided, blocked));
+            out.push_str(&text(
+                args,
+                &scope,
+                &groups,
+                &order,
+                &decided,
+                (blocked, gated),
+            ));
             out
         }
     };
@@ -486,6 +501,15 @@ fn root_cause(
         Err(e) => return ("undecided".into(), e.clone(), None, false),
     };
     let closest = v["closest"]["node"].as_str().map(str::to_owned);
+    // Held back by the scheduler's queue before anything else is tried.
+    if let Some(gates) = v["schedulingGates"].as_array().filter(|g| !g.is_empty()) {
+        let names: Vec<&str> = gates.iter().filter_map(Value::as_str).collect();
+        let reason = format!(
+            "scheduling gates {}: the scheduler does not try it until they are removed",
+            names.join(", ")
+        );
+        return ("schedulingGated".into(), reason, None, false);
+    }
     if v["schedulable"] == true {
         let reason = match v["lastAttempt"]["message"].as_str() {
             Some(m) => format!("its claims fit; the scheduler's last attempt said: {m}"),
@@ -565,7 +589,7 @@ fn text(
     groups: &[Group],
     order: &[usize],
     decided: &[Decided],
-    blocked: usize,
+    (blocked, gated): (usize, usize),
 ) -> String {
     use crate::render::terminal::strict;
     let plural = |n: usize, one: &str, many: &str| {
@@ -580,8 +604,16 @@ fn text(
             "No pod {scope} is pending on DRA (unbound pods that use resource claims).\n"
         );
     }
+    let held = if gated > 0 {
+        format!(
+            "; {gated} {} held back by scheduling gates",
+            plural(gated, "is", "are")
+        )
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "{} {} {scope} {} pending on DRA; {} {} the devices {} claims need.\n",
+        "{} {} {scope} {} pending on DRA; {} {} the devices {} claims need{held}.\n",
         decided.len(),
         plural(decided.len(), "pod", "pods"),
         plural(decided.len(), "is", "are"),
@@ -641,6 +673,7 @@ fn text(
                 )
             }
             Ok(_) if groups[d.group].fits => "Pending (its claims fit)".to_owned(),
+            Ok(_) if groups[d.group].kind == "schedulingGated" => "Pending (gated)".to_owned(),
             Ok(v) => v["verdict"]["fate"].as_str().unwrap_or("?").to_owned(),
             Err(_) => "Undecided".to_owned(),
         };

@@ -1,7 +1,8 @@
 //! `explain pods`: pods alike share one evaluation. Two pending pods have
 //! the same shape when everything `explain pod` reads of them is equal but
 //! their names: the namespace, the node constraints (nodeSelector,
-//! affinity, tolerations), the containers' resources, and each pod claim's
+//! affinity, tolerations), the scheduling gates, the containers' and the
+//! pod's resources, and each pod claim's
 //! source with the stored claim's spec and status. The second pod's answer
 //! is the first's with the names exchanged (the pod's, and its claims'),
 //! and its own last scheduling attempt.
@@ -83,6 +84,8 @@ fn key(pod: &Object, objects: &[Object]) -> Option<String> {
         "containers": resources(&spec["containers"]),
         "initContainers": resources(&spec["initContainers"]),
         "overhead": spec["overhead"],
+        "resources": spec["resources"],
+        "schedulingGates": spec["schedulingGates"],
         "claims": claims,
     });
     Some(key.to_string())

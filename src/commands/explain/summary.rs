@@ -33,7 +33,11 @@ impl Words for Verdict {
                 None => vec![line.to_owned()],
             };
             if i == 0 && color {
-                let sgr = if self.fits() { GREEN } else { RED };
+                let sgr = if self.fits() && self.gated.is_empty() {
+                    GREEN
+                } else {
+                    RED
+                };
                 for w in &wrapped {
                     out.push_str(&format!("\x1b[{sgr}m{w}\x1b[0m\n"));
                 }
@@ -56,6 +60,28 @@ impl Words for Verdict {
 }
 
 fn lines(v: &Verdict, names: &str, color: bool) -> String {
+    if v.gated.is_empty() {
+        return device_lines(v, names, color);
+    }
+    // Held back before PreFilter: the gates are the verdict; what the
+    // scheduler decides once they are removed follows, indented.
+    let gates = one_line(&v.gated.join(", ")).into_owned();
+    let verdict = format!(
+        "{names} stays Pending: it has scheduling gates ({gates}), so the scheduler does not try it until they are removed."
+    );
+    let mut out = format!(
+        "{}\n  Once they are removed:\n",
+        paint(&verdict, RED, color)
+    );
+    for line in device_lines(v, names, color).lines() {
+        out.push_str("  ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
     let s = v;
     let mut out = String::new();
     let n = s.total;

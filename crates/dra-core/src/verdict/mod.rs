@@ -145,6 +145,11 @@ pub struct Verdict {
     /// Set when the pod was created with spec.nodeName and claims nothing
     /// will allocate.
     pub bypass: Option<crate::prefilter::Bypass>,
+    /// The pod's scheduling gates (`spec.schedulingGates`): while it has any,
+    /// the scheduler does not try it at all (its SchedulingGates PreEnqueue
+    /// plugin; PodScheduled False, reason SchedulingGated). The rest of the
+    /// verdict is what the scheduler decides once they are removed.
+    pub gated: Vec<String>,
     /// Set when the pod is bound and the kubelet reports that it cannot
     /// prepare its devices (its latest `FailedPrepareDynamicResources`).
     pub not_prepared: Option<crate::prepare::PrepareFailure>,
@@ -463,6 +468,8 @@ impl Verdict {
     pub fn fate(&self) -> Fate {
         if self.bypass.is_some() || self.not_prepared.is_some() {
             Fate::WillNotStart
+        } else if !self.gated.is_empty() {
+            Fate::Pending
         } else if self.fits() && self.evictions.iter().any(|e| e.at_once) {
             Fate::WillBeEvicted
         } else if self.fits() {
@@ -484,7 +491,8 @@ impl Verdict {
     pub fn json(&self) -> Value {
         json!({
             "fate": self.fate(),
-            "schedulable": self.fits(),
+            "schedulable": self.fits() && self.gated.is_empty(),
+            "schedulingGates": self.gated,
             "nodes": self.total,
             "allocated": self.allocated.len(),
             "allocatedOn": self.allocated,
