@@ -1361,6 +1361,26 @@ fn scheduling_gates_hold_the_pod_before_anything_else() {
     );
 }
 
+/// A pod that names another scheduler gets kube-scheduler's verdict, with
+/// a line saying whose it is; kube-scheduler's own name adds nothing.
+#[test]
+fn another_scheduler_is_named() {
+    let file = "testdata/fixtures/explain-prefilter.yaml";
+    let (text, code) = out(&["explain", "pod", "default/volcano-job", "-f", file]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(
+        text.lines().nth(1).unwrap_or_default(),
+        "  Its schedulerName is volcano: this is kube-scheduler's verdict, and only a kube-scheduler profile of that name decides alike; another scheduler places it by its own rules.",
+        "{text}"
+    );
+    let (v, json) = json_out(&["explain", "pod", "default/volcano-job", "-f", file]);
+    assert_eq!(v["verdict"]["schedulerName"], "volcano", "{json}");
+    let (v, json) = json_out(&["explain", "pod", "default/twin", "-f", file]);
+    assert!(v["verdict"]["schedulerName"].is_null(), "{json}");
+    let (text, _) = out(&["explain", "pod", "default/twin", "-f", file]);
+    assert!(!text.contains("schedulerName"), "{text}");
+}
+
 /// A pod created with spec.nodeName bypasses the scheduler: nothing
 /// allocates its claim, so it never starts, whatever the devices; the
 /// second line says what the scheduler would do with a nodeSelector.

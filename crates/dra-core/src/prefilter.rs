@@ -241,6 +241,14 @@ pub fn scheduling_gates(pod: &Object) -> Vec<String> {
         .collect()
 }
 
+/// The pod's `spec.schedulerName` when it is not kube-scheduler's default
+/// profile's (`default-scheduler`, which the apiserver fills in when it is
+/// empty): another scheduler, or another kube-scheduler profile, places it.
+pub fn other_scheduler(pod: &Object) -> Option<String> {
+    let name = pod.pod_spec()?.get("schedulerName")?.as_str()?;
+    (!name.is_empty() && name != "default-scheduler").then(|| name.to_owned())
+}
+
 fn meta<'a>(o: &'a Object, key: &str) -> Option<&'a Node> {
     o.root.get("metadata")?.get(key)
 }

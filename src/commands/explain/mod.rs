@@ -892,6 +892,7 @@ fn report(
     }
     summary.bypass = bypass;
     summary.gated = pod.map(prefilter::scheduling_gates).unwrap_or_default();
+    summary.scheduler = pod.and_then(prefilter::other_scheduler);
     // Bound and not running: the kubelet's own word on why it does not start.
     summary.not_prepared = pod
         .filter(|p| {
@@ -1187,6 +1188,7 @@ fn pre_filter_report(
     let mut summary = Summary::build(&[], &[], 0, false);
     summary.pod = pod.is_some();
     summary.gated = pod.map(prefilter::scheduling_gates).unwrap_or_default();
+    summary.scheduler = pod.and_then(prefilter::other_scheduler);
     if let prefilter::StopKind::ClaimNotCreated(template) = &stop.kind {
         summary.hint = Some(format!(
             "ResourceClaimTemplate {template} does not exist in the pod's namespace: the resourceclaim controller cannot create the claim until it does"

@@ -1,7 +1,7 @@
 //! `explain pods`: pods alike share one evaluation. Two pending pods have
 //! the same shape when everything `explain pod` reads of them is equal but
 //! their names: the namespace, the node constraints (nodeSelector,
-//! affinity, tolerations), the scheduling gates, the containers' and the
+//! affinity, tolerations), the scheduling gates and scheduler, the containers' and the
 //! pod's resources, and each pod claim's
 //! source with the stored claim's spec and status. The second pod's answer
 //! is the first's with the names exchanged (the pod's, and its claims'),
@@ -86,6 +86,7 @@ fn key(pod: &Object, objects: &[Object]) -> Option<String> {
         "overhead": spec["overhead"],
         "resources": spec["resources"],
         "schedulingGates": spec["schedulingGates"],
+        "schedulerName": spec["schedulerName"],
         "claims": claims,
     });
     Some(key.to_string())

@@ -60,6 +60,17 @@ impl Words for Verdict {
 }
 
 fn lines(v: &Verdict, names: &str, color: bool) -> String {
+    let mut out = gated_lines(v, names, color);
+    if let Some(other) = &v.scheduler {
+        out.push_str(&format!(
+            "  Its schedulerName is {}: this is kube-scheduler's verdict, and only a kube-scheduler profile of that name decides alike; another scheduler places it by its own rules.\n",
+            one_line(other)
+        ));
+    }
+    out
+}
+
+fn gated_lines(v: &Verdict, names: &str, color: bool) -> String {
     if v.gated.is_empty() {
         return device_lines(v, names, color);
     }

@@ -150,6 +150,10 @@ pub struct Verdict {
     /// plugin; PodScheduled False, reason SchedulingGated). The rest of the
     /// verdict is what the scheduler decides once they are removed.
     pub gated: Vec<String>,
+    /// The pod's scheduler when it is not kube-scheduler's default profile
+    /// (`spec.schedulerName`): the verdict is what kube-scheduler would
+    /// decide; whether that scheduler decides alike is its own affair.
+    pub scheduler: Option<String>,
     /// Set when the pod is bound and the kubelet reports that it cannot
     /// prepare its devices (its latest `FailedPrepareDynamicResources`).
     pub not_prepared: Option<crate::prepare::PrepareFailure>,
@@ -493,6 +497,7 @@ impl Verdict {
             "fate": self.fate(),
             "schedulable": self.fits() && self.gated.is_empty(),
             "schedulingGates": self.gated,
+            "schedulerName": self.scheduler,
             "nodes": self.total,
             "allocated": self.allocated.len(),
             "allocatedOn": self.allocated,
