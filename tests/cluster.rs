@@ -664,6 +664,51 @@ fn explain_pods_reads_the_namespace_pods() {
     );
 }
 
+/// What holds a pod before any device, read live as kube-scheduler reads
+/// it: scheduling gates survive the cluster read (a gated pod is its own
+/// cause), and a claim the cluster does not have is PreFilter's stop, not
+/// an error of the command.
+#[test]
+fn explain_pods_live_sees_gates_and_missing_claims() {
+    let mut objects = small_cluster(1);
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "queued", "namespace": "ml"},
+        "spec": {"schedulingGates": [{"name": "kueue.x-k8s.io/admission"}],
+                 "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x"}]}}),
+    );
+    objects.push(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "orphan", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimName": "gone"}],
+                 "containers": [{"name": "c", "image": "x"}]}}),
+    );
+    let live = Live::start("gates", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pods", "-n", "ml", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(v["pending"], 2, "{v}");
+    assert_eq!(v["schedulingGated"], 1, "{v}");
+    assert_eq!(v["blockedOnDevices"], 1, "{v}");
+    let kinds: Vec<&str> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["kind"].as_str())
+        .collect();
+    assert!(kinds.contains(&"schedulingGated"), "{v}");
+    assert!(kinds.contains(&"preFilter.claimMissing"), "{v}");
+    let o = live.run(&["explain", "pod", "orphan", "-n", "ml", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(
+        v["verdict"]["preFilter"]["message"], "could not find ResourceClaim \"ml/gone\"",
+        "{v}"
+    );
+}
+
 /// `doctor` live: the cluster read once (nodes, slices, claims of every
 /// namespace, pods that use claims), its findings named after the server.
 #[test]
