@@ -422,45 +422,35 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
     let mut refs = Vec::new();
     let mut own_found = 0;
     for (i, o) in order.iter().enumerate() {
-        let (claim, stored, from_template) = match o {
-            PodClaimAt::Stored(claim_name, from_template) => {
-                let found = objects.iter().find(|o| {
+        let found = match o {
+            PodClaimAt::Stored(claim_name, from_template) => objects
+                .iter()
+                .find(|o| {
                     o.kind == ObjectKind::ResourceClaim
                         && o.name() == Some(claim_name)
                         && o.namespace_or_default() == ns
-                });
-                let Some(claim) = found else {
-                    // The scheduler's claim cache (assumecache.NotFoundError):
-                    // the pod waits at PreFilter until the claim exists.
-                    refs.push(PodClaimRef {
-                        claim: Err(Unresolved::NotFound(ns.to_owned(), claim_name.clone())),
-                        stored: false,
-                        from_template: false,
-                    });
-                    continue;
-                };
-                (claim, true, *from_template)
-            }
-            PodClaimAt::Made(i) => (
+                })
+                .map(|claim| (claim, true, *from_template))
+                // The scheduler's claim cache (assumecache.NotFoundError):
+                // the pod waits at PreFilter until the claim exists.
+                .ok_or_else(|| Unresolved::NotFound(ns.to_owned(), claim_name.clone())),
+            PodClaimAt::Made(i) => Ok((
                 generated
                     .get(*i)
                     .ok_or("a template did not produce a claim")?,
                 false,
                 false,
-            ),
-            PodClaimAt::Unnamed(why) => {
+            )),
+            PodClaimAt::Unnamed(why) => Err(Unresolved::Unnamed(why.clone())),
+            PodClaimAt::NotCreated(template) => Err(Unresolved::TemplateMissing(template.clone())),
+        };
+        let (claim, stored, from_template) = match found {
+            Ok(found) => found,
+            Err(why) => {
                 refs.push(PodClaimRef {
-                    claim: Err(Unresolved::Unnamed(why.clone())),
+                    claim: Err(why),
                     stored: false,
                     from_template: false,
-                });
-                continue;
-            }
-            PodClaimAt::NotCreated(template) => {
-                refs.push(PodClaimRef {
-                    claim: Err(Unresolved::TemplateMissing(template.clone())),
-                    stored: false,
-                    from_template: true,
                 });
                 continue;
             }

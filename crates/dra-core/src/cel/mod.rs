@@ -12,7 +12,7 @@ mod depth;
 pub(crate) mod eval;
 pub(crate) mod functions;
 pub(crate) mod go_fmt;
-mod go_strconv;
+pub(crate) mod go_strconv;
 pub mod lookups;
 mod netip;
 pub mod parse;

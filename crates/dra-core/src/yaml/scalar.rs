@@ -41,8 +41,8 @@ pub fn resolve_typed(text: &str) -> Option<Value> {
     // (resolve's '.' hint), which takes underscores only between digits, as
     // Go literals do: `.5_0` is 0.5, `._5` and `.5_` are strings. Other
     // numbers have every underscore removed first.
-    if first == b'.' && text.contains('_') && !go_underscores_ok(text) {
-        return None;
+    if first == b'.' {
+        return crate::cel::go_strconv::parse_float(text).map(Value::Float);
     }
     let plain: std::borrow::Cow<'_, str> = if text.contains('_') {
         text.chars()
@@ -105,26 +105,6 @@ pub fn resolve_typed(text: &str) -> Option<Value> {
         }
     }
     None
-}
-
-/// strconv's `underscoreOK` for a decimal float: each `_` between two digits.
-fn go_underscores_ok(s: &str) -> bool {
-    let mut saw = b'^';
-    for b in s.bytes() {
-        if b.is_ascii_digit() {
-            saw = b'0';
-        } else if b == b'_' {
-            if saw != b'0' {
-                return false;
-            }
-            saw = b'_';
-        } else if saw == b'_' {
-            return false;
-        } else {
-            saw = b'!';
-        }
-    }
-    saw != b'_'
 }
 
 fn is_float(s: &str) -> bool {
