@@ -1381,6 +1381,33 @@ fn another_scheduler_is_named() {
     assert!(!text.contains("schedulerName"), "{text}");
 }
 
+/// A claim allocated for a node that is gone fails Filter on every node;
+/// kube-scheduler's PostFilter deallocates it when no pod has it reserved
+/// (dynamicresources.go PostFilter), and the next attempt allocates it
+/// afresh: said after the reason, with the devices it would get. A claim
+/// another pod has reserved is left where it is.
+#[test]
+fn a_stale_allocation_is_deallocated_by_post_filter() {
+    let file = "testdata/fixtures/explain-stale-allocation.yaml";
+    let (text, code) = out(&["explain", "pod", "default/p", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("claim default/stale is already allocated: its allocation admits none of the nodes tried."),
+        "{text}"
+    );
+    assert!(
+        text.contains("resourceclaim not available on the node; its allocation admits no node of the cluster and no pod has it reserved, so kube-scheduler deallocates it after the attempt (PostFilter); the next attempt would allocate it gpu.example.com/n1/g0 on this node"),
+        "{text}"
+    );
+    let (text, code) = out(&["explain", "pod", "default/q", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("resourceclaim not available on the node"),
+        "{text}"
+    );
+    assert!(!text.contains("PostFilter"), "{text}");
+}
+
 /// A pod created with spec.nodeName bypasses the scheduler: nothing
 /// allocates its claim, so it never starts, whatever the devices; the
 /// second line says what the scheduler would do with a nodeSelector.

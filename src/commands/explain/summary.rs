@@ -324,15 +324,15 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
     for (claim, nodes_ok) in &s.allocated_claims {
         let only = match nodes_ok.as_slice() {
             [] => "none of the nodes tried".to_owned(),
-            [one] => one.clone(),
+            [one] => format!("only {one}"),
             more => format!(
-                "{} of the nodes tried ({})",
+                "only {} of the nodes tried ({})",
                 more.len(),
                 more.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
             ),
         };
         out.push_str(&format!(
-            "  claim {claim} is already allocated: its allocation admits only {only}.\n"
+            "  claim {claim} is already allocated: its allocation admits {only}.\n"
         ));
     }
     let failing: usize = s.causes.iter().map(|c| c.nodes.len()).sum();

@@ -157,7 +157,7 @@ impl<'a> Allocator<'a> {
         node: &str,
         what_if: WhatIf<'a>,
         claim: &'a Object,
-        why: &crate::binding::NotReady,
+        why: Option<&crate::binding::NotReady>,
     ) -> String {
         let again = WhatIf {
             deallocated: Some(claim),
@@ -174,8 +174,8 @@ impl<'a> Allocator<'a> {
             .map(|r| format!("{}/{}/{}", r.driver, r.pool, r.device))
             .collect();
         let same = match why {
-            crate::binding::NotReady::Failed { device, .. } => devices.contains(device),
-            crate::binding::NotReady::TimedOut { .. } => false,
+            Some(crate::binding::NotReady::Failed { device, .. }) => devices.contains(device),
+            _ => false,
         };
         format!(
             "; the next attempt would allocate it {} on this node{}",
@@ -185,6 +185,43 @@ impl<'a> Allocator<'a> {
             } else {
                 ""
             }
+        )
+    }
+
+    /// An allocation whose node selector admits no node of the cluster (its
+    /// node is gone) and that no pod has reserved: every node fails Filter
+    /// for it ("resourceclaim not available on the node"), so PostFilter
+    /// deallocates it after the attempt (dynamicresources.go PostFilter:
+    /// an unavailable claim with an empty reservedFor) and the next attempt
+    /// allocates it afresh. In words to append; empty otherwise (a node
+    /// it admits may still take the pod, and then PostFilter never runs).
+    fn stale_allocation(
+        &self,
+        sel: &Node,
+        claim: &crate::dra::Claim<'_>,
+        obj: &'a Object,
+        node: &str,
+        what_if: WhatIf<'a>,
+    ) -> String {
+        if !claim.reserved_for.is_empty() || what_if.deallocated.is_some() {
+            return String::new();
+        }
+        let mut nodes = self
+            .objects
+            .iter()
+            .filter(|o| o.kind == crate::model::ObjectKind::Node)
+            .filter_map(Object::name)
+            .peekable();
+        if nodes.peek().is_none() {
+            return String::new();
+        }
+        let labels = &self.cluster.shared.labels;
+        if nodes.any(|n| pools::node_selector_matches(sel, n, labels.get(n).copied())) {
+            return String::new();
+        }
+        format!(
+            "; its allocation admits no node of the cluster and no pod has it reserved, so kube-scheduler deallocates it after the attempt (PostFilter){}",
+            self.after_deallocation(node, what_if, obj, None)
         )
     }
 
@@ -240,12 +277,13 @@ impl<'a> Allocator<'a> {
                 Some(a) => {
                     if let Some(sel) = a.node_selector {
                         if !pools::node_selector_matches(sel, node, labels) {
+                            let next = self.stale_allocation(sel, claim, p.obj, node, what_if);
                             return Outcome::Unsatisfiable {
                                 reasons: vec![Reason::new(
                                     ReasonKind::ClaimElsewhere,
                                     Some(claim_ref(p.obj)),
                                     format!(
-                                        "claim {} is already allocated for another node: resourceclaim not available on the node",
+                                        "claim {} is already allocated for another node: resourceclaim not available on the node{next}",
                                         claim_ref(p.obj)
                                     ),
                                 )],
@@ -257,7 +295,7 @@ impl<'a> Allocator<'a> {
                     // Filter: a claim whose device binding failed or timed
                     // out is not available on this node either.
                     if let Some(why) = crate::binding::not_ready(claim, self.gates, self.now) {
-                        let next = self.after_deallocation(node, what_if, p.obj, &why);
+                        let next = self.after_deallocation(node, what_if, p.obj, Some(&why));
                         return Outcome::Unsatisfiable {
                             reasons: vec![Reason::new(
                                 ReasonKind::BindingNotReady,
