@@ -1,12 +1,12 @@
 //! `kubectl dra <TAB>` through the real kubectl (/usr/bin/kubectl, which
 //! runs `kubectl_complete-dra <words>` from PATH): candidates come back, and
-//! completing a command line never runs it. And `kubectl dra lint` itself,
-//! found on PATH as kubectl finds plugins.
+//! completing a command line never runs it. And `kubectl dra lint` and
+//! `kubectl dra explain` themselves, found on PATH as kubectl finds plugins.
 
 mod support;
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn kubectl() -> Option<&'static Path> {
     let k = Path::new("/usr/bin/kubectl");
@@ -35,22 +35,27 @@ fn plugin_dir(dir: &Path) -> std::path::PathBuf {
     bin
 }
 
-fn complete(kubectl: &Path, bin: &Path, cwd: &Path, words: &[&str]) -> String {
+/// `kubectl ARGS` with the plugin directory first on PATH and no
+/// kubeconfig, in `cwd`: what a user's shell runs.
+fn kubectl_with_plugin(kubectl: &Path, bin: &Path, cwd: &Path, args: &[&str]) -> Output {
     let path = format!(
         "{}:{}",
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let o = Command::new(kubectl)
-        .arg("__complete")
-        .arg("dra")
-        .args(words)
+    Command::new(kubectl)
+        .args(args)
         .env("PATH", path)
         .env("KUBECONFIG", cwd.join("no-kubeconfig"))
         .current_dir(cwd)
         .output()
-        .unwrap();
-    String::from_utf8_lossy(&o.stdout).into_owned()
+        .unwrap()
+}
+
+fn complete(kubectl: &Path, bin: &Path, cwd: &Path, words: &[&str]) -> String {
+    let mut args = vec!["__complete", "dra"];
+    args.extend_from_slice(words);
+    String::from_utf8_lossy(&kubectl_with_plugin(kubectl, bin, cwd, &args).stdout).into_owned()
 }
 
 #[test]
@@ -109,19 +114,8 @@ fn kubectl_runs_the_plugin_and_lint_words_a_syntax_error_as_the_apiserver() {
         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == \"gpu.example.com\" ? true\n",
     )
     .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let o = Command::new(kubectl)
-        .args(["dra", "lint", "-o", "json"])
-        .arg(&file)
-        .env("PATH", path)
-        .env("KUBECONFIG", dir.join("no-kubeconfig"))
-        .current_dir(&*dir)
-        .output()
-        .unwrap();
+    let file = file.to_string_lossy();
+    let o = kubectl_with_plugin(kubectl, &bin, &dir, &["dra", "lint", "-o", "json", &file]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         o.status.code(),
@@ -135,4 +129,50 @@ fn kubectl_runs_the_plugin_and_lint_words_a_syntax_error_as_the_apiserver() {
         "{out}"
     );
     assert!(!out.contains("Incomplete"), "{out}");
+}
+
+/// `kubectl dra explain` on PATH: a pod held back by scheduling gates gets
+/// that verdict first, and one whose claim does not exist gets the
+/// scheduler's words for it, both as the exit code says (1: pending).
+#[test]
+fn kubectl_runs_explain_and_names_what_holds_the_pod() {
+    let Some(kubectl) = kubectl() else { return };
+    let dir = support::ScratchDir::new("plugin-explain");
+    let bin = plugin_dir(&dir);
+    let fixture = support::root().join("testdata/fixtures/explain-prefilter.yaml");
+    let fixture = fixture.to_string_lossy();
+    let o = kubectl_with_plugin(
+        kubectl,
+        &bin,
+        &dir,
+        &["dra", "explain", "pod", "default/gated", "-f", &fixture],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.starts_with("Pod default/gated (default/gated-gpu) stays Pending: it has scheduling gates (kueue.x-k8s.io/admission)"),
+        "{out}"
+    );
+    let o = kubectl_with_plugin(
+        kubectl,
+        &bin,
+        &dir,
+        &["dra", "explain", "pod", "default/lost", "-f", &fixture],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("could not find ResourceClaim \"default/gone\""),
+        "{out}"
+    );
 }

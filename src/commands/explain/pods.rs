@@ -43,6 +43,15 @@ pub(super) struct Group {
     pub(super) fits: bool,
 }
 
+/// The group of pods held back by scheduling gates.
+const GATED: &str = "schedulingGated";
+
+impl Group {
+    fn gated(&self) -> bool {
+        self.kind == GATED
+    }
+}
+
 pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     if let Some(sel) = &args.selector {
         dra_core::usage::check_label_selector(sel)?;
@@ -171,12 +180,12 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     // apart from those whose devices are the block.
     let blocked = groups
         .iter()
-        .filter(|g| !g.fits && g.kind != "schedulingGated")
+        .filter(|g| !g.fits && !g.gated())
         .map(|g| g.pods)
         .sum::<usize>();
     let gated = groups
         .iter()
-        .filter(|g| g.kind == "schedulingGated")
+        .filter(|g| g.gated())
         .map(|g| g.pods)
         .sum::<usize>();
     let scope = if all {
@@ -508,7 +517,7 @@ fn root_cause(
             "scheduling gates {}: the scheduler does not try it until they are removed",
             names.join(", ")
         );
-        return ("schedulingGated".into(), reason, None, false);
+        return (GATED.into(), reason, None, false);
     }
     if v["schedulable"] == true {
         let reason = match v["lastAttempt"]["message"].as_str() {
@@ -673,7 +682,7 @@ fn text(
                 )
             }
             Ok(_) if groups[d.group].fits => "Pending (its claims fit)".to_owned(),
-            Ok(_) if groups[d.group].kind == "schedulingGated" => "Pending (gated)".to_owned(),
+            Ok(_) if groups[d.group].gated() => "Pending (gated)".to_owned(),
             Ok(v) => v["verdict"]["fate"].as_str().unwrap_or("?").to_owned(),
             Err(_) => "Undecided".to_owned(),
         };

@@ -33,11 +33,7 @@ impl Words for Verdict {
                 None => vec![line.to_owned()],
             };
             if i == 0 && color {
-                let sgr = if self.fits() && self.gated.is_empty() {
-                    GREEN
-                } else {
-                    RED
-                };
+                let sgr = if self.schedulable() { GREEN } else { RED };
                 for w in &wrapped {
                     out.push_str(&format!("\x1b[{sgr}m{w}\x1b[0m\n"));
                 }

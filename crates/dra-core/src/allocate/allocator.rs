@@ -45,6 +45,9 @@ pub struct Allocator<'a> {
     pub(super) now: Option<i128>,
     /// Searches run by [`on_nodes`](Self::on_nodes) (nodes alike share one).
     pub(super) searches: std::sync::atomic::AtomicUsize,
+    /// Per claim (by plan index): its allocation admits no node of the
+    /// cluster. Judged once, not on each of the nodes tried.
+    orphaned: Vec<std::sync::OnceLock<bool>>,
 }
 
 /// What every run over the same inventory reads, whatever the claims: the
@@ -131,16 +134,21 @@ impl<'a> Allocator<'a> {
     /// An allocator for these claims over an inventory built before.
     pub fn over(cluster: Arc<Cluster<'a>>, gates: &'a FeatureGates, claims: &[&'a Object]) -> Self {
         let objects = cluster.objects;
+        let plans: Result<Vec<_>, String> = plan(objects, gates, claims)
+            .map(|p| p.into_iter().map(Arc::new).collect())
+            .map_err(|Fatal(e)| e);
+        let orphaned = (0..plans.as_ref().map_or(0, Vec::len))
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
         Allocator {
             objects,
             gates,
-            plans: plan(objects, gates, claims)
-                .map(|p| p.into_iter().map(Arc::new).collect())
-                .map_err(|Fatal(e)| e),
+            plans,
             cluster,
             limits: Limits::default(),
             now: None,
             searches: Default::default(),
+            orphaned,
         }
     }
 
@@ -197,6 +205,7 @@ impl<'a> Allocator<'a> {
     /// it admits may still take the pod, and then PostFilter never runs).
     fn stale_allocation(
         &self,
+        index: usize,
         sel: &Node,
         claim: &crate::dra::Claim<'_>,
         obj: &'a Object,
@@ -206,17 +215,21 @@ impl<'a> Allocator<'a> {
         if !claim.reserved_for.is_empty() || what_if.deallocated.is_some() {
             return String::new();
         }
-        let mut nodes = self
-            .objects
-            .iter()
-            .filter(|o| o.kind == crate::model::ObjectKind::Node)
-            .filter_map(Object::name)
-            .peekable();
-        if nodes.peek().is_none() {
-            return String::new();
-        }
-        let labels = &self.cluster.shared.labels;
-        if nodes.any(|n| pools::node_selector_matches(sel, n, labels.get(n).copied())) {
+        let orphaned = self.orphaned.get(index).is_some_and(|o| {
+            *o.get_or_init(|| {
+                let labels = &self.cluster.shared.labels;
+                let mut nodes = self
+                    .objects
+                    .iter()
+                    .filter(|o| o.kind == crate::model::ObjectKind::Node)
+                    .filter_map(Object::name)
+                    .peekable();
+                // No Node in the inventory: nothing tells the node is gone.
+                nodes.peek().is_some()
+                    && !nodes.any(|n| pools::node_selector_matches(sel, n, labels.get(n).copied()))
+            })
+        });
+        if !orphaned {
             return String::new();
         }
         format!(
@@ -277,7 +290,7 @@ impl<'a> Allocator<'a> {
                 Some(a) => {
                     if let Some(sel) = a.node_selector {
                         if !pools::node_selector_matches(sel, node, labels) {
-                            let next = self.stale_allocation(sel, claim, p.obj, node, what_if);
+                            let next = self.stale_allocation(i, sel, claim, p.obj, node, what_if);
                             return Outcome::Unsatisfiable {
                                 reasons: vec![Reason::new(
                                     ReasonKind::ClaimElsewhere,

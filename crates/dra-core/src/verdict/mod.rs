@@ -483,6 +483,12 @@ impl Verdict {
         }
     }
 
+    /// Whether the scheduler would place it now: its devices fit somewhere
+    /// and no scheduling gate holds it back.
+    pub fn schedulable(&self) -> bool {
+        self.fits() && self.gated.is_empty()
+    }
+
     /// Whether the pod gets its devices somewhere.
     pub fn fits(&self) -> bool {
         self.pre_filter.is_none()
@@ -495,7 +501,7 @@ impl Verdict {
     pub fn json(&self) -> Value {
         json!({
             "fate": self.fate(),
-            "schedulable": self.fits() && self.gated.is_empty(),
+            "schedulable": self.schedulable(),
             "schedulingGates": self.gated,
             "schedulerName": self.scheduler,
             "nodes": self.total,
