@@ -2703,3 +2703,130 @@ fn first_available_all_fault_per_release() {
     );
     assert!(!text.contains("mishandles"), "{text}");
 }
+
+/// A fleet moving from a device plugin to DRA: kube-scheduler builds the
+/// extended-resource claim per node (filterExtendedResources), so a node
+/// whose device plugin advertises the GPUs takes the pod with no device
+/// asked of DRA; one advertising too few is NodeResourcesFit's
+/// `Insufficient`; one advertising zero (the plugin is gone) is DRA's from
+/// 1.35 (PR #133784), the device plugin's in 1.34.
+#[test]
+fn extended_resources_are_served_node_by_node() {
+    let file = "testdata/fixtures/explain-extended-mixed.yaml";
+    let (text, code) = out(&["explain", "pod", "ml/trainer", "-f", file, "-o", "json"]);
+    assert_eq!(code, 0, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        v["verdict"]["allocatedOn"],
+        serde_json::json!(["dp-1", "dp-gone"])
+    );
+    let node = |name: &str| {
+        v["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["node"] == name)
+            .unwrap()
+            .clone()
+    };
+    let dp = node("dp-1");
+    assert_eq!(dp["servedByNode"], serde_json::json!(["example.com/gpu"]));
+    assert_eq!(
+        dp["claims"][0]["allocation"]["devices"]["results"],
+        serde_json::json!([])
+    );
+    let gone = node("dp-gone");
+    assert!(gone.get("servedByNode").is_none(), "{gone}");
+    assert_eq!(
+        gone["claims"][0]["allocation"]["devices"]["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let small = node("dp-small");
+    assert_eq!(small["result"], "excluded");
+    assert_eq!(small["reason"], "Insufficient example.com/gpu");
+    assert_eq!(node("dra-1")["result"], "unsatisfiable");
+
+    let (text, code) = out(&["explain", "pod", "ml/trainer", "-f", file, "--node", "dp-1"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("example.com/gpu: served by the node's device plugin (status.allocatable)"),
+        "{text}"
+    );
+
+    let (text, code) = out(&[
+        "explain",
+        "pod",
+        "ml/trainer",
+        "-f",
+        file,
+        "-o",
+        "json",
+        "--kubernetes-version",
+        "1.34",
+        "--feature-gates",
+        "DRAExtendedResource=true",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["verdict"]["allocatedOn"], serde_json::json!(["dp-1"]));
+}
+
+/// Pods alike share one answer, but a sidecar is not a plain init
+/// container: from 1.35 the scheduler's extended-resource claim differs
+/// (a plain init container reuses the container's device), so the two
+/// pods are decided apart, each with its own requests.
+#[test]
+fn explain_pods_tells_a_sidecar_from_a_plain_init_container() {
+    let base = std::fs::read_to_string("testdata/fixtures/explain-extended-mixed.yaml").unwrap();
+    let sidecar = base
+        .split("\n---\n")
+        .find(|d| d.contains("name: staged"))
+        .unwrap()
+        .replace("name: staged", "name: staged-sidecar")
+        .replace(
+            "  - name: fetch\n",
+            "  - name: fetch\n    restartPolicy: Always\n",
+        );
+    let (_dir, file) = fixture_file(&format!("{base}\n---\n{sidecar}\n"));
+    let (text, _) = out(&["explain", "pods", "-f", &file, "-n", "ml", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+    assert_eq!(v["evaluations"], 3, "{v}");
+    // A pod alike shares the answer under its own made-up claim's name.
+    let (_dir2, twin) = fixture_file(&format!(
+        "{base}\n---\n{}\n",
+        base.split("\n---\n")
+            .find(|d| d.contains("name: trainer"))
+            .unwrap()
+            .replace("name: trainer\n", "name: trainer-2\n")
+    ));
+    let (text, _) = out(&["explain", "pods", "-f", &twin, "-n", "ml", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+    assert_eq!(v["evaluations"], 2, "{v}");
+    let second = v["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "trainer-2")
+        .unwrap();
+    assert_eq!(
+        second["explain"]["placement"]["claims"][0]["name"], "trainer-2-extended-resources",
+        "{second}"
+    );
+    let requests = |pod: &str| {
+        let (text, _) = out(&["explain", "pod", pod, "-f", &file, "-o", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["extendedResources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["count"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    // Plain: fetch reuses main's device and asks for one more; as a
+    // sidecar it keeps its two beside main's one.
+    assert_eq!(requests("ml/staged"), vec![1, 1]);
+    assert_eq!(requests("ml/staged-sidecar"), vec![2, 1]);
+}

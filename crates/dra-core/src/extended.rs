@@ -1,40 +1,233 @@
 //! The claim kube-scheduler makes up for a pod's extended resources that
-//! DRA backs (`DRAExtendedResource`): a DeviceClass names the resource in
-//! `spec.extendedResourceName`, and every class also backs
-//! `deviceclass.resource.kubernetes.io/<class>`. One ExactCount request per
-//! container and resource, named `container-<i>-request-<j>` (i: index in
-//! initContainers then containers; j: index of the resource among the
-//! container's sorted request names), requests sorted by name
-//! (`createDeviceRequests` in the scheduler's dynamicresources plugin).
+//! DRA backs (`DRAExtendedResource`), node by node, and NodeResourcesFit's
+//! check of the extended resources a node serves itself (a device plugin's,
+//! in `status.allocatable`).
 //!
-//! The scheduler only does this on nodes that do not advertise the resource
-//! as allocatable (a device plugin would serve it there); kubectl-dra reads
-//! node metadata only, so it assumes no node does.
+//! Sources: the scheduler's dynamicresources plugin
+//! (`preFilterExtendedResources`, `filterExtendedResources`,
+//! `createRequestsAndMappings` in `extendeddynamicresources.go` from 1.35;
+//! `createDeviceRequests` in `dynamicresources.go` in 1.34),
+//! noderesources `fit.go` (`fitsRequest`, `shouldDelegateResourceToDRA`),
+//! component-helpers `resource.PodRequests`, and the DeviceClass mapping
+//! (`extended.DeviceClassMapping` in 1.34; dynamic-resource-allocation's
+//! `extendedresourcecache` from 1.35).
+//!
+//! On each node a DRA-backed resource the node does not advertise (1.35+:
+//! allocatable absent or zero, PR #133784; 1.34: absent) is asked of DRA;
+//! any other extended resource must fit the node's allocatable, else the
+//! node is ruled out with `Insufficient NAME`. The claim's requests are
+//! named `container-<i>-request-<j>` (i: index in initContainers then
+//! containers; j: the resource's index among the container's sorted
+//! request names) and sorted by name. From 1.35 (PR #134882) a plain init
+//! container first reuses the requests of the sidecars and containers after
+//! it and asks only for the rest, and of the plain init containers only the
+//! largest such request is kept; in 1.34 every container asks for its own.
 
 use serde_json::{json, Value};
 
-use crate::gates::{FeatureGates, Gate};
+use crate::gates::{FeatureGates, Gate, Version};
 use crate::model::{Object, ObjectKind};
 use crate::quantity::Quantity;
 use crate::tree::Node;
 
 pub const CLASS_PREFIX: &str = "deviceclass.resource.kubernetes.io/";
 
-/// The DeviceClass that backs an extended resource name, if any.
-fn class_for<'a>(objects: &'a [Object], resource: &str) -> Option<&'a str> {
+/// `v1helper.IsExtendedResourceName`: a name with a domain outside
+/// kubernetes.io, not a quota's `requests.` form.
+fn is_extended_name(name: &str) -> bool {
+    name.contains('/') && !name.contains("kubernetes.io/") && !name.starts_with("requests.")
+}
+
+/// The names the DRA plugin counts: `schedutil.IsDRAExtendedResourceName`
+/// adds the implicit class names from 1.35; 1.34's filter and
+/// `hasDeviceClassMappedExtendedResource` read `IsExtendedResourceName`.
+fn is_dra_extended_name(name: &str, version: Version) -> bool {
+    is_extended_name(name) || (version >= Version::V1_35 && name.starts_with(CLASS_PREFIX))
+}
+
+/// A class's creationTimestamp (nanoseconds); none is the oldest.
+fn created(class: &Object) -> i128 {
+    class
+        .root
+        .get("metadata")
+        .and_then(|m| m.get("creationTimestamp"))
+        .and_then(Node::as_str)
+        .and_then(|t| crate::cel::time::parse_timestamp(t).ok())
+        .map_or(i128::MIN, |(n, _)| n)
+}
+
+/// The DeviceClass that backs an extended resource name, if any. Of the
+/// classes naming it in `extendedResourceName` the newest wins, the lower
+/// name on a tie (extendedresourcecache `updateResourceName2class`, from
+/// 1.35; 1.34 took whichever the lister listed last); every class also
+/// backs `deviceclass.resource.kubernetes.io/<class>` (from 1.35; in 1.34
+/// only a class without an explicit name does, and the DRA plugin never
+/// counts those names).
+fn class_for<'a>(objects: &'a [Object], gates: &FeatureGates, resource: &str) -> Option<&'a str> {
+    if !gates.enabled(Gate::DRAExtendedResource) || !is_dra_extended_name(resource, gates.version) {
+        return None;
+    }
     let classes = || objects.iter().filter(|o| o.kind == ObjectKind::DeviceClass);
-    if let Some(c) = classes().find(|c| {
+    let explicit = |c: &Object| {
         c.spec()
             .and_then(|s| s.get("extendedResourceName"))
             .and_then(Node::as_str)
-            == Some(resource)
-    }) {
+            .map(str::to_owned)
+    };
+    if let Some(c) = classes()
+        .filter(|c| explicit(c).as_deref() == Some(resource))
+        .max_by(|a, b| {
+            created(a)
+                .cmp(&created(b))
+                .then_with(|| b.name().cmp(&a.name()))
+        })
+    {
         return c.name();
     }
     let name = resource.strip_prefix(CLASS_PREFIX)?;
     classes()
         .find(|c| c.name() == Some(name))
         .and_then(Object::name)
+}
+
+/// One container as the scheduler reads it for extended resources.
+struct Container<'a> {
+    name: &'a str,
+    init: bool,
+    /// An init container with `restartPolicy: Always`: it runs beside the
+    /// containers.
+    sidecar: bool,
+    /// Its requests after defaulting (limits fill the requests not given),
+    /// sorted by name.
+    requests: Vec<(&'a str, Quantity)>,
+}
+
+fn quantity(value: &Node) -> Option<Quantity> {
+    let text = value
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| value.to_json().to_string());
+    Quantity::parse_field(&text).ok()
+}
+
+/// initContainers, then containers.
+fn containers(pod: &Object) -> Vec<Container<'_>> {
+    let Some(spec) = pod.pod_spec() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for key in ["initContainers", "containers"] {
+        for c in spec.get(key).and_then(Node::as_seq).unwrap_or_default() {
+            let sidecar = c.get("restartPolicy").and_then(Node::as_str) == Some("Always");
+            let mut requests: Vec<(&str, Quantity)> = Vec::new();
+            for part in ["requests", "limits"] {
+                for e in c
+                    .get("resources")
+                    .and_then(|r| r.get(part))
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                {
+                    if requests.iter().any(|(k, _)| *k == e.key.as_str()) {
+                        continue;
+                    }
+                    if let Some(q) = quantity(&e.value) {
+                        requests.push((e.key.as_str(), q));
+                    }
+                }
+            }
+            requests.sort_by(|a, b| a.0.cmp(b.0));
+            out.push(Container {
+                name: c.get("name").and_then(Node::as_str).unwrap_or_default(),
+                init: key == "initContainers",
+                sidecar,
+                requests,
+            });
+        }
+    }
+    out
+}
+
+impl Container<'_> {
+    /// An init container that is not a sidecar: it runs alone, before the
+    /// rest.
+    fn plain_init(&self) -> bool {
+        self.init && !self.sidecar
+    }
+
+    fn request(&self, resource: &str) -> Option<Quantity> {
+        self.requests
+            .iter()
+            .find(|(k, _)| *k == resource)
+            .map(|(_, q)| *q)
+    }
+
+    /// `AsInt64` of the request, when it is a whole non-zero count.
+    fn count(&self, resource: &str) -> Option<i64> {
+        let q = self.request(resource)?;
+        if q.is_fractional() || q.is_zero() || q.is_negative() {
+            return None;
+        }
+        i64::try_from(q.value()).ok()
+    }
+
+    /// The resource's index among the container's sorted request names.
+    fn index_of(&self, resource: &str) -> usize {
+        self.requests
+            .iter()
+            .position(|(k, _)| *k == resource)
+            .unwrap_or(0)
+    }
+}
+
+/// The pod's request of a resource as `resource.PodRequests` sums it:
+/// containers and sidecars add up; a plain init container runs beside the
+/// sidecars started before it; the larger wins.
+fn pod_request(containers: &[Container<'_>], resource: &str) -> Quantity {
+    let add = |a: Quantity, b: Quantity| a.checked_add(&b).unwrap_or(a);
+    let mut total = Quantity::zero();
+    let mut sidecars = Quantity::zero();
+    let mut init_peak = Quantity::zero();
+    for c in containers {
+        let q = c.request(resource).unwrap_or_else(Quantity::zero);
+        if c.plain_init() {
+            init_peak = init_peak.max(add(q, sidecars));
+        } else if c.init {
+            total = add(total, q);
+            sidecars = add(sidecars, q);
+            init_peak = init_peak.max(sidecars);
+        } else {
+            total = add(total, q);
+        }
+    }
+    total.max(init_peak)
+}
+
+/// The extended resources the pod's containers name (the DRA plugin's
+/// kind), with the pod's request of each, sorted by name; zero requests
+/// left out.
+fn requested<'a>(containers: &[Container<'a>], version: Version) -> Vec<(&'a str, Quantity)> {
+    let mut names: Vec<&str> = containers
+        .iter()
+        .flat_map(|c| c.requests.iter().map(|(k, _)| *k))
+        .filter(|n| is_dra_extended_name(n, version))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|n| (n, pod_request(containers, n)))
+        .filter(|(_, q)| !q.is_zero())
+        .collect()
+}
+
+/// The extended resources of the pod a DeviceClass backs, sorted: what its
+/// made-up claim asks for on a node that serves none of them itself.
+pub fn backed_resources(pod: &Object, objects: &[Object], gates: &FeatureGates) -> Vec<String> {
+    requested(&containers(pod), gates.version)
+        .into_iter()
+        .filter(|(n, _)| class_for(objects, gates, n).is_some())
+        .map(|(n, _)| n.to_owned())
+        .collect()
 }
 
 /// One request of the made-up claim, and what it stands for.
@@ -58,18 +251,120 @@ impl ExtendedRequest {
     }
 }
 
+/// The requests of the made-up claim on a node that serves none of the
+/// pod's DRA-backed resources itself, sorted by name.
+pub fn extended_requests(
+    pod: &Object,
+    objects: &[Object],
+    gates: &FeatureGates,
+) -> Vec<ExtendedRequest> {
+    let all = backed_resources(pod, objects, gates);
+    extended_requests_for(pod, objects, gates, &all)
+}
+
+/// The requests of the made-up claim for these resources (those a node
+/// leaves to DRA), sorted by name.
+pub fn extended_requests_for(
+    pod: &Object,
+    objects: &[Object],
+    gates: &FeatureGates,
+    resources: &[String],
+) -> Vec<ExtendedRequest> {
+    let containers = containers(pod);
+    let mut requests: Vec<ExtendedRequest> = Vec::new();
+    for resource in resources {
+        let Some(class) = class_for(objects, gates, resource) else {
+            continue;
+        };
+        let request = |i: usize, count: i64| ExtendedRequest {
+            name: format!("container-{i}-request-{}", containers[i].index_of(resource)),
+            container: containers[i].name.to_owned(),
+            resource: resource.clone(),
+            class: class.to_owned(),
+            count,
+        };
+        let counts: Vec<Option<i64>> = containers.iter().map(|c| c.count(resource)).collect();
+        if gates.version < Version::V1_35 {
+            // createDeviceRequests: one request per container.
+            for (i, n) in counts.iter().enumerate() {
+                if let Some(n) = n {
+                    requests.push(request(i, *n));
+                }
+            }
+            continue;
+        }
+        // createRequestsAndMappings: the containers that stay (sidecars
+        // and containers) ask for theirs; a plain init container reuses
+        // those that start after it and asks for the rest; of the plain
+        // init containers' requests only the largest is kept (the first
+        // of equals).
+        let staying: Vec<Option<i64>> = containers
+            .iter()
+            .zip(&counts)
+            .map(|(c, n)| n.filter(|_| !c.plain_init()))
+            .collect();
+        let mut largest: Option<(usize, i64)> = None;
+        for (i, c) in containers.iter().enumerate() {
+            let Some(want) = counts[i].filter(|_| c.plain_init()) else {
+                continue;
+            };
+            let mut reused = 0i64;
+            let mut covered = false;
+            for n in staying[i..].iter().flatten() {
+                reused = reused.saturating_add(*n);
+                if reused >= want {
+                    covered = true;
+                    break;
+                }
+            }
+            if !covered && largest.is_none_or(|(_, n)| n < want - reused) {
+                largest = Some((i, want - reused));
+            }
+        }
+        if let Some((i, n)) = largest {
+            requests.push(request(i, n));
+        }
+        for (i, n) in staying.iter().enumerate() {
+            if let Some(n) = n {
+                requests.push(request(i, *n));
+            }
+        }
+    }
+    requests.sort_by(|a, b| a.name.cmp(&b.name));
+    requests
+}
+
 /// The made-up claim as a ResourceClaim object, or `None` when the pod asks
-/// for no DRA-backed extended resource (or the gate is off).
+/// for no DRA-backed extended resource (or the gate is off): as on a node
+/// that serves none of them itself.
 pub fn extended_resource_claim(
     pod: &Object,
     objects: &[Object],
     gates: &FeatureGates,
 ) -> Option<Value> {
-    let requests = extended_requests(pod, objects, gates);
-    if requests.is_empty() {
+    let all = backed_resources(pod, objects, gates);
+    if all.is_empty() {
         return None;
     }
-    Some(json!({
+    Some(claim_json(
+        pod,
+        &extended_requests_for(pod, objects, gates, &all),
+    ))
+}
+
+/// The made-up claim on a node that leaves these resources to DRA (none:
+/// a claim that asks for nothing, as the node serves them all itself).
+pub fn extended_resource_claim_for(
+    pod: &Object,
+    objects: &[Object],
+    gates: &FeatureGates,
+    resources: &[String],
+) -> Value {
+    claim_json(pod, &extended_requests_for(pod, objects, gates, resources))
+}
+
+fn claim_json(pod: &Object, requests: &[ExtendedRequest]) -> Value {
+    json!({
         "apiVersion": "resource.k8s.io/v1",
         "kind": "ResourceClaim",
         "metadata": {
@@ -81,113 +376,85 @@ pub fn extended_resource_claim(
             "name": r.name,
             "exactly": {"deviceClassName": r.class, "allocationMode": "ExactCount", "count": r.count},
         })).collect::<Vec<_>>()}},
-    }))
+    })
 }
 
-/// The requests of the made-up claim, sorted by name.
-pub fn extended_requests(
+/// How one node serves the pod's extended resources.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeServes {
+    /// The DRA-backed resources the node leaves to the made-up claim
+    /// (sorted); the others it serves itself.
+    Claim(Vec<String>),
+    /// NodeResourcesFit rules the node out: its allocatable is below the
+    /// pod's request of these resources (`Insufficient NAME` each, sorted).
+    Insufficient(Vec<String>),
+}
+
+/// What the node does with the pod's extended resources: NodeResourcesFit
+/// (`fitsRequest`, which leaves to DRA what `shouldDelegateResourceToDRA`
+/// says), then the DRA plugin's `filterExtendedResources`. Only the node's
+/// allocatable is read, not what other pods on it use: a node that falls
+/// short only because of them is not ruled out here. `user_claims`: the
+/// pod has claims of its own (1.34 then asks DRA for every backed resource).
+pub fn node_serves(
     pod: &Object,
     objects: &[Object],
     gates: &FeatureGates,
-) -> Vec<ExtendedRequest> {
-    if !gates.enabled(Gate::DRAExtendedResource) {
-        return Vec::new();
-    }
-    let Some(spec) = pod.pod_spec() else {
-        return Vec::new();
-    };
-    let containers: Vec<&Node> = ["initContainers", "containers"]
-        .iter()
-        .flat_map(|k| spec.get(k).and_then(Node::as_seq).unwrap_or_default())
-        .collect();
-    let mut requests: Vec<ExtendedRequest> = Vec::new();
-    for (i, c) in containers.iter().enumerate() {
-        let res = c.get("resources");
-        // Defaulting copies limits to requests for extended resources.
-        let mut amounts: Vec<(String, &Node)> = Vec::new();
-        for key in ["requests", "limits"] {
-            for e in res
-                .and_then(|r| r.get(key))
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-            {
-                if !amounts.iter().any(|(k, _)| *k == e.key) {
-                    amounts.push((e.key.to_string(), &e.value));
-                }
-            }
+    node: &Object,
+    user_claims: bool,
+) -> NodeServes {
+    let allocatable = node.root.get("status").and_then(|s| s.get("allocatable"));
+    let v134 = gates.version < Version::V1_35;
+    let mut to_dra = Vec::new();
+    let mut backed_all = Vec::new();
+    let mut short = Vec::new();
+    for (name, want) in requested(&containers(pod), gates.version) {
+        let has = allocatable.and_then(|a| a.get(name)).and_then(quantity);
+        let backed = class_for(objects, gates, name).is_some();
+        if backed {
+            backed_all.push(name.to_owned());
         }
-        let mut names: Vec<&str> = amounts.iter().map(|(k, _)| k.as_str()).collect();
-        names.sort_unstable();
-        for (resource, value) in &amounts {
-            let Some(class) = class_for(objects, resource) else {
-                continue;
+        // 1.35+: a resource the node advertises at zero (a device plugin
+        // gone) is DRA's (PR #133784); 1.34 asked whether it is listed.
+        let delegated = backed
+            && match has {
+                None => true,
+                Some(q) => !v134 && q <= Quantity::zero(),
             };
-            let text = value
-                .as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| value.to_json().to_string());
-            let Ok(q) = Quantity::parse_field(&text) else {
-                continue;
-            };
-            if q.is_fractional() || q.is_zero() || q.is_negative() {
-                continue;
-            }
-            let j = names.iter().position(|n| n == resource).unwrap_or(0);
-            requests.push(ExtendedRequest {
-                name: format!("container-{i}-request-{j}"),
-                container: c
-                    .get("name")
-                    .and_then(Node::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                resource: resource.clone(),
-                class: class.to_owned(),
-                count: q.value() as i64,
-            });
+        if delegated {
+            to_dra.push(name.to_owned());
+        } else if want > has.unwrap_or_else(Quantity::zero) {
+            short.push(name.to_owned());
         }
     }
-    requests.sort_by(|a, b| a.name.cmp(&b.name));
-    requests
+    if !short.is_empty() {
+        return NodeServes::Insufficient(short);
+    }
+    // 1.34's filter kept the resources a device plugin serves in its map
+    // (at 0) and createDeviceRequests asked for every key: once the claim
+    // is made, it asks DRA for all of them.
+    if v134 && (user_claims || !to_dra.is_empty()) {
+        return NodeServes::Claim(backed_all);
+    }
+    NodeServes::Claim(to_dra)
 }
 
 /// The extended resources the pod's containers ask for that no DeviceClass
-/// backs (`v1helper.IsExtendedResourceName`: a domain other than
-/// kubernetes.io; every one while DRAExtendedResource is off), with the
-/// nodes whose `status.allocatable` has them (a device plugin's); sorted by
-/// name.
+/// backs (every one while DRAExtendedResource is off), with the nodes whose
+/// `status.allocatable` has them (a device plugin's); sorted by name.
 pub fn unbacked_resources<'a>(
     pod: &Object,
     objects: &'a [Object],
     gates: &FeatureGates,
 ) -> Vec<(String, Vec<&'a str>)> {
-    let dra_backs = gates.enabled(Gate::DRAExtendedResource);
-    let Some(spec) = pod.pod_spec() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = Vec::new();
-    for c in ["initContainers", "containers"]
+    let containers = containers(pod);
+    let mut names: Vec<&str> = containers
         .iter()
-        .flat_map(|k| spec.get(k).and_then(Node::as_seq).unwrap_or_default())
-    {
-        for key in ["requests", "limits"] {
-            for e in c
-                .get("resources")
-                .and_then(|r| r.get(key))
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-            {
-                let name = e.key.as_str();
-                let extended = name.contains('/')
-                    && !name.contains("kubernetes.io/")
-                    && !name.starts_with("requests.");
-                let backed = dra_backs && class_for(objects, name).is_some();
-                if extended && !backed && !names.iter().any(|n| n == name) {
-                    names.push(name.to_owned());
-                }
-            }
-        }
-    }
-    names.sort();
+        .flat_map(|c| c.requests.iter().map(|(k, _)| *k))
+        .filter(|n| is_extended_name(n) && class_for(objects, gates, n).is_none())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
     names
         .into_iter()
         .map(|n| {
@@ -198,18 +465,13 @@ pub fn unbacked_resources<'a>(
                     o.root
                         .get("status")
                         .and_then(|s| s.get("allocatable"))
-                        .and_then(|a| a.get(&n))
-                        .map(|v| {
-                            v.as_str()
-                                .map(str::to_owned)
-                                .unwrap_or_else(|| v.to_json().to_string())
-                        })
-                        .and_then(|t| Quantity::parse_field(&t).ok())
-                        .is_some_and(|q| !q.is_zero() && !q.is_negative())
+                        .and_then(|a| a.get(n))
+                        .and_then(quantity)
+                        .is_some_and(|q| q > Quantity::zero())
                 })
                 .filter_map(Object::name)
                 .collect();
-            (n, nodes)
+            (n.to_owned(), nodes)
         })
         .collect()
 }
@@ -253,5 +515,194 @@ spec:
         assert_eq!(reqs[1]["exactly"]["count"], 2);
         let off = FeatureGates::defaults(crate::gates::Version::V1_34);
         assert!(extended_resource_claim(&objects[1], &objects, &off).is_none());
+    }
+}
+
+#[cfg(test)]
+mod per_node_tests {
+    use super::*;
+    use crate::gates::Version;
+
+    const FLEET: &str = include_str!("../../../testdata/fixtures/explain-extended-mixed.yaml");
+
+    fn load() -> Vec<Object> {
+        crate::model::parse_file(0, FLEET, crate::yaml::Limits::default()).objects
+    }
+
+    fn gates(v: Version) -> FeatureGates {
+        let mut g = FeatureGates::defaults(v);
+        g.set("DRAExtendedResource", true).unwrap();
+        g
+    }
+
+    fn find<'a>(objects: &'a [Object], kind: ObjectKind, name: &str) -> &'a Object {
+        objects
+            .iter()
+            .find(|o| o.kind == kind && o.name() == Some(name))
+            .unwrap()
+    }
+
+    /// filterExtendedResources and fitsRequest, node by node: a node's
+    /// device plugin serves what it advertises; zero is DRA's from 1.35
+    /// (PR #133784) and a device plugin's in 1.34; too few is
+    /// NodeResourcesFit's `Insufficient`.
+    #[test]
+    fn each_node_serves_what_its_allocatable_says() {
+        let objects = load();
+        let pod = find(&objects, ObjectKind::Workload, "trainer");
+        let gpu = || vec!["example.com/gpu".to_owned()];
+        let serves = |v, node| {
+            node_serves(
+                pod,
+                &objects,
+                &gates(v),
+                find(&objects, ObjectKind::Node, node),
+                false,
+            )
+        };
+        for v in [Version::V1_35, Version::V1_36, Version::V1_37] {
+            assert_eq!(serves(v, "dp-1"), NodeServes::Claim(vec![]), "{v:?}");
+            assert_eq!(serves(v, "dp-gone"), NodeServes::Claim(gpu()), "{v:?}");
+            assert_eq!(
+                serves(v, "dp-small"),
+                NodeServes::Insufficient(gpu()),
+                "{v:?}"
+            );
+            assert_eq!(serves(v, "dra-1"), NodeServes::Claim(gpu()), "{v:?}");
+        }
+        assert_eq!(serves(Version::V1_34, "dp-1"), NodeServes::Claim(vec![]));
+        assert_eq!(
+            serves(Version::V1_34, "dp-gone"),
+            NodeServes::Insufficient(gpu())
+        );
+        assert_eq!(serves(Version::V1_34, "dra-1"), NodeServes::Claim(gpu()));
+        // 1.34 asks DRA for every backed resource once the claim is made
+        // (its filter kept a device plugin's at 0 and asked for all keys).
+        let dp = find(&objects, ObjectKind::Node, "dp-1");
+        assert_eq!(
+            node_serves(pod, &objects, &gates(Version::V1_34), dp, true),
+            NodeServes::Claim(gpu())
+        );
+        assert_eq!(
+            node_serves(pod, &objects, &gates(Version::V1_37), dp, true),
+            NodeServes::Claim(vec![])
+        );
+        // Off: nothing is DRA's; the node's allocatable decides.
+        let off = FeatureGates::defaults(Version::V1_35);
+        let dra = find(&objects, ObjectKind::Node, "dra-1");
+        assert_eq!(
+            node_serves(pod, &objects, &off, dra, false),
+            NodeServes::Insufficient(gpu())
+        );
+    }
+
+    /// createRequestsAndMappings (1.35+, PR #134882): a plain init
+    /// container reuses the device of the container after it and asks for
+    /// the rest; 1.34's createDeviceRequests asks per container.
+    #[test]
+    fn a_plain_init_container_reuses_later_requests_from_1_35() {
+        let objects = load();
+        let pod = find(&objects, ObjectKind::Workload, "staged");
+        let counts = |v| {
+            extended_requests(pod, &objects, &gates(v))
+                .into_iter()
+                .map(|r| (r.name, r.container, r.count))
+                .collect::<Vec<_>>()
+        };
+        let r = |n: &str, c: &str, k| (n.to_owned(), c.to_owned(), k);
+        assert_eq!(
+            counts(Version::V1_37),
+            vec![
+                r("container-0-request-0", "fetch", 1),
+                r("container-1-request-0", "main", 1)
+            ]
+        );
+        assert_eq!(
+            counts(Version::V1_34),
+            vec![
+                r("container-0-request-0", "fetch", 2),
+                r("container-1-request-0", "main", 1)
+            ]
+        );
+    }
+
+    /// Sidecars run beside the containers: their requests add up, and only
+    /// the largest plain init container's rest is asked for.
+    #[test]
+    fn sidecars_add_up_and_init_containers_take_the_largest_rest() {
+        let text = r#"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {extendedResourceName: example.com/gpu}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  initContainers:
+  - {name: a, resources: {requests: {example.com/gpu: "3"}}}
+  - {name: side, restartPolicy: Always, resources: {requests: {example.com/gpu: "1"}}}
+  - {name: b, resources: {requests: {example.com/gpu: "4"}}}
+  containers:
+  - {name: main, resources: {requests: {example.com/gpu: "1"}}}
+"#;
+        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
+        let pod = &objects[1];
+        let requests = extended_requests(pod, &objects, &gates(Version::V1_37));
+        let got: Vec<(&str, i64)> = requests
+            .iter()
+            .map(|r| (r.name.as_str(), r.count))
+            .collect();
+        // a reuses side and main (2) and asks 1; b reuses main (1) and
+        // asks 3: the largest rest, b's, is the one kept.
+        assert_eq!(
+            got,
+            vec![
+                ("container-1-request-0", 1),
+                ("container-2-request-0", 3),
+                ("container-3-request-0", 1)
+            ]
+        );
+        // resource.PodRequests: max(main + side = 2, b + side = 5, a = 3).
+        assert_eq!(
+            pod_request(&containers(pod), "example.com/gpu"),
+            Quantity::from_int(5)
+        );
+    }
+
+    /// extendedresourcecache (1.35+): of two classes naming the resource the
+    /// newer wins, the lower name on a tie; 1.34 never counts the implicit
+    /// `deviceclass.resource.kubernetes.io/` names.
+    #[test]
+    fn the_newest_class_backs_a_resource() {
+        let text = r#"
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: old, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec: {extendedResourceName: example.com/gpu}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: new, creationTimestamp: "2026-06-01T00:00:00Z"}
+spec: {extendedResourceName: example.com/gpu}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: b}
+spec: {extendedResourceName: example.com/nic}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: a}
+spec: {extendedResourceName: example.com/nic}
+"#;
+        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
+        let g = gates(Version::V1_37);
+        assert_eq!(class_for(&objects, &g, "example.com/gpu"), Some("new"));
+        assert_eq!(class_for(&objects, &g, "example.com/nic"), Some("a"));
+        let implicit = "deviceclass.resource.kubernetes.io/old";
+        assert_eq!(class_for(&objects, &g, implicit), Some("old"));
+        assert_eq!(class_for(&objects, &gates(Version::V1_34), implicit), None);
     }
 }

@@ -3,6 +3,7 @@
 //! cause, or the error that stops the whole attempt), then the detail.
 
 mod add_nodes;
+mod extended_nodes;
 mod pods;
 mod shapes;
 mod summary;
@@ -302,7 +303,20 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
         std::mem::forget(inv);
         return Ok(out);
     }
-    let out = report(&args.common, gates, objects, &claims, None, &[], None);
+    let none = extended_nodes::PerNode::default();
+    let out = report(
+        &args.common,
+        gates,
+        objects,
+        &claims,
+        None,
+        None,
+        extended_nodes::Extended {
+            requests: &[],
+            per_node: &none,
+            more_sets: &[],
+        },
+    );
     drop(claims);
     // The process exits right after printing: freeing a tree of millions of
     // nodes one by one would only cost time.
@@ -405,6 +419,27 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
         order.push(PodClaimAt::Made(generated.len()));
         generated.push(serde_json::from_value(claim).map_err(|e| e.to_string())?);
     }
+    // The made-up claim as nodes whose device plugin serves part of it
+    // need it (filterExtendedResources builds it per node).
+    let full = dra_core::extended::backed_resources(pod, objects, gates);
+    let per_node = extended_nodes::PerNode::of(pod, objects, gates, &full, own_claims > 0);
+    let variants: Vec<Object> = per_node
+        .sets
+        .iter()
+        .enumerate()
+        .map(|(i, set)| {
+            let claim = dra_core::extended::extended_resource_claim_for(pod, objects, gates, set);
+            let root: Node = serde_json::from_value(claim).map_err(|e| e.to_string())?;
+            dra_core::model::object_from_node(
+                usize::MAX,
+                generated.len() + i,
+                root,
+                "resource.k8s.io/v1",
+                "ResourceClaim",
+            )
+            .ok_or_else(|| "the extended-resource claim did not decode".to_owned())
+        })
+        .collect::<Result<_, String>>()?;
     let generated: Vec<Object> = generated
         .into_iter()
         .enumerate()
@@ -490,16 +525,31 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
         return out;
     }
     let extended = dra_core::extended::extended_requests(pod, objects, gates);
+    // The other claim sets: the made-up claim (last) as those nodes need it.
+    let more_sets: Vec<Vec<&Object>> = variants
+        .iter()
+        .map(|v| {
+            let mut set = claims.clone();
+            if let Some(last) = set.last_mut() {
+                *last = v;
+            }
+            set
+        })
+        .collect();
     let out = report(
         common,
         gates,
         objects,
         &claims,
         Some(pod),
-        &extended,
         bypass,
+        extended_nodes::Extended {
+            requests: &extended,
+            per_node: &per_node,
+            more_sets: &more_sets,
+        },
     );
-    drop((claims, extended));
+    drop((claims, extended, more_sets));
     out
 }
 
@@ -791,9 +841,10 @@ fn report(
     objects: &[Object],
     claims: &[&Object],
     pod: Option<&Object>,
-    extended: &[dra_core::extended::ExtendedRequest],
     bypass: Option<prefilter::Bypass>,
+    ext: extended_nodes::Extended<'_, '_>,
 ) -> Result<CmdOutcome, String> {
+    let (extended, per_node_claims, more_sets) = (ext.requests, ext.per_node, ext.more_sets);
     let known = nodes(objects);
     let targets = match &common.node {
         Some(n) if !known.contains(n) && !selects_by_label(objects) => {
@@ -833,6 +884,11 @@ fn report(
         let node_obj = node_objects.get(n.as_str()).copied();
         match constraints.as_ref().map(|c| c.fit(&n, node_obj)) {
             Some(NodeFit::Excluded(why)) => excluded.push((n, why)),
+            // NodeResourcesFit, after the pod's own constraints.
+            _ if per_node_claims.insufficient(&n).is_some() => {
+                let why = per_node_claims.insufficient(&n).unwrap_or_default();
+                excluded.push((n, why));
+            }
             Some(NodeFit::Unchecked) => {
                 unchecked += 1;
                 run_on.push(n);
@@ -850,13 +906,21 @@ fn report(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i128);
-    let allocator = allocate::Allocator::new(objects, gates, claims)
-        .with_limits(allocate::Limits {
-            steps: allocate::DEFAULT_BUDGET,
-            timeout,
+    // One allocator per claim set: the scheduler's extended-resource claim
+    // differs on nodes whose device plugin serves some of it.
+    let cluster = std::sync::Arc::new(allocate::Cluster::new(objects));
+    let allocators: Vec<allocate::Allocator> = std::iter::once(claims)
+        .chain(more_sets.iter().map(Vec::as_slice))
+        .map(|set| {
+            allocate::Allocator::over(cluster.clone(), gates, set)
+                .with_limits(allocate::Limits {
+                    steps: allocate::DEFAULT_BUDGET,
+                    timeout,
+                })
+                .at_time(now)
         })
-        .at_time(now);
-    let outcomes = allocator.on_nodes(&run_on);
+        .collect();
+    let outcomes = extended_nodes::on_nodes(&allocators, per_node_claims, &run_on);
     let per_node: Vec<(String, Outcome)> = run_on.into_iter().zip(outcomes).collect();
     // The scheduler's Filter returns statusError for a timeout from 1.36
     // (omeryahud/kubernetes@a125bd3, just after the 1.36 branch point:
@@ -921,7 +985,7 @@ fn report(
         // The claims fit nowhere the pod may run: do they fit where its own
         // constraints keep it away? Then those constraints are the cause.
         let names: Vec<&str> = excluded.iter().map(|(n, _)| n.as_str()).collect();
-        let outcomes = allocator.on_nodes(&names);
+        let outcomes = extended_nodes::on_nodes(&allocators, per_node_claims, &names);
         summary.fits_where_excluded = excluded
             .iter()
             .zip(outcomes)
@@ -951,10 +1015,20 @@ fn report(
     if summary.allocated.is_empty() && summary.fatal.is_none() {
         for &i in order.iter().take(ADVISED_NODES) {
             if let (node, Outcome::Unsatisfiable { funnels, .. }) = &per_node[i] {
-                advice[i] = dra_core::verdict::advise(&allocator, objects, node, funnels);
+                let allocator = &allocators[per_node_claims.set_of(node)];
+                advice[i] = dra_core::verdict::advise(allocator, objects, node, funnels);
             }
         }
     }
+    // A node's value, with the extended resources its device plugin serves.
+    let node_value = |n: &str, o: &Outcome, a: &[dra_core::verdict::Advice]| {
+        let mut v = node_json(n, claims, o, a);
+        let own = per_node_claims.served_by_node(n);
+        if !own.is_empty() {
+            v["servedByNode"] = json!(own);
+        }
+        v
+    };
     let names = match pod {
         Some(p) => format!(
             "Pod {}/{} ({})",
@@ -973,7 +1047,7 @@ fn report(
                 .zip(&advice)
                 .find(|((_, o), _)| matches!(o, Outcome::Allocated { .. }))
                 .map(|((n, o), a)| {
-                    let v = node_json(n, claims, o, a);
+                    let v = node_value(n, o, a);
                     json!({"node": v["node"], "claims": v["claims"]})
                 })
                 .unwrap_or(Value::Null);
@@ -996,7 +1070,7 @@ fn report(
         }
         MatchOutput::Json => {
             if common.node.is_some() && excluded.is_empty() {
-                let mut v = node_json(&per_node[0].0, claims, &per_node[0].1, &advice[0]);
+                let mut v = node_value(&per_node[0].0, &per_node[0].1, &advice[0]);
                 v["verdict"] = summary.json();
                 serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             } else {
@@ -1005,7 +1079,7 @@ fn report(
                 let nodes = per_node
                     .iter()
                     .zip(&advice)
-                    .map(|((n, o), a)| node_json(n, claims, o, a))
+                    .map(|((n, o), a)| node_value(n, o, a))
                     .chain(excluded.iter().map(|(n, why)| {
                         json!({"node": n, "result": "excluded", "error": null, "reason": why})
                     }));
@@ -1043,6 +1117,7 @@ fn report(
         }
         MatchOutput::Text if common.node.is_some() && excluded.is_empty() => {
             let mut out = text::node_detail(&names, &per_node[0].0, &per_node[0].1, &advice[0]);
+            out.push_str(&per_node_claims.served_note(&per_node[0].0));
             if summary.fatal.is_some() {
                 out.push_str("  An error on any node aborts the scheduling attempt: the pod stays pending on every node.\n");
             }
@@ -1084,12 +1159,10 @@ fn report(
             for &i in &shown {
                 let node = per_node[i].0.as_str();
                 // (Painted runs let colour through: input is escaped here.)
-                let detail = crate::render::terminal::strict(&text::node_detail(
-                    &names,
-                    node,
-                    &per_node[i].1,
-                    &advice[i],
-                ))
+                let detail = crate::render::terminal::strict(
+                    &(text::node_detail(&names, node, &per_node[i].1, &advice[i])
+                        + &per_node_claims.served_note(node)),
+                )
                 .into_owned();
                 let shape = detail.replace(node, "\u{0}");
                 match by_shape.get(&shape) {

@@ -1,8 +1,8 @@
 //! `explain pods`: pods alike share one evaluation. Two pending pods have
 //! the same shape when everything `explain pod` reads of them is equal but
 //! their names: the namespace, the node constraints (nodeSelector,
-//! affinity, tolerations), the scheduling gates and scheduler, the containers' and the
-//! pod's resources, and each pod claim's
+//! affinity, tolerations), the scheduling gates and scheduler, the containers'
+//! names, restart policies and resources, the pod's resources, and each pod claim's
 //! source with the stored claim's spec and status. The second pod's answer
 //! is the first's with the names exchanged (the pod's, and its claims'),
 //! and its own last scheduling attempt.
@@ -38,6 +38,8 @@ fn claim_names(pod: &Object) -> Vec<String> {
             (dra_core::dra::PodClaimSource::Template(_), None) => format!("{name}-{}", c.name),
             (dra_core::dra::PodClaimSource::Unset, _) => String::new(),
         })
+        // The claim the scheduler makes up for extended resources.
+        .chain(std::iter::once(format!("{name}-extended-resources")))
         .collect()
 }
 
@@ -49,7 +51,10 @@ fn key(pod: &Object, objects: &[Object]) -> Option<String> {
         list.as_array()
             .into_iter()
             .flatten()
-            .map(|c| c["resources"].clone())
+            // The name and restartPolicy too: the scheduler's
+            // extended-resource requests name the container, and a sidecar
+            // keeps its devices where a plain init container lends them.
+            .map(|c| json!([c["name"], c["restartPolicy"], c["resources"]]))
             .collect()
     };
     let claims: Vec<Value> = dra_core::dra::PodClaims::decode(pod)

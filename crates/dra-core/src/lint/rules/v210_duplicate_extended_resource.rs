@@ -4,7 +4,7 @@ use super::prelude::*;
 declare_rule! {
     id: "DRA-V210", name: "duplicate-extended-resource-name", severity: Warning, origin: Linter,
     summary: "Two DeviceClasses declare the same extendedResourceName",
-    docs: "A Pod requesting the extended resource would map to either class: ambiguous.",
+    docs: "A Pod requesting the extended resource gets a device of one class only: from 1.35 kube-scheduler takes the newest class (creationTimestamp), the lower name on a tie (dynamic-resource-allocation extendedresourcecache), and 1.34 whichever class its lister returns last. Give each class its own name, or delete the old class once workloads have moved.",
     example: "# classes gpu-a and gpu-b both set extendedResourceName: example.com/gpu\n",
     check: Check::Run(check),
 }

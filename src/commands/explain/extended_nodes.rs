@@ -1,0 +1,147 @@
+//! The scheduler's extended-resource claim as each node needs it: a node
+//! whose device plugin serves a resource (`status.allocatable`) leaves it
+//! out of the claim, and one that falls short of an extended resource it
+//! serves itself is ruled out by NodeResourcesFit (`dra_core::extended`).
+
+use std::collections::HashMap;
+
+use dra_core::allocate::{Allocator, Outcome};
+use dra_core::extended::NodeServes;
+use dra_core::gates::FeatureGates;
+use dra_core::model::{Object, ObjectKind};
+
+/// The pod's extended resources as `report` reads them.
+pub(super) struct Extended<'r, 'a> {
+    /// The made-up claim's requests on a node that serves none itself.
+    pub requests: &'r [dra_core::extended::ExtendedRequest],
+    pub per_node: &'r PerNode,
+    /// The claim sets beyond the usual one (`PerNode::sets`' order).
+    pub more_sets: &'r [Vec<&'a Object>],
+}
+
+/// Where a node stands with the pod's extended resources.
+#[derive(Clone, Debug)]
+pub(super) enum Placement {
+    /// Tried with claim set `n` (0: the claims as on a node that serves
+    /// none itself); the resources its device plugin serves.
+    Tried(usize, Vec<String>),
+    /// NodeResourcesFit: `Insufficient NAME`.
+    Insufficient(Vec<String>),
+}
+
+/// The claim sets beyond the usual one, and each node's placement (a node
+/// not listed: the usual claims).
+#[derive(Default)]
+pub(super) struct PerNode {
+    /// The DRA resources of each further claim set (set `i + 1`).
+    pub sets: Vec<Vec<String>>,
+    pub nodes: HashMap<String, Placement>,
+}
+
+impl PerNode {
+    /// Each Node's placement for the pod; `full`: the resources the usual
+    /// made-up claim asks for (none: the pod asks for no DRA-backed one).
+    pub fn of(
+        pod: &Object,
+        objects: &[Object],
+        gates: &FeatureGates,
+        full: &[String],
+        user_claims: bool,
+    ) -> PerNode {
+        let mut out = PerNode::default();
+        for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
+            let Some(name) = node.name() else { continue };
+            let placement =
+                match dra_core::extended::node_serves(pod, objects, gates, node, user_claims) {
+                    NodeServes::Insufficient(r) => Placement::Insufficient(r),
+                    NodeServes::Claim(dra) if dra == full => continue,
+                    // No made-up claim at all: the DRA side has nothing to do.
+                    NodeServes::Claim(_) if full.is_empty() => continue,
+                    NodeServes::Claim(dra) => {
+                        let own: Vec<String> =
+                            full.iter().filter(|r| !dra.contains(r)).cloned().collect();
+                        let set = match out.sets.iter().position(|s| *s == dra) {
+                            Some(i) => i + 1,
+                            None => {
+                                out.sets.push(dra);
+                                out.sets.len()
+                            }
+                        };
+                        Placement::Tried(set, own)
+                    }
+                };
+            out.nodes.insert(name.to_owned(), placement);
+        }
+        out
+    }
+
+    /// The claim set a node is tried with.
+    pub fn set_of(&self, node: &str) -> usize {
+        match self.nodes.get(node) {
+            Some(Placement::Tried(set, _)) => *set,
+            _ => 0,
+        }
+    }
+
+    /// What the node's device plugin serves of the pod's DRA-backed
+    /// resources (empty: nothing).
+    pub fn served_by_node(&self, node: &str) -> &[String] {
+        match self.nodes.get(node) {
+            Some(Placement::Tried(_, own)) => own,
+            _ => &[],
+        }
+    }
+
+    /// A line for the node's detail naming what its device plugin serves
+    /// (empty: nothing).
+    pub fn served_note(&self, node: &str) -> String {
+        let own = self.served_by_node(node);
+        if own.is_empty() {
+            return String::new();
+        }
+        let it = if own.len() == 1 { "it" } else { "them" };
+        format!(
+            "  {}: served by the node's device plugin (status.allocatable), so the scheduler leaves {it} out of the extended-resource claim here (what other pods on the node use of {it} is not read)\n",
+            own.join(", "),
+        )
+    }
+
+    /// NodeResourcesFit's reason for ruling the node out, if it does.
+    pub fn insufficient(&self, node: &str) -> Option<String> {
+        match self.nodes.get(node) {
+            Some(Placement::Insufficient(r)) => Some(
+                r.iter()
+                    .map(|r| format!("Insufficient {r}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// The outcomes on these nodes, each with the allocator of its claim set
+/// (nodes of one set share one run: nodes alike share a search).
+pub(super) fn on_nodes<S: AsRef<str> + Sync>(
+    allocators: &[Allocator<'_>],
+    per_node: &PerNode,
+    nodes: &[S],
+) -> Vec<Outcome> {
+    if allocators.len() == 1 {
+        return allocators[0].on_nodes(nodes);
+    }
+    let mut out: Vec<Option<Outcome>> = (0..nodes.len()).map(|_| None).collect();
+    for (set, allocator) in allocators.iter().enumerate() {
+        let picked: Vec<usize> = (0..nodes.len())
+            .filter(|&i| per_node.set_of(nodes[i].as_ref()) == set)
+            .collect();
+        if picked.is_empty() {
+            continue;
+        }
+        let names: Vec<&str> = picked.iter().map(|&i| nodes[i].as_ref()).collect();
+        for (i, o) in picked.into_iter().zip(allocator.on_nodes(&names)) {
+            out[i] = Some(o);
+        }
+    }
+    out.into_iter().flatten().collect()
+}
