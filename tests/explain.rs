@@ -1252,10 +1252,14 @@ fn pre_filter_stops_are_the_verdict() {
         let (text, code) = run(pod);
         assert_eq!(code, 1, "{text}");
         let lines: Vec<&str> = text.lines().collect();
-        assert!(
-            lines[0].ends_with("stays Pending: the scheduler's PreFilter marks it unschedulable before it tries any node."),
-            "{text}"
-        );
+        // A class is PreFilter's check; the claim lookups are PreEnqueue's
+        // too (dynamicresources.go PreEnqueue: foreachPodResourceClaim).
+        let (first, stage) = if pod == "default/typo" {
+            ("stays Pending: the scheduler's PreFilter marks it unschedulable before it tries any node.", "PreFilter")
+        } else {
+            ("stays Pending: the scheduler holds it out of its scheduling queue (the DRA plugin's PreEnqueue check; PreFilter checks the same), so no node is tried.", "PreEnqueue")
+        };
+        assert!(lines[0].ends_with(first), "{text}");
         assert_eq!(lines[1], second, "{text}");
         assert_eq!(lines.get(2).copied(), third, "{text}");
         let (json, _) = out(&[
@@ -1271,6 +1275,7 @@ fn pre_filter_stops_are_the_verdict() {
         assert_eq!(v["verdict"]["schedulable"], false, "{json}");
         assert_eq!(v["verdict"]["fate"], "Pending", "{json}");
         assert!(v["verdict"]["preFilter"]["kind"]["check"].is_string(), "{json}");
+        assert_eq!(v["verdict"]["preFilter"]["stage"], stage, "{json}");
         if pod == "default/lost" {
             assert_eq!(
                 v["verdict"]["preFilter"]["kind"],

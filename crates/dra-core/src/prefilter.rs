@@ -74,6 +74,22 @@ pub enum StopKind {
     UnknownRequestType,
 }
 
+impl StopKind {
+    /// A check of foreachPodResourceClaim, which the DRA plugin's
+    /// PreEnqueue runs before the pod is queued (and PreFilter again): a
+    /// pod that fails it is held out of the scheduling queue.
+    pub fn pre_enqueue(&self) -> bool {
+        matches!(
+            self,
+            StopKind::ClaimMissing(_)
+                | StopKind::ClaimUnnamed
+                | StopKind::ClaimNotCreated(_)
+                | StopKind::ClaimDeleting(_)
+                | StopKind::NotOwner(_)
+        )
+    }
+}
+
 fn unschedulable(kind: StopKind, message: String) -> Option<Stop> {
     Some(Stop {
         message,

@@ -94,10 +94,12 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
     let n = s.total;
     let nodes = |k: usize| if k == 1 { "node" } else { "nodes" };
     if let Some(stop) = &s.pre_filter {
-        let how = match stop.error {
-                true => "the scheduler's PreFilter fails with an error (the attempt is retried) before it tries any node.",
-                false => "the scheduler's PreFilter marks it unschedulable before it tries any node.",
-            };
+        let how = match (stop.error, stop.kind.pre_enqueue()) {
+            (true, _) => "the scheduler's PreFilter fails with an error (the attempt is retried) before it tries any node.",
+            // dynamicresources.go PreEnqueue runs foreachPodResourceClaim.
+            (false, true) => "the scheduler holds it out of its scheduling queue (the DRA plugin's PreEnqueue check; PreFilter checks the same), so no node is tried.",
+            (false, false) => "the scheduler's PreFilter marks it unschedulable before it tries any node.",
+        };
         let fate = if s.pod {
             "stays Pending"
         } else {

@@ -550,6 +550,7 @@ impl Verdict {
             })),
             "preFilter": self.pre_filter.as_ref().map(|s| json!({
                 "message": s.message, "error": s.error, "kind": s.kind, "fix": self.hint,
+                "stage": if s.kind.pre_enqueue() { "PreEnqueue" } else { "PreFilter" },
             })),
             "evictions": self.evictions,
             "bindingWaits": self.binding_waits,
