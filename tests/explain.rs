@@ -2835,3 +2835,23 @@ fn explain_pods_tells_a_sidecar_from_a_plain_init_container() {
     assert_eq!(requests("ml/staged"), vec![1, 1]);
     assert_eq!(requests("ml/staged-sidecar"), vec![2, 1]);
 }
+
+/// NodeResourcesFit rules a node out when its allocatable is below the
+/// pod's cpu, memory or ephemeral-storage request (fit.go fitsRequest,
+/// "Insufficient cpu"), before DRA is asked: the claim would fit there, and
+/// the verdict says what keeps the pod off the node.
+#[test]
+fn a_node_too_small_for_the_pod_is_ruled_out() {
+    let file = "testdata/fixtures/explain-node-resources-fit.yaml";
+    let (text, code) = out(&["explain", "pod", "ml/big", "-f", file]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("The claims would fit on n1, where the pod cannot run: Insufficient cpu."),
+        "{text}"
+    );
+    let (json, _) = out(&["explain", "pod", "ml/big", "-f", file, "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["verdict"]["schedulable"], false, "{json}");
+    assert_eq!(v["nodes"][0]["result"], "excluded", "{json}");
+    assert_eq!(v["nodes"][0]["reason"], "Insufficient cpu", "{json}");
+}

@@ -1,7 +1,8 @@
 //! The claim kube-scheduler makes up for a pod's extended resources that
 //! DRA backs (`DRAExtendedResource`), node by node, and NodeResourcesFit's
-//! check of the extended resources a node serves itself (a device plugin's,
-//! in `status.allocatable`).
+//! check of what a node serves itself against its `status.allocatable`
+//! (cpu, memory, ephemeral-storage, hugepages, and the extended resources a
+//! device plugin advertises).
 //!
 //! Sources: the scheduler's dynamicresources plugin
 //! (`preFilterExtendedResources`, `filterExtendedResources`,
@@ -386,57 +387,149 @@ pub enum NodeServes {
     /// (sorted); the others it serves itself.
     Claim(Vec<String>),
     /// NodeResourcesFit rules the node out: its allocatable is below the
-    /// pod's request of these resources (`Insufficient NAME` each, sorted).
+    /// pod's request of these resources (`Insufficient NAME` each, in
+    /// fit.go's order: cpu, memory, ephemeral-storage, then by name).
     Insufficient(Vec<String>),
 }
 
-/// What the node does with the pod's extended resources: NodeResourcesFit
-/// (`fitsRequest`, which leaves to DRA what `shouldDelegateResourceToDRA`
-/// says), then the DRA plugin's `filterExtendedResources`. Only the node's
-/// allocatable is read, not what other pods on it use: a node that falls
-/// short only because of them is not ruled out here. `user_claims`: the
-/// pod has claims of its own (1.34 then asks DRA for every backed resource).
-pub fn node_serves(
-    pod: &Object,
-    objects: &[Object],
-    gates: &FeatureGates,
-    node: &Object,
-    user_claims: bool,
-) -> NodeServes {
-    let allocatable = node.root.get("status").and_then(|s| s.get("allocatable"));
-    let v134 = gates.version < Version::V1_35;
-    let mut to_dra = Vec::new();
-    let mut backed_all = Vec::new();
-    let mut short = Vec::new();
-    for (name, want) in requested(&containers(pod), gates.version) {
-        let has = allocatable.and_then(|a| a.get(name)).and_then(quantity);
-        let backed = class_for(objects, gates, name).is_some();
-        if backed {
-            backed_all.push(name.to_owned());
+/// What NodeResourcesFit and the DRA plugin read of a pod's resources,
+/// read once for all the nodes tried.
+pub struct PodResources {
+    version: Version,
+    /// cpu, memory, ephemeral-storage and hugepages: the pod's request.
+    native: Vec<(String, Quantity)>,
+    /// Extended resources: the pod's request, and whether a DeviceClass
+    /// backs it.
+    extended: Vec<(String, Quantity, bool)>,
+}
+
+/// The resources NodeResourcesFit checks besides extended ones, in its
+/// order (cpu, memory, ephemeral-storage; hugepages among the scalars).
+fn is_native_checked(name: &str) -> bool {
+    matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-")
+}
+
+impl PodResources {
+    /// The pod's requests as `resource.PodRequests` sums them: pod-level
+    /// `spec.resources` requests for cpu and memory while PodLevelResources
+    /// is on, else the containers'; plus `spec.overhead`.
+    pub fn of(pod: &Object, objects: &[Object], gates: &FeatureGates) -> PodResources {
+        let containers = containers(pod);
+        let spec = pod.pod_spec();
+        let pod_level = |name: &str| {
+            gates
+                .enabled(Gate::PodLevelResources)
+                .then(|| {
+                    spec?
+                        .get("resources")?
+                        .get("requests")?
+                        .get(name)
+                        .and_then(quantity)
+                })
+                .flatten()
+                .filter(|_| matches!(name, "cpu" | "memory"))
+        };
+        let overhead =
+            |name: &str| spec.and_then(|s| s.get("overhead")?.get(name).and_then(quantity));
+        let mut names: Vec<&str> = containers
+            .iter()
+            .flat_map(|c| c.requests.iter().map(|(k, _)| *k))
+            .filter(|n| is_native_checked(n))
+            .collect();
+        for extra in ["cpu", "memory"] {
+            if pod_level(extra).is_some() {
+                names.push(extra);
+            }
         }
-        // 1.35+: a resource the node advertises at zero (a device plugin
-        // gone) is DRA's (PR #133784); 1.34 asked whether it is listed.
-        let delegated = backed
-            && match has {
-                None => true,
-                Some(q) => !v134 && q <= Quantity::zero(),
-            };
-        if delegated {
-            to_dra.push(name.to_owned());
-        } else if want > has.unwrap_or_else(Quantity::zero) {
-            short.push(name.to_owned());
+        // fit.go's order: cpu, memory, ephemeral-storage, then the scalars.
+        names.sort_by_key(|n| {
+            (
+                ["cpu", "memory", "ephemeral-storage"]
+                    .iter()
+                    .position(|k| k == n)
+                    .unwrap_or(3),
+                *n,
+            )
+        });
+        names.dedup();
+        let native = names
+            .into_iter()
+            .map(|n| {
+                let mut q = pod_level(n).unwrap_or_else(|| pod_request(&containers, n));
+                if let Some(o) = overhead(n) {
+                    q = q.checked_add(&o).unwrap_or(q);
+                }
+                (n.to_owned(), q)
+            })
+            .filter(|(_, q)| !q.is_zero())
+            .collect();
+        let extended = requested(&containers, gates.version)
+            .into_iter()
+            .map(|(n, q)| (n.to_owned(), q, class_for(objects, gates, n).is_some()))
+            .collect();
+        PodResources {
+            version: gates.version,
+            native,
+            extended,
         }
     }
-    if !short.is_empty() {
-        return NodeServes::Insufficient(short);
+
+    /// What the node does with the pod's resources: NodeResourcesFit
+    /// (`fitsRequest`, which leaves to DRA what `shouldDelegateResourceToDRA`
+    /// says), then the DRA plugin's `filterExtendedResources`. Only the
+    /// node's allocatable is read, not what other pods on it use: a node
+    /// that falls short only because of them is not ruled out here; a Node
+    /// without `status.allocatable` (a stub written by hand) is not checked.
+    /// `user_claims`: the pod has claims of its own (1.34 then asks DRA for
+    /// every backed resource).
+    pub fn on_node(&self, node: &Object, user_claims: bool) -> NodeServes {
+        let allocatable = node
+            .root
+            .get("status")
+            .and_then(|s| s.get("allocatable"))
+            .filter(|a| a.as_map().is_some());
+        let v134 = self.version < Version::V1_35;
+        let has = |name: &str| allocatable.and_then(|a| a.get(name)).and_then(quantity);
+        let mut short: Vec<String> = Vec::new();
+        if allocatable.is_some() {
+            for (name, want) in &self.native {
+                if *want > has(name).unwrap_or_else(Quantity::zero) {
+                    short.push(name.clone());
+                }
+            }
+        }
+        let mut to_dra = Vec::new();
+        let mut backed_all = Vec::new();
+        for (name, want, backed) in &self.extended {
+            let has = has(name);
+            if *backed {
+                backed_all.push(name.clone());
+            }
+            // 1.35+: a resource the node advertises at zero (a device
+            // plugin gone) is DRA's (PR #133784); 1.34 asked whether it is
+            // listed.
+            let delegated = *backed
+                && match has {
+                    None => true,
+                    Some(q) => !v134 && q <= Quantity::zero(),
+                };
+            if delegated {
+                to_dra.push(name.clone());
+            } else if allocatable.is_some() && *want > has.unwrap_or_else(Quantity::zero) {
+                short.push(name.clone());
+            }
+        }
+        if !short.is_empty() {
+            return NodeServes::Insufficient(short);
+        }
+        // 1.34's filter kept the resources a device plugin serves in its
+        // map (at 0) and createDeviceRequests asked for every key: once the
+        // claim is made, it asks DRA for all of them.
+        if v134 && (user_claims || !to_dra.is_empty()) {
+            return NodeServes::Claim(backed_all);
+        }
+        NodeServes::Claim(to_dra)
     }
-    // 1.34's filter kept the resources a device plugin serves in its map
-    // (at 0) and createDeviceRequests asked for every key: once the claim
-    // is made, it asks DRA for all of them.
-    if v134 && (user_claims || !to_dra.is_empty()) {
-        return NodeServes::Claim(backed_all);
-    }
-    NodeServes::Claim(to_dra)
 }
 
 /// The extended resources the pod's containers ask for that no DeviceClass
@@ -477,232 +570,5 @@ pub fn unbacked_resources<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_request_per_container_and_resource_sorted_by_name() {
-        let text = r#"
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {extendedResourceName: example.com/gpu}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: ml}
-spec:
-  initContainers:
-  - name: init
-    resources: {limits: {deviceclass.resource.kubernetes.io/gpu: 1}}
-  containers:
-  - name: a
-    resources: {requests: {cpu: "1", example.com/gpu: "2", memory: 1Gi}}
-  - {name: b}
-  - {name: c, resources: {requests: {example.com/gpu: "0"}}}
-"#;
-        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
-        let gates = FeatureGates::defaults(crate::gates::Version::V1_37);
-        let claim = extended_resource_claim(&objects[1], &objects, &gates).unwrap();
-        assert_eq!(claim["metadata"]["name"], "p-extended-resources");
-        let reqs = claim["spec"]["devices"]["requests"].as_array().unwrap();
-        let names: Vec<&str> = reqs.iter().map(|r| r["name"].as_str().unwrap()).collect();
-        // cpu, example.com/gpu, memory: the GPU is index 1 of container 1.
-        assert_eq!(
-            names,
-            vec!["container-0-request-0", "container-1-request-1"]
-        );
-        assert_eq!(reqs[1]["exactly"]["count"], 2);
-        let off = FeatureGates::defaults(crate::gates::Version::V1_34);
-        assert!(extended_resource_claim(&objects[1], &objects, &off).is_none());
-    }
-}
-
-#[cfg(test)]
-mod per_node_tests {
-    use super::*;
-    use crate::gates::Version;
-
-    const FLEET: &str = include_str!("../../../testdata/fixtures/explain-extended-mixed.yaml");
-
-    fn load() -> Vec<Object> {
-        crate::model::parse_file(0, FLEET, crate::yaml::Limits::default()).objects
-    }
-
-    fn gates(v: Version) -> FeatureGates {
-        let mut g = FeatureGates::defaults(v);
-        g.set("DRAExtendedResource", true).unwrap();
-        g
-    }
-
-    fn find<'a>(objects: &'a [Object], kind: ObjectKind, name: &str) -> &'a Object {
-        objects
-            .iter()
-            .find(|o| o.kind == kind && o.name() == Some(name))
-            .unwrap()
-    }
-
-    /// filterExtendedResources and fitsRequest, node by node: a node's
-    /// device plugin serves what it advertises; zero is DRA's from 1.35
-    /// (PR #133784) and a device plugin's in 1.34; too few is
-    /// NodeResourcesFit's `Insufficient`.
-    #[test]
-    fn each_node_serves_what_its_allocatable_says() {
-        let objects = load();
-        let pod = find(&objects, ObjectKind::Workload, "trainer");
-        let gpu = || vec!["example.com/gpu".to_owned()];
-        let serves = |v, node| {
-            node_serves(
-                pod,
-                &objects,
-                &gates(v),
-                find(&objects, ObjectKind::Node, node),
-                false,
-            )
-        };
-        for v in [Version::V1_35, Version::V1_36, Version::V1_37] {
-            assert_eq!(serves(v, "dp-1"), NodeServes::Claim(vec![]), "{v:?}");
-            assert_eq!(serves(v, "dp-gone"), NodeServes::Claim(gpu()), "{v:?}");
-            assert_eq!(
-                serves(v, "dp-small"),
-                NodeServes::Insufficient(gpu()),
-                "{v:?}"
-            );
-            assert_eq!(serves(v, "dra-1"), NodeServes::Claim(gpu()), "{v:?}");
-        }
-        assert_eq!(serves(Version::V1_34, "dp-1"), NodeServes::Claim(vec![]));
-        assert_eq!(
-            serves(Version::V1_34, "dp-gone"),
-            NodeServes::Insufficient(gpu())
-        );
-        assert_eq!(serves(Version::V1_34, "dra-1"), NodeServes::Claim(gpu()));
-        // 1.34 asks DRA for every backed resource once the claim is made
-        // (its filter kept a device plugin's at 0 and asked for all keys).
-        let dp = find(&objects, ObjectKind::Node, "dp-1");
-        assert_eq!(
-            node_serves(pod, &objects, &gates(Version::V1_34), dp, true),
-            NodeServes::Claim(gpu())
-        );
-        assert_eq!(
-            node_serves(pod, &objects, &gates(Version::V1_37), dp, true),
-            NodeServes::Claim(vec![])
-        );
-        // Off: nothing is DRA's; the node's allocatable decides.
-        let off = FeatureGates::defaults(Version::V1_35);
-        let dra = find(&objects, ObjectKind::Node, "dra-1");
-        assert_eq!(
-            node_serves(pod, &objects, &off, dra, false),
-            NodeServes::Insufficient(gpu())
-        );
-    }
-
-    /// createRequestsAndMappings (1.35+, PR #134882): a plain init
-    /// container reuses the device of the container after it and asks for
-    /// the rest; 1.34's createDeviceRequests asks per container.
-    #[test]
-    fn a_plain_init_container_reuses_later_requests_from_1_35() {
-        let objects = load();
-        let pod = find(&objects, ObjectKind::Workload, "staged");
-        let counts = |v| {
-            extended_requests(pod, &objects, &gates(v))
-                .into_iter()
-                .map(|r| (r.name, r.container, r.count))
-                .collect::<Vec<_>>()
-        };
-        let r = |n: &str, c: &str, k| (n.to_owned(), c.to_owned(), k);
-        assert_eq!(
-            counts(Version::V1_37),
-            vec![
-                r("container-0-request-0", "fetch", 1),
-                r("container-1-request-0", "main", 1)
-            ]
-        );
-        assert_eq!(
-            counts(Version::V1_34),
-            vec![
-                r("container-0-request-0", "fetch", 2),
-                r("container-1-request-0", "main", 1)
-            ]
-        );
-    }
-
-    /// Sidecars run beside the containers: their requests add up, and only
-    /// the largest plain init container's rest is asked for.
-    #[test]
-    fn sidecars_add_up_and_init_containers_take_the_largest_rest() {
-        let text = r#"
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {extendedResourceName: example.com/gpu}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p}
-spec:
-  initContainers:
-  - {name: a, resources: {requests: {example.com/gpu: "3"}}}
-  - {name: side, restartPolicy: Always, resources: {requests: {example.com/gpu: "1"}}}
-  - {name: b, resources: {requests: {example.com/gpu: "4"}}}
-  containers:
-  - {name: main, resources: {requests: {example.com/gpu: "1"}}}
-"#;
-        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
-        let pod = &objects[1];
-        let requests = extended_requests(pod, &objects, &gates(Version::V1_37));
-        let got: Vec<(&str, i64)> = requests
-            .iter()
-            .map(|r| (r.name.as_str(), r.count))
-            .collect();
-        // a reuses side and main (2) and asks 1; b reuses main (1) and
-        // asks 3: the largest rest, b's, is the one kept.
-        assert_eq!(
-            got,
-            vec![
-                ("container-1-request-0", 1),
-                ("container-2-request-0", 3),
-                ("container-3-request-0", 1)
-            ]
-        );
-        // resource.PodRequests: max(main + side = 2, b + side = 5, a = 3).
-        assert_eq!(
-            pod_request(&containers(pod), "example.com/gpu"),
-            Quantity::from_int(5)
-        );
-    }
-
-    /// extendedresourcecache (1.35+): of two classes naming the resource the
-    /// newer wins, the lower name on a tie; 1.34 never counts the implicit
-    /// `deviceclass.resource.kubernetes.io/` names.
-    #[test]
-    fn the_newest_class_backs_a_resource() {
-        let text = r#"
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: old, creationTimestamp: "2026-01-01T00:00:00Z"}
-spec: {extendedResourceName: example.com/gpu}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: new, creationTimestamp: "2026-06-01T00:00:00Z"}
-spec: {extendedResourceName: example.com/gpu}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: b}
-spec: {extendedResourceName: example.com/nic}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: a}
-spec: {extendedResourceName: example.com/nic}
-"#;
-        let objects = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
-        let g = gates(Version::V1_37);
-        assert_eq!(class_for(&objects, &g, "example.com/gpu"), Some("new"));
-        assert_eq!(class_for(&objects, &g, "example.com/nic"), Some("a"));
-        let implicit = "deviceclass.resource.kubernetes.io/old";
-        assert_eq!(class_for(&objects, &g, implicit), Some("old"));
-        assert_eq!(class_for(&objects, &gates(Version::V1_34), implicit), None);
-    }
-}
+#[path = "extended_tests.rs"]
+mod tests;

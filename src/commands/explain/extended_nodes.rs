@@ -1,6 +1,7 @@
 //! The scheduler's extended-resource claim as each node needs it: a node
 //! whose device plugin serves a resource (`status.allocatable`) leaves it
-//! out of the claim, and one that falls short of an extended resource it
+//! out of the claim, and one whose allocatable falls short of the pod's
+//! cpu, memory, ephemeral-storage, hugepages or an extended resource it
 //! serves itself is ruled out by NodeResourcesFit (`dra_core::extended`).
 
 use std::collections::HashMap;
@@ -49,27 +50,27 @@ impl PerNode {
         user_claims: bool,
     ) -> PerNode {
         let mut out = PerNode::default();
+        let resources = dra_core::extended::PodResources::of(pod, objects, gates);
         for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
             let Some(name) = node.name() else { continue };
-            let placement =
-                match dra_core::extended::node_serves(pod, objects, gates, node, user_claims) {
-                    NodeServes::Insufficient(r) => Placement::Insufficient(r),
-                    NodeServes::Claim(dra) if dra == full => continue,
-                    // No made-up claim at all: the DRA side has nothing to do.
-                    NodeServes::Claim(_) if full.is_empty() => continue,
-                    NodeServes::Claim(dra) => {
-                        let own: Vec<String> =
-                            full.iter().filter(|r| !dra.contains(r)).cloned().collect();
-                        let set = match out.sets.iter().position(|s| *s == dra) {
-                            Some(i) => i + 1,
-                            None => {
-                                out.sets.push(dra);
-                                out.sets.len()
-                            }
-                        };
-                        Placement::Tried(set, own)
-                    }
-                };
+            let placement = match resources.on_node(node, user_claims) {
+                NodeServes::Insufficient(r) => Placement::Insufficient(r),
+                NodeServes::Claim(dra) if dra == full => continue,
+                // No made-up claim at all: the DRA side has nothing to do.
+                NodeServes::Claim(_) if full.is_empty() => continue,
+                NodeServes::Claim(dra) => {
+                    let own: Vec<String> =
+                        full.iter().filter(|r| !dra.contains(r)).cloned().collect();
+                    let set = match out.sets.iter().position(|s| *s == dra) {
+                        Some(i) => i + 1,
+                        None => {
+                            out.sets.push(dra);
+                            out.sets.len()
+                        }
+                    };
+                    Placement::Tried(set, own)
+                }
+            };
             out.nodes.insert(name.to_owned(), placement);
         }
         out
