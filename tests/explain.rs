@@ -2836,22 +2836,32 @@ fn explain_pods_tells_a_sidecar_from_a_plain_init_container() {
     assert_eq!(requests("ml/staged-sidecar"), vec![2, 1]);
 }
 
-/// NodeResourcesFit rules a node out when its allocatable is below the
-/// pod's cpu, memory or ephemeral-storage request (fit.go fitsRequest,
-/// "Insufficient cpu"), before DRA is asked: the claim would fit there, and
-/// the verdict says what keeps the pod off the node.
+/// NodeResourcesFit rules a node out when its allocatable, less what the
+/// pods bound to it request, is below the pod's cpu, memory or
+/// ephemeral-storage request (fit.go fitsRequest, "Insufficient cpu"),
+/// before DRA is asked: the claim would fit there, and the verdict says
+/// what keeps the pod off the node.
 #[test]
 fn a_node_too_small_for_the_pod_is_ruled_out() {
     let file = "testdata/fixtures/explain-node-resources-fit.yaml";
     let (text, code) = out(&["explain", "pod", "ml/big", "-f", file]);
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("The claims would fit on n1, where the pod cannot run: Insufficient cpu."),
+        text.contains("2 nodes  the pod cannot run there: Insufficient cpu"),
         "{text}"
     );
     let (json, _) = out(&["explain", "pod", "ml/big", "-f", file, "-o", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["verdict"]["schedulable"], false, "{json}");
-    assert_eq!(v["nodes"][0]["result"], "excluded", "{json}");
-    assert_eq!(v["nodes"][0]["reason"], "Insufficient cpu", "{json}");
+    // n1 is too small; n2 is large enough but its running pod takes 10 of
+    // its 16 CPUs (NodeInfo.Requested).
+    for n in 0..2 {
+        assert_eq!(v["nodes"][n]["result"], "excluded", "{json}");
+        assert_eq!(v["nodes"][n]["reason"], "Insufficient cpu", "{json}");
+    }
+    assert_eq!(
+        v["verdict"]["fitsWhereExcluded"].as_array().unwrap().len(),
+        2,
+        "{json}"
+    );
 }

@@ -64,7 +64,11 @@ fn created(class: &Object) -> i128 {
 /// backs `deviceclass.resource.kubernetes.io/<class>` (from 1.35; in 1.34
 /// only a class without an explicit name does, and the DRA plugin never
 /// counts those names).
-fn class_for<'a>(objects: &'a [Object], gates: &FeatureGates, resource: &str) -> Option<&'a str> {
+pub(crate) fn class_for<'a>(
+    objects: &'a [Object],
+    gates: &FeatureGates,
+    resource: &str,
+) -> Option<&'a str> {
     if !gates.enabled(Gate::DRAExtendedResource) || !is_dra_extended_name(resource, gates.version) {
         return None;
     }
@@ -92,7 +96,7 @@ fn class_for<'a>(objects: &'a [Object], gates: &FeatureGates, resource: &str) ->
 }
 
 /// One container as the scheduler reads it for extended resources.
-struct Container<'a> {
+pub(crate) struct Container<'a> {
     name: &'a str,
     init: bool,
     /// An init container with `restartPolicy: Always`: it runs beside the
@@ -100,10 +104,10 @@ struct Container<'a> {
     sidecar: bool,
     /// Its requests after defaulting (limits fill the requests not given),
     /// sorted by name.
-    requests: Vec<(&'a str, Quantity)>,
+    pub(crate) requests: Vec<(&'a str, Quantity)>,
 }
 
-fn quantity(value: &Node) -> Option<Quantity> {
+pub(crate) fn quantity(value: &Node) -> Option<Quantity> {
     let text = value
         .as_str()
         .map(str::to_owned)
@@ -112,7 +116,7 @@ fn quantity(value: &Node) -> Option<Quantity> {
 }
 
 /// initContainers, then containers.
-fn containers(pod: &Object) -> Vec<Container<'_>> {
+pub(crate) fn containers(pod: &Object) -> Vec<Container<'_>> {
     let Some(spec) = pod.pod_spec() else {
         return Vec::new();
     };
@@ -155,7 +159,7 @@ impl Container<'_> {
         self.init && !self.sidecar
     }
 
-    fn request(&self, resource: &str) -> Option<Quantity> {
+    pub(crate) fn request(&self, resource: &str) -> Option<Quantity> {
         self.requests
             .iter()
             .find(|(k, _)| *k == resource)
@@ -183,7 +187,7 @@ impl Container<'_> {
 /// The pod's request of a resource as `resource.PodRequests` sums it:
 /// containers and sidecars add up; a plain init container runs beside the
 /// sidecars started before it; the larger wins.
-fn pod_request(containers: &[Container<'_>], resource: &str) -> Quantity {
+pub(crate) fn pod_request(containers: &[Container<'_>], resource: &str) -> Quantity {
     let add = |a: Quantity, b: Quantity| a.checked_add(&b).unwrap_or(a);
     let mut total = Quantity::zero();
     let mut sidecars = Quantity::zero();
@@ -206,7 +210,10 @@ fn pod_request(containers: &[Container<'_>], resource: &str) -> Quantity {
 /// The extended resources the pod's containers name (the DRA plugin's
 /// kind), with the pod's request of each, sorted by name; zero requests
 /// left out.
-fn requested<'a>(containers: &[Container<'a>], version: Version) -> Vec<(&'a str, Quantity)> {
+pub(crate) fn requested<'a>(
+    containers: &[Container<'a>],
+    version: Version,
+) -> Vec<(&'a str, Quantity)> {
     let mut names: Vec<&str> = containers
         .iter()
         .flat_map(|c| c.requests.iter().map(|(k, _)| *k))
@@ -378,158 +385,6 @@ fn claim_json(pod: &Object, requests: &[ExtendedRequest]) -> Value {
             "exactly": {"deviceClassName": r.class, "allocationMode": "ExactCount", "count": r.count},
         })).collect::<Vec<_>>()}},
     })
-}
-
-/// How one node serves the pod's extended resources.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NodeServes {
-    /// The DRA-backed resources the node leaves to the made-up claim
-    /// (sorted); the others it serves itself.
-    Claim(Vec<String>),
-    /// NodeResourcesFit rules the node out: its allocatable is below the
-    /// pod's request of these resources (`Insufficient NAME` each, in
-    /// fit.go's order: cpu, memory, ephemeral-storage, then by name).
-    Insufficient(Vec<String>),
-}
-
-/// What NodeResourcesFit and the DRA plugin read of a pod's resources,
-/// read once for all the nodes tried.
-pub struct PodResources {
-    version: Version,
-    /// cpu, memory, ephemeral-storage and hugepages: the pod's request.
-    native: Vec<(String, Quantity)>,
-    /// Extended resources: the pod's request, and whether a DeviceClass
-    /// backs it.
-    extended: Vec<(String, Quantity, bool)>,
-}
-
-/// The resources NodeResourcesFit checks besides extended ones, in its
-/// order (cpu, memory, ephemeral-storage; hugepages among the scalars).
-fn is_native_checked(name: &str) -> bool {
-    matches!(name, "cpu" | "memory" | "ephemeral-storage") || name.starts_with("hugepages-")
-}
-
-impl PodResources {
-    /// The pod's requests as `resource.PodRequests` sums them: pod-level
-    /// `spec.resources` requests for cpu and memory while PodLevelResources
-    /// is on, else the containers'; plus `spec.overhead`.
-    pub fn of(pod: &Object, objects: &[Object], gates: &FeatureGates) -> PodResources {
-        let containers = containers(pod);
-        let spec = pod.pod_spec();
-        let pod_level = |name: &str| {
-            gates
-                .enabled(Gate::PodLevelResources)
-                .then(|| {
-                    spec?
-                        .get("resources")?
-                        .get("requests")?
-                        .get(name)
-                        .and_then(quantity)
-                })
-                .flatten()
-                .filter(|_| matches!(name, "cpu" | "memory"))
-        };
-        let overhead =
-            |name: &str| spec.and_then(|s| s.get("overhead")?.get(name).and_then(quantity));
-        let mut names: Vec<&str> = containers
-            .iter()
-            .flat_map(|c| c.requests.iter().map(|(k, _)| *k))
-            .filter(|n| is_native_checked(n))
-            .collect();
-        for extra in ["cpu", "memory"] {
-            if pod_level(extra).is_some() {
-                names.push(extra);
-            }
-        }
-        // fit.go's order: cpu, memory, ephemeral-storage, then the scalars.
-        names.sort_by_key(|n| {
-            (
-                ["cpu", "memory", "ephemeral-storage"]
-                    .iter()
-                    .position(|k| k == n)
-                    .unwrap_or(3),
-                *n,
-            )
-        });
-        names.dedup();
-        let native = names
-            .into_iter()
-            .map(|n| {
-                let mut q = pod_level(n).unwrap_or_else(|| pod_request(&containers, n));
-                if let Some(o) = overhead(n) {
-                    q = q.checked_add(&o).unwrap_or(q);
-                }
-                (n.to_owned(), q)
-            })
-            .filter(|(_, q)| !q.is_zero())
-            .collect();
-        let extended = requested(&containers, gates.version)
-            .into_iter()
-            .map(|(n, q)| (n.to_owned(), q, class_for(objects, gates, n).is_some()))
-            .collect();
-        PodResources {
-            version: gates.version,
-            native,
-            extended,
-        }
-    }
-
-    /// What the node does with the pod's resources: NodeResourcesFit
-    /// (`fitsRequest`, which leaves to DRA what `shouldDelegateResourceToDRA`
-    /// says), then the DRA plugin's `filterExtendedResources`. Only the
-    /// node's allocatable is read, not what other pods on it use: a node
-    /// that falls short only because of them is not ruled out here; a Node
-    /// without `status.allocatable` (a stub written by hand) is not checked.
-    /// `user_claims`: the pod has claims of its own (1.34 then asks DRA for
-    /// every backed resource).
-    pub fn on_node(&self, node: &Object, user_claims: bool) -> NodeServes {
-        let allocatable = node
-            .root
-            .get("status")
-            .and_then(|s| s.get("allocatable"))
-            .filter(|a| a.as_map().is_some());
-        let v134 = self.version < Version::V1_35;
-        let has = |name: &str| allocatable.and_then(|a| a.get(name)).and_then(quantity);
-        let mut short: Vec<String> = Vec::new();
-        if allocatable.is_some() {
-            for (name, want) in &self.native {
-                if *want > has(name).unwrap_or_else(Quantity::zero) {
-                    short.push(name.clone());
-                }
-            }
-        }
-        let mut to_dra = Vec::new();
-        let mut backed_all = Vec::new();
-        for (name, want, backed) in &self.extended {
-            let has = has(name);
-            if *backed {
-                backed_all.push(name.clone());
-            }
-            // 1.35+: a resource the node advertises at zero (a device
-            // plugin gone) is DRA's (PR #133784); 1.34 asked whether it is
-            // listed.
-            let delegated = *backed
-                && match has {
-                    None => true,
-                    Some(q) => !v134 && q <= Quantity::zero(),
-                };
-            if delegated {
-                to_dra.push(name.clone());
-            } else if allocatable.is_some() && *want > has.unwrap_or_else(Quantity::zero) {
-                short.push(name.clone());
-            }
-        }
-        if !short.is_empty() {
-            return NodeServes::Insufficient(short);
-        }
-        // 1.34's filter kept the resources a device plugin serves in its
-        // map (at 0) and createDeviceRequests asked for every key: once the
-        // claim is made, it asks DRA for all of them.
-        if v134 && (user_claims || !to_dra.is_empty()) {
-            return NodeServes::Claim(backed_all);
-        }
-        NodeServes::Claim(to_dra)
-    }
 }
 
 /// The extended resources the pod's containers ask for that no DeviceClass

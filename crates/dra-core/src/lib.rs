@@ -40,6 +40,7 @@ pub mod migrate;
 pub mod model;
 pub mod name_errors;
 pub mod names;
+pub mod node_fit;
 pub mod pod_claims;
 pub mod prefilter;
 pub mod prepare;

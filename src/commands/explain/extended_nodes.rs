@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 
 use dra_core::allocate::{Allocator, Outcome};
-use dra_core::extended::NodeServes;
 use dra_core::gates::FeatureGates;
 use dra_core::model::{Object, ObjectKind};
+use dra_core::node_fit::{NodeServes, NodeUsage, PodResources};
 
 /// The pod's extended resources as `report` reads them.
 pub(super) struct Extended<'r, 'a> {
@@ -26,7 +26,7 @@ pub(super) enum Placement {
     /// Tried with claim set `n` (0: the claims as on a node that serves
     /// none itself); the resources its device plugin serves.
     Tried(usize, Vec<String>),
-    /// NodeResourcesFit: `Insufficient NAME`.
+    /// NodeResourcesFit's reasons (`Too many pods`, `Insufficient NAME`).
     Insufficient(Vec<String>),
 }
 
@@ -41,19 +41,21 @@ pub(super) struct PerNode {
 
 impl PerNode {
     /// Each Node's placement for the pod; `full`: the resources the usual
-    /// made-up claim asks for (none: the pod asks for no DRA-backed one).
+    /// made-up claim asks for (none: the pod asks for no DRA-backed one);
+    /// `usage`: what the pods bound to each node take.
     pub fn of(
         pod: &Object,
         objects: &[Object],
         gates: &FeatureGates,
         full: &[String],
         user_claims: bool,
+        usage: &NodeUsage,
     ) -> PerNode {
         let mut out = PerNode::default();
-        let resources = dra_core::extended::PodResources::of(pod, objects, gates);
+        let resources = PodResources::of(pod, objects, gates);
         for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
             let Some(name) = node.name() else { continue };
-            let placement = match resources.on_node(node, user_claims) {
+            let placement = match resources.on_node(node, usage.on(name), user_claims) {
                 NodeServes::Insufficient(r) => Placement::Insufficient(r),
                 NodeServes::Claim(dra) if dra == full => continue,
                 // No made-up claim at all: the DRA side has nothing to do.
@@ -102,20 +104,15 @@ impl PerNode {
         }
         let it = if own.len() == 1 { "it" } else { "them" };
         format!(
-            "  {}: served by the node's device plugin (status.allocatable), so the scheduler leaves {it} out of the extended-resource claim here (what other pods on the node use of {it} is not read)\n",
+            "  {}: served by the node's device plugin (status.allocatable), so the scheduler leaves {it} out of the extended-resource claim here\n",
             own.join(", "),
         )
     }
 
-    /// NodeResourcesFit's reason for ruling the node out, if it does.
+    /// NodeResourcesFit's reasons for ruling the node out, if it does.
     pub fn insufficient(&self, node: &str) -> Option<String> {
         match self.nodes.get(node) {
-            Some(Placement::Insufficient(r)) => Some(
-                r.iter()
-                    .map(|r| format!("Insufficient {r}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
+            Some(Placement::Insufficient(r)) => Some(r.join(", ")),
             _ => None,
         }
     }

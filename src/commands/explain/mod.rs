@@ -329,7 +329,7 @@ pub fn run(args: &ExplainClaimArgs) -> Result<CmdOutcome, String> {
 /// (`<pod>-<claim>`), unless it already exists in `status.resourceClaimStatuses`.
 pub fn run_pod(args: &ExplainPodArgs) -> Result<CmdOutcome, String> {
     let inv = load(&args.common, Some(&args.pod))?;
-    let out = pod_report(&args.common, &inv, &args.pod);
+    let out = pod_report(&args.common, &inv, &args.pod, None);
     // The process exits right after printing: freeing a tree of millions of
     // nodes one by one would only cost time.
     std::mem::forget(inv);
@@ -351,7 +351,12 @@ enum PodClaimAt {
 
 /// `explain pod` on an inventory already read (`explain pods` asks it for
 /// each pending pod).
-fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdOutcome, String> {
+fn pod_report(
+    common: &ExplainCommon,
+    inv: &Inventory,
+    pod: &str,
+    usage: Option<&dra_core::node_fit::NodeUsage>,
+) -> Result<CmdOutcome, String> {
     let (gates, objects, place) = (&inv.gates, &inv.objects, place(inv));
     let (ns, name) = pod.split_once('/').unwrap_or((&inv.namespace, pod));
     let pod = objects
@@ -422,7 +427,17 @@ fn pod_report(common: &ExplainCommon, inv: &Inventory, pod: &str) -> Result<CmdO
     // The made-up claim as nodes whose device plugin serves part of it
     // need it (filterExtendedResources builds it per node).
     let full = dra_core::extended::backed_resources(pod, objects, gates);
-    let per_node = extended_nodes::PerNode::of(pod, objects, gates, &full, own_claims > 0);
+    // What the pods bound to each node take (NodeInfo.Requested); `explain
+    // pods` reads it once for all the pods it decides.
+    let own_usage;
+    let usage = match usage {
+        Some(u) => u,
+        None => {
+            own_usage = dra_core::node_fit::NodeUsage::of(objects, gates);
+            &own_usage
+        }
+    };
+    let per_node = extended_nodes::PerNode::of(pod, objects, gates, &full, own_claims > 0, usage);
     let variants: Vec<Object> = per_node
         .sets
         .iter()

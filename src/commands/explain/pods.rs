@@ -408,10 +408,15 @@ pub(super) fn evaluate(
     let mut keys: Vec<(String, String)> = Vec::new();
     let mut decided = Vec::new();
     let mut shapes = super::shapes::Shapes::default();
+    // What the pods bound to each node take: read once, again after a pod
+    // is placed.
+    let mut usage: Option<dra_core::node_fit::NodeUsage> = None;
     for (name, _, _) in pending {
         let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
+        let used = usage
+            .get_or_insert_with(|| dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates));
         let explain = shapes.answer(pod, &inv.objects, || {
-            pod_report(&json_common, inv, name).and_then(|out| {
+            pod_report(&json_common, inv, name, Some(used)).and_then(|out| {
                 serde_json::from_str::<Value>(&out.stdout)
                     .map(slim)
                     .map_err(|e| e.to_string())
@@ -455,6 +460,7 @@ pub(super) fn evaluate(
             Ok(v) if placeable => {
                 // The inventory changes: no answer made before holds.
                 shapes.clear();
+                usage = None;
                 place(&mut inv.objects, name, v)
             }
             _ => None,
