@@ -92,3 +92,25 @@ fn a_shared_claim_pins_every_copy_to_its_node() {
         String::from_utf8_lossy(&o.stderr).contains("makes no claim from a ResourceClaimTemplate")
     );
 }
+
+/// A copy needs the node's cpu too (NodeResourcesFit): eight GPUs but ten
+/// CPUs take three copies of a pod asking for three CPUs and one GPU, and
+/// the count says what stops the next.
+#[test]
+fn copies_stop_where_the_node_has_no_cpu_left() {
+    let v = support::json_answer(&[
+        "capacity",
+        "pod",
+        "ml/infer",
+        "-f",
+        "testdata/fixtures/capacity-node-resources.yaml",
+    ]);
+    assert_eq!(v["total"], 3, "{v}");
+    let node = &v["nodes"][0];
+    assert_eq!(node["stop"]["kind"], "insufficientResource", "{v}");
+    assert_eq!(
+        node["stop"]["reason"], "the next copy cannot run there: Insufficient cpu",
+        "{v}"
+    );
+    assert_eq!(node["maximum"]["copies"], 3, "{v}");
+}

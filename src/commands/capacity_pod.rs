@@ -60,6 +60,16 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
         })
         .ok_or_else(|| format!("no {kind} {ns}/{name} in the inventory"))?;
     let merged = dra_core::pod_claims::of(pod, &inv.objects)?;
+    // By name: a fleet has thousands of nodes (a search per node was
+    // quadratic).
+    let node_objects: std::collections::HashMap<&str, &Object> = inv
+        .objects
+        .iter()
+        .filter(|o| o.kind == ObjectKind::Node)
+        .filter_map(|o| Some((o.name()?, o)))
+        .rev()
+        .collect();
+    let node_object = |n: &str| node_objects.get(n).copied();
     // Shared claims pin the copies: each must be allocated already.
     let mut pinned: Option<Vec<String>> = None;
     for shared in &merged.shared {
@@ -81,7 +91,7 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             let admits: Vec<String> = nodes_of(&inv.objects)
                 .into_iter()
                 .filter(|n| {
-                    let labels = node_object(&inv.objects, n)
+                    let labels = node_object(n)
                         .and_then(|o| o.root.get("metadata"))
                         .and_then(|m| m.get("labels"));
                     dra_core::allocate::node_selector_matches(sel, n, labels)
@@ -94,6 +104,10 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
         }
     }
     let constraints = PodConstraints::of(pod);
+    // NodeResourcesFit: a copy needs the node's cpu, memory, ... too.
+    let resources = dra_core::node_fit::PodResources::of(pod, &inv.objects, &inv.gates);
+    let usage = dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates);
+    let fit_bound = |n: &str| node_object(n).and_then(|o| resources.copies_on(o, usage.on(n)));
     let mut counts: Vec<NodeCapacity> = Vec::new();
     let mut counted: Vec<String> = Vec::new();
     for n in nodes_of(&inv.objects) {
@@ -119,24 +133,46 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             )));
             continue;
         }
-        match constraints.fit(&n, node_object(&inv.objects, &n)) {
+        match constraints.fit(&n, node_object(&n)) {
             NodeFit::Excluded(why) => {
                 counts.push(excluded(format!("the pod cannot run there: {why}")))
             }
-            NodeFit::Fits | NodeFit::Unchecked => counted.push(n),
+            NodeFit::Fits | NodeFit::Unchecked => match fit_bound(&n) {
+                Some((0, why)) => counts.push(excluded(format!("the pod cannot run there: {why}"))),
+                _ => counted.push(n),
+            },
         }
     }
     if counts.is_empty() && counted.is_empty() {
         return Err("no node to count on: the inventory names none".into());
     }
-    counts.extend(dra_core::capacity::capacity(
+    let mut devices = dra_core::capacity::capacity(
         &inv.objects,
         &inv.gates,
         &merged.spec,
         ns,
         &counted,
         args.max_per_node,
-    ));
+    );
+    // The devices would take more copies than the node's cpu, memory, pods
+    // (or a device plugin's resources) let on: those stop the count.
+    for c in &mut devices {
+        let Some((most, why)) = fit_bound(&c.node) else {
+            continue;
+        };
+        if most < c.copies || (most == c.copies && c.stop == Stop::Bound) {
+            c.copies = most;
+            c.stop = Stop::Unsatisfiable {
+                kind: CauseKind::InsufficientResource,
+                reason: format!("the next copy cannot run there: {why}"),
+            };
+            c.counted_as = None;
+            if let Some(m) = &mut c.maximum {
+                m.copies = m.copies.min(most);
+            }
+        }
+    }
+    counts.extend(devices);
     counts.sort_by(|a, b| b.copies.cmp(&a.copies).then_with(|| a.node.cmp(&b.node)));
     let total: usize = counts.iter().map(|c| c.copies).sum();
     let taking = counts.iter().filter(|c| c.copies > 0).count();
@@ -172,12 +208,6 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     };
     std::mem::forget(inv);
     Ok(Outcome { stdout, code: 0 })
-}
-
-fn node_object<'o>(objects: &'o [Object], name: &str) -> Option<&'o Object> {
-    objects
-        .iter()
-        .find(|o| o.kind == ObjectKind::Node && o.name() == Some(name))
 }
 
 /// Every node the inventory names (Nodes, and the nodes of node-local

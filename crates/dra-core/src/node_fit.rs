@@ -166,6 +166,66 @@ impl PodResources {
         }
     }
 
+    /// Whether the node leaves a backed extended resource to DRA
+    /// (`shouldDelegateResourceToDRA`): it does not advertise it (1.35+:
+    /// or advertises zero, a device plugin gone, PR #133784; 1.34 asked
+    /// whether it is listed).
+    fn delegated(&self, backed: bool, advertised: Option<Quantity>) -> bool {
+        backed
+            && match advertised {
+                None => true,
+                Some(q) => self.version >= Version::V1_35 && q <= Quantity::zero(),
+            }
+    }
+
+    /// The most copies of the pod NodeResourcesFit lets onto the node, one
+    /// after another, and what stops the next (`Too many pods`,
+    /// `Insufficient NAME`, the first in fit.go's order on a tie); `None`:
+    /// no bound (a stub Node, or nothing the pod asks for is checked).
+    /// Extended resources left to DRA are the allocator's to count.
+    pub fn copies_on(&self, node: &Object, used: Option<&Used>) -> Option<(usize, String)> {
+        let allocatable = node
+            .root
+            .get("status")
+            .and_then(|s| s.get("allocatable"))
+            .filter(|a| a.as_map().is_some())?;
+        let has = |name: &str| allocatable.get(name).and_then(quantity);
+        let mut best: Option<(usize, String)> = None;
+        let mut consider = |n: i128, why: String| {
+            let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
+            if best.as_ref().is_none_or(|(b, _)| n < *b) {
+                best = Some((n, why));
+            }
+        };
+        if let Some(pods) = has("pods") {
+            consider(
+                pods.value() - used.map_or(0, |u| u.pods) as i128,
+                "Too many pods".into(),
+            );
+        }
+        let checked = self.native.iter().map(|(n, q)| (n, q)).chain(
+            self.extended
+                .iter()
+                .filter(|(n, _, backed)| !self.delegated(*backed, has(n)))
+                .map(|(n, q, _)| (n, q)),
+        );
+        for (name, want) in checked {
+            let total = has(name).unwrap_or_else(Quantity::zero);
+            let free = match used.and_then(|u| u.requests.get(name)) {
+                Some(u) => total.checked_sub(u).unwrap_or(total),
+                None => total,
+            };
+            let want = want.milli_value();
+            if want > 0 {
+                consider(
+                    free.milli_value().div_euclid(want),
+                    format!("Insufficient {name}"),
+                );
+            }
+        }
+        best
+    }
+
     /// What the node does with the pod's resources. `used`: what the pods
     /// bound to it take (`NodeUsage`); a Node without `status.allocatable`
     /// (a stub written by hand) is not checked. `user_claims`: the pod has
@@ -206,15 +266,7 @@ impl PodResources {
             if *backed {
                 backed_all.push(name.clone());
             }
-            // 1.35+: a resource the node advertises at zero (a device
-            // plugin gone) is DRA's (PR #133784); 1.34 asked whether it is
-            // listed.
-            let delegated = *backed
-                && match has(name) {
-                    None => true,
-                    Some(q) => !v134 && q <= Quantity::zero(),
-                };
-            if delegated {
+            if self.delegated(*backed, has(name)) {
                 to_dra.push(name.clone());
             } else if allocatable.is_some() && *want > free(name) {
                 short.push(format!("Insufficient {name}"));

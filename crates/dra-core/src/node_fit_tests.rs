@@ -215,3 +215,46 @@ spec:
         NodeServes::Claim(vec![])
     );
 }
+
+/// Copies one after another: the scarcest of what NodeResourcesFit checks
+/// stops them, the first in fit.go's order on a tie; what bound pods use
+/// and DRA's share do not count.
+#[test]
+fn copies_stop_at_the_scarcest_resource() {
+    let objects = load();
+    let g = gates(Version::V1_37);
+    let text = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "5", example.com/gpu: "0"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - {name: c, resources: {requests: {cpu: "2", memory: 4Gi}, limits: {example.com/gpu: "1"}}}
+"#;
+    let mut all = crate::model::parse_file(0, text, crate::yaml::Limits::default()).objects;
+    // The DeviceClass of the fleet backs example.com/gpu: DRA's to count.
+    all.extend(
+        objects
+            .into_iter()
+            .filter(|o| o.kind == ObjectKind::DeviceClass),
+    );
+    let p = PodResources::of(&all[1], &all, &g);
+    // cpu 8/2 = 4 and memory 16/4 = 4 tie: cpu comes first.
+    assert_eq!(
+        p.copies_on(&all[0], None),
+        Some((4, "Insufficient cpu".into()))
+    );
+    let used = Used {
+        pods: 4,
+        requests: [("cpu".to_owned(), Quantity::from_int(2))].into(),
+    };
+    assert_eq!(
+        p.copies_on(&all[0], Some(&used)),
+        Some((1, "Too many pods".into()))
+    );
+}
