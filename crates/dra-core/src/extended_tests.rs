@@ -2,6 +2,7 @@
 //! verdict per release, and the class behind a resource.
 
 use super::*;
+use crate::extended_fixture::{find, gates, load};
 
 #[test]
 fn one_request_per_container_and_resource_sorted_by_name() {
@@ -38,25 +39,6 @@ spec:
     assert_eq!(reqs[1]["exactly"]["count"], 2);
     let off = FeatureGates::defaults(crate::gates::Version::V1_34);
     assert!(extended_resource_claim(&objects[1], &objects, &off).is_none());
-}
-
-const FLEET: &str = include_str!("../../../testdata/fixtures/explain-extended-mixed.yaml");
-
-fn load() -> Vec<Object> {
-    crate::model::parse_file(0, FLEET, crate::yaml::Limits::default()).objects
-}
-
-fn gates(v: Version) -> FeatureGates {
-    let mut g = FeatureGates::defaults(v);
-    g.set("DRAExtendedResource", true).unwrap();
-    g
-}
-
-fn find<'a>(objects: &'a [Object], kind: ObjectKind, name: &str) -> &'a Object {
-    objects
-        .iter()
-        .find(|o| o.kind == kind && o.name() == Some(name))
-        .unwrap()
 }
 
 /// createRequestsAndMappings (1.35+, PR #134882): a plain init

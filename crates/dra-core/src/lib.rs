@@ -27,6 +27,8 @@ pub mod convert;
 pub mod diag;
 pub mod dra;
 pub mod extended;
+#[cfg(test)]
+mod extended_fixture;
 pub mod fix;
 pub mod fleet;
 pub mod format;

@@ -2,26 +2,8 @@
 //! what the pods bound to it already take.
 
 use super::*;
+use crate::extended_fixture::{find, gates, load};
 use crate::gates::Version;
-
-const FLEET: &str = include_str!("../../../testdata/fixtures/explain-extended-mixed.yaml");
-
-fn load() -> Vec<Object> {
-    crate::model::parse_file(0, FLEET, crate::yaml::Limits::default()).objects
-}
-
-fn gates(v: Version) -> FeatureGates {
-    let mut g = FeatureGates::defaults(v);
-    g.set("DRAExtendedResource", true).unwrap();
-    g
-}
-
-fn find<'a>(objects: &'a [Object], kind: ObjectKind, name: &str) -> &'a Object {
-    objects
-        .iter()
-        .find(|o| o.kind == kind && o.name() == Some(name))
-        .unwrap()
-}
 
 /// filterExtendedResources and fitsRequest, node by node: a node's
 /// device plugin serves what it advertises; zero is DRA's from 1.35
