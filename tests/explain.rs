@@ -2846,6 +2846,11 @@ fn a_node_too_small_for_the_pod_is_ruled_out() {
     let file = "testdata/fixtures/explain-node-resources-fit.yaml";
     let (text, code) = out(&["explain", "pod", "ml/big", "-f", file]);
     assert_eq!(code, 1, "{text}");
+    // Every node is ruled out before DRA: the claims are not the cause.
+    assert!(
+        text.starts_with("Pod ml/big (ml/big-gpu) stays Pending: none of the 2 nodes can take the pod; each is ruled out before its claims are tried."),
+        "{text}"
+    );
     assert!(
         text.contains("2 nodes  the pod cannot run there: Insufficient cpu"),
         "{text}"

@@ -268,6 +268,14 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
                 s.undecided
             );
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
+    } else if s.pod && n > 0 && excluded_nodes(s) == n {
+        // Every node is ruled out before DynamicResources runs (taints,
+        // affinity, NodeResourcesFit): the claims are not the cause.
+        let verdict = format!(
+            "{names} stays Pending: none of the {n} {} can take the pod; each is ruled out before its claims are tried.",
+            nodes(n)
+        );
+        out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
     } else {
         let verdict = format!("{names} {} on any of {n} {}.", cannot(s.pod), nodes(n));
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
@@ -381,6 +389,15 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
 }
 
 /// "cannot be allocated", and for a pod its fate first.
+/// How many nodes the pod's own constraints or NodeResourcesFit rule out.
+fn excluded_nodes(v: &Verdict) -> usize {
+    v.causes
+        .iter()
+        .filter(|c| c.kind == dra_core::verdict::CauseKind::PodExcluded)
+        .map(|c| c.nodes.len())
+        .sum()
+}
+
 fn cannot(pod: bool) -> &'static str {
     if pod {
         "stays Pending: its claims cannot be allocated"
