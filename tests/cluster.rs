@@ -709,6 +709,65 @@ fn explain_pods_live_sees_gates_and_missing_claims() {
     );
 }
 
+/// NodeResourcesFit on a live cluster: the read keeps each Node's
+/// allocatable and the pods bound to nodes (not only those with claims),
+/// so `explain pods -A` takes what a running pod requests off its node
+/// (NodeInfo.Requested): 4 CPUs, 3 taken, and a pending pod asking for 2
+/// cannot run there. A pending pod with extended resources and no claim is
+/// kept as well (it was dropped).
+#[test]
+fn explain_pods_live_counts_what_bound_pods_request() {
+    let mut objects = small_cluster(1);
+    for o in objects.iter_mut() {
+        if o["kind"] == "Node" {
+            o["status"] = json!({"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}});
+        }
+    }
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "3"}}}]},
+        "status": {"phase": "Running"}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "done", "namespace": "default"},
+        "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "4"}}}]},
+        "status": {"phase": "Succeeded"}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2"}}}]}}));
+    // A pod with no claim that asks for a class's implicit extended
+    // resource (DRAExtendedResource): the read keeps it too.
+    objects.push(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "legacy", "namespace": "ml"},
+        "spec": {"containers": [{"name": "c", "image": "x",
+                 "resources": {"limits": {"deviceclass.resource.kubernetes.io/gpu": "1"}}}]}}),
+    );
+    let live = Live::start("node-fit", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pods", "-A", "-o", "json"]);
+    let v = json_of(&o);
+    let big = v["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "big")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(v["pending"], 2, "{v}");
+    assert!(
+        v["pods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "legacy"),
+        "{v}"
+    );
+    let causes = big["explain"]["verdict"]["causes"].to_string();
+    assert!(causes.contains("Insufficient cpu"), "{v}");
+    assert_eq!(
+        big["explain"]["verdict"]["fitsWhereExcluded"][0]["node"], "node-0",
+        "{v}"
+    );
+}
+
 /// `doctor` live: the cluster read once (nodes, slices, claims of every
 /// namespace, pods that use claims), its findings named after the server.
 #[test]

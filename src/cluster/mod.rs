@@ -640,7 +640,8 @@ pub struct Needs {
     pub taint_rules: bool,
     /// One pod to read: (namespace, name).
     pub pod: Option<(String, String)>,
-    /// Pods of this namespace (`Some("")`: every namespace) that use claims.
+    /// Pods of this namespace (`Some("")`: every namespace) that use claims
+    /// or extended resources, or are bound to a node and not finished.
     pub pods: Option<String>,
     /// The kubelet's `FailedPrepareDynamicResources` events of this
     /// namespace (`Some("")`: every namespace): a driver whose kubelet
@@ -851,12 +852,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         ),
         Err(e) => return Err(e.into()),
     }
-    objects.extend(pods?.into_iter().filter(|p| {
-        p.pod_spec()
-            .and_then(|s| s.get("resourceClaims"))
-            .and_then(Node::as_seq)
-            .is_some_and(|c| !c.is_empty())
-    }));
+    objects.extend(pods?.into_iter().filter(kept_pod));
     warnings.extend(drop_repeated(&mut objects));
     Ok(ClusterState {
         version,
@@ -868,6 +864,45 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         server: conn.server.clone(),
         requests: conn.requests(),
     })
+}
+
+/// The pods kept of a list: those that use claims, those that ask for an
+/// extended resource (a DeviceClass may back it: DRAExtendedResource), and
+/// those bound to a node and not finished, whose requests the scheduler
+/// takes off the node's allocatable (NodeResourcesFit's
+/// `NodeInfo.Requested`). The rest never bear on DRA.
+fn kept_pod(p: &Object) -> bool {
+    let Some(spec) = p.pod_spec() else {
+        return false;
+    };
+    let claims = spec
+        .get("resourceClaims")
+        .and_then(Node::as_seq)
+        .is_some_and(|c| !c.is_empty());
+    let bound = spec
+        .get("nodeName")
+        .and_then(Node::as_str)
+        .is_some_and(|n| !n.is_empty());
+    let finished = matches!(
+        p.root
+            .get("status")
+            .and_then(|s| s.get("phase"))
+            .and_then(Node::as_str),
+        Some("Succeeded" | "Failed")
+    );
+    let extended = ["initContainers", "containers"]
+        .iter()
+        .flat_map(|k| spec.get(k).and_then(Node::as_seq).unwrap_or_default())
+        .flat_map(|c| {
+            ["requests", "limits"].into_iter().flat_map(move |part| {
+                c.get("resources")
+                    .and_then(|r| r.get(part))
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+            })
+        })
+        .any(|e| e.key.contains('/'));
+    claims || extended || (bound && !finished)
 }
 
 /// Objects listed twice (a server that repeats items between pages, or a
