@@ -852,7 +852,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         ),
         Err(e) => return Err(e.into()),
     }
-    objects.extend(pods?.into_iter().filter(kept_pod));
+    objects.extend(pods?.into_iter().filter_map(kept_pod));
     warnings.extend(drop_repeated(&mut objects));
     Ok(ClusterState {
         version,
@@ -870,11 +870,10 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
 /// extended resource (a DeviceClass may back it: DRAExtendedResource), and
 /// those bound to a node and not finished, whose requests the scheduler
 /// takes off the node's allocatable (NodeResourcesFit's
-/// `NodeInfo.Requested`). The rest never bear on DRA.
-fn kept_pod(p: &Object) -> bool {
-    let Some(spec) = p.pod_spec() else {
-        return false;
-    };
+/// `NodeInfo.Requested`), reduced to those requests. The rest never bear on
+/// DRA.
+fn kept_pod(mut p: Object) -> Option<Object> {
+    let spec = p.pod_spec()?;
     let claims = spec
         .get("resourceClaims")
         .and_then(Node::as_seq)
@@ -902,7 +901,14 @@ fn kept_pod(p: &Object) -> bool {
             })
         })
         .any(|e| e.key.contains('/'));
-    claims || extended || (bound && !finished)
+    if claims || extended {
+        return Some(p);
+    }
+    if bound && !finished {
+        dra_core::reduce::for_node_usage(&mut p.root);
+        return Some(p);
+    }
+    None
 }
 
 /// Objects listed twice (a server that repeats items between pages, or a

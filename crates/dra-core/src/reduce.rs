@@ -119,6 +119,34 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
     });
 }
 
+/// A pod kept only for what it takes of its node (bound, not finished, no
+/// claim and no extended resource): NodeResourcesFit's
+/// `NodeInfo.Requested` reads nothing else, and a large cluster has many.
+const BOUND_POD: &[(&str, Keep)] = &[
+    ("apiVersion", All),
+    ("kind", All),
+    (
+        "metadata",
+        Fields(&[("name", All), ("namespace", All), ("uid", All)]),
+    ),
+    (
+        "spec",
+        Fields(&[
+            ("nodeName", All),
+            ("resources", All),
+            ("overhead", All),
+            ("containers", Each(CONTAINER)),
+            ("initContainers", Each(CONTAINER)),
+        ]),
+    ),
+    ("status", Fields(&[("phase", All)])),
+];
+
+/// Reduces a pod read only for what it takes of its node to those fields.
+pub fn for_node_usage(root: &mut Node) {
+    keep(root, BOUND_POD);
+}
+
 /// Reduces an object of `kind` as read from a cluster; kinds other than
 /// Node and Pod lose only `metadata.managedFields` and the
 /// last-applied-configuration annotation (a copy of the whole object as
@@ -253,5 +281,29 @@ mod tests {
         assert!(pod.contains(&"spec.containers[].resources".to_owned()));
         assert!(!pod.iter().any(|p| p.contains("env")));
         assert!(kept_fields("Node").contains(&"spec.taints".to_owned()));
+    }
+
+    /// A pod kept only for what it takes of its node keeps its requests,
+    /// node and phase, nothing of its scheduling constraints or status.
+    #[test]
+    fn a_bound_pod_keeps_only_what_it_takes_of_its_node() {
+        let mut p = parse(
+            r#"{"apiVersion":"v1","kind":"Pod",
+            "metadata":{"name":"web","namespace":"default","labels":{"app":"web"},"annotations":{"x":"y"}},
+            "spec":{"nodeName":"node-0","tolerations":[{"operator":"Exists"}],"overhead":{"cpu":"100m"},
+                    "containers":[{"name":"c","image":"secret/image","env":[{"name":"TOKEN","value":"s"}],
+                                   "resources":{"requests":{"cpu":"3"}}}]},
+            "status":{"phase":"Running","podIP":"10.0.0.1","conditions":[{"type":"Ready"}]}}"#,
+        );
+        for_node_usage(&mut p);
+        let j = p.to_json();
+        assert_eq!(
+            j,
+            serde_json::json!({"apiVersion":"v1","kind":"Pod",
+                "metadata":{"name":"web","namespace":"default"},
+                "spec":{"nodeName":"node-0","overhead":{"cpu":"100m"},
+                        "containers":[{"name":"c","resources":{"requests":{"cpu":"3"}}}]},
+                "status":{"phase":"Running"}})
+        );
     }
 }
