@@ -132,47 +132,51 @@ fn kubectl_runs_the_plugin_and_lint_words_a_syntax_error_as_the_apiserver() {
 }
 
 /// `kubectl dra explain` on PATH: a pod held back by scheduling gates gets
-/// that verdict first, and one whose claim does not exist gets the
-/// scheduler's words for it, both as the exit code says (1: pending).
+/// that verdict first, one whose claim does not exist gets the scheduler's
+/// words for it, and one whose extended resource a node's device plugin
+/// serves fits there (the scheduler leaves it out of that node's claim),
+/// each as the exit code says (1: pending, 0: it fits).
 #[test]
 fn kubectl_runs_explain_and_names_what_holds_the_pod() {
     let Some(kubectl) = kubectl() else { return };
     let dir = support::ScratchDir::new("plugin-explain");
     let bin = plugin_dir(&dir);
-    let fixture = support::root().join("testdata/fixtures/explain-prefilter.yaml");
-    let fixture = fixture.to_string_lossy();
-    let o = kubectl_with_plugin(
-        kubectl,
-        &bin,
-        &dir,
-        &["dra", "explain", "pod", "default/gated", "-f", &fixture],
-    );
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.starts_with("Pod default/gated (default/gated-gpu) stays Pending: it has scheduling gates (kueue.x-k8s.io/admission)"),
-        "{out}"
-    );
-    let o = kubectl_with_plugin(
-        kubectl,
-        &bin,
-        &dir,
-        &["dra", "explain", "pod", "default/lost", "-f", &fixture],
-    );
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.contains("could not find ResourceClaim \"default/gone\""),
-        "{out}"
-    );
+    let prefilter = support::root().join("testdata/fixtures/explain-prefilter.yaml");
+    let mixed = support::root().join("testdata/fixtures/explain-extended-mixed.yaml");
+    for (pod, fixture, code, expected) in [
+        (
+            "default/gated",
+            &prefilter,
+            1,
+            "Pod default/gated (default/gated-gpu) stays Pending: it has scheduling gates (kueue.x-k8s.io/admission)",
+        ),
+        (
+            "default/lost",
+            &prefilter,
+            1,
+            "could not find ResourceClaim \"default/gone\"",
+        ),
+        (
+            "ml/trainer",
+            &mixed,
+            0,
+            "  example.com/gpu: served by the node's device plugin (status.allocatable), so the scheduler leaves it out of the extended-resource claim here",
+        ),
+    ] {
+        let fixture = fixture.to_string_lossy();
+        let o = kubectl_with_plugin(
+            kubectl,
+            &bin,
+            &dir,
+            &["dra", "explain", "pod", pod, "-f", &fixture],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{pod}: {out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains(expected), "{pod}: {out}");
+    }
 }

@@ -897,13 +897,11 @@ fn report(
         .collect();
     for n in targets {
         let node_obj = node_objects.get(n.as_str()).copied();
+        // NodeResourcesFit, after the pod's own constraints.
+        let short = per_node_claims.insufficient(&n);
         match constraints.as_ref().map(|c| c.fit(&n, node_obj)) {
             Some(NodeFit::Excluded(why)) => excluded.push((n, why)),
-            // NodeResourcesFit, after the pod's own constraints.
-            _ if per_node_claims.insufficient(&n).is_some() => {
-                let why = per_node_claims.insufficient(&n).unwrap_or_default();
-                excluded.push((n, why));
-            }
+            _ if short.is_some() => excluded.push((n, short.unwrap_or_default())),
             Some(NodeFit::Unchecked) => {
                 unchecked += 1;
                 run_on.push(n);
