@@ -768,6 +768,82 @@ fn explain_pods_live_counts_what_bound_pods_request() {
     );
 }
 
+/// NodeResourcesFit counts every namespace's pods on a node, whatever the
+/// command reads of one namespace: `explain pod ml/big`, `explain pods -n
+/// ml` and `capacity pod ml/big` read the bound pods of every namespace in
+/// one list (the scheduler's own selector: bound, not Succeeded or Failed),
+/// so `default/web`'s 3 CPUs are taken off node-0's 4. Before, only the
+/// command's namespace (or nothing, for one pod) was counted and node-0
+/// "fit". Where listing every namespace's pods is forbidden, the answer says
+/// what it could not count.
+#[test]
+fn one_namespace_still_counts_every_bound_pod() {
+    let mut objects = small_cluster(1);
+    for o in objects.iter_mut() {
+        if o["kind"] == "Node" {
+            o["status"] = json!({"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}});
+        }
+    }
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "3"}}}]},
+        "status": {"phase": "Running"}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2"}}}]}}));
+    let live = Live::start("node-fit-ns", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pod", "ml/big", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert!(
+        v["verdict"]["causes"]
+            .to_string()
+            .contains("Insufficient cpu"),
+        "{v}"
+    );
+    let listed: Vec<String> = live
+        .server
+        .log()
+        .iter()
+        .filter(|l| l.path == "/api/v1/pods")
+        .map(|l| l.query.clone())
+        .collect();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert!(
+        listed[0].contains(
+            "fieldSelector=spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed"
+        ),
+        "{listed:?}"
+    );
+    let o = live.run(&["explain", "pods", "-n", "ml", "-o", "json"]);
+    let v = json_of(&o);
+    assert!(
+        v["pods"][0]["explain"]["verdict"]["causes"]
+            .to_string()
+            .contains("Insufficient cpu"),
+        "{v}"
+    );
+    let o = live.run(&["capacity", "pod", "ml/big", "-o", "json"]);
+    assert_eq!(
+        json_of(&o)["total"],
+        0,
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // Forbidden: the pod fits on what kubectl-dra could read, and says so.
+    live.server
+        .set_fixture(|f| f.deny.push(("/api/v1/pods".into(), 403)));
+    let o = live.run(&["explain", "pod", "ml/big"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("could not list Pods in all namespaces"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `doctor` live: the cluster read once (nodes, slices, claims of every
 /// namespace, pods that use claims), its findings named after the server.
 #[test]

@@ -26,6 +26,9 @@ use crate::cli::ClusterArgs;
 pub const CLUSTER_FILE: usize = usize::MAX - 1;
 /// Items per page, as kubectl's `--chunk-size` default.
 const PAGE: usize = 500;
+/// The pods the scheduler counts on their nodes: bound and not finished
+/// (its pod informer leaves out Succeeded and Failed pods).
+const BOUND_PODS: &str = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
 /// Retries of a GET answered 429, 503 or 504 (kube's default policy would
 /// retry 15 times over up to 1000 s: a CLI must not hang on that).
 const RETRIES: u32 = 3;
@@ -643,6 +646,12 @@ pub struct Needs {
     /// Pods of this namespace (`Some("")`: every namespace) that use claims
     /// or extended resources, or are bound to a node and not finished.
     pub pods: Option<String>,
+    /// The pods of every namespace bound to a node and not finished, for
+    /// what they take of it (NodeResourcesFit subtracts their requests from
+    /// the node's allocatable, whatever their namespace). Not read again
+    /// when `pods` already reads every namespace; skipped with a warning
+    /// when forbidden.
+    pub bound_pods: bool,
     /// The kubelet's `FailedPrepareDynamicResources` events of this
     /// namespace (`Some("")`: every namespace): a driver whose kubelet
     /// plugin is not running (DRA-H008, `explain pod`); skipped with a
@@ -739,7 +748,8 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
     fn scope(v: &Option<String>) -> Option<&str> {
         v.as_deref().filter(|ns| !ns.is_empty())
     }
-    let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods, events) = tokio::join!(
+    let read_bound = needs.bound_pods && needs.pods.as_deref() != Some("");
+    let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods, bound, events) = tokio::join!(
         conn.get(&metrics_req, "/metrics", "text/plain"),
         conn.list_if(needs.slices, SLICES, None, false),
         conn.list_if(needs.classes, CLASSES, None, false),
@@ -766,6 +776,13 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
             }
         },
         conn.list_if(needs.pods.is_some(), PODS, scope(&needs.pods), false),
+        async {
+            if read_bound {
+                conn.list_where(PODS, None, false, Some(BOUND_PODS)).await
+            } else {
+                Ok(Vec::new())
+            }
+        },
         async {
             match &needs.prepare_events {
                 Some(ns) => {
@@ -853,6 +870,28 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         Err(e) => return Err(e.into()),
     }
     objects.extend(pods?.into_iter().filter_map(kept_pod));
+    match status_ok(bound) {
+        Ok(Some(b)) => objects.extend(b.into_iter().filter_map(|mut p| {
+            // Those of the namespace read above, and the pod itself, are
+            // there already.
+            let ns = p.namespace_or_default().to_owned();
+            let name = p.name().unwrap_or_default().to_owned();
+            let read = needs.pods.as_deref() == Some(ns.as_str())
+                || needs
+                    .pod
+                    .as_ref()
+                    .is_some_and(|(pns, pname)| *pns == ns && *pname == name);
+            if read {
+                return None;
+            }
+            dra_core::reduce::for_node_usage(&mut p.root);
+            Some(p)
+        })),
+        Ok(None) => warnings.push(
+            "could not list Pods in all namespaces: what the pods running on each node request is not taken off its allocatable, so a node may look roomier than the scheduler sees it (NodeResourcesFit)".into(),
+        ),
+        Err(e) => return Err(e.into()),
+    }
     warnings.extend(drop_repeated(&mut objects));
     Ok(ClusterState {
         version,

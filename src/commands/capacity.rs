@@ -23,24 +23,31 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
         &common.cluster,
         &common.target,
         common.namespace.as_deref(),
-        |ns| Needs {
-            slices: true,
-            classes: true,
-            claims: true,
-            claims_namespace: Some(ns.to_owned()),
-            templates: match args.kind.as_str() {
-                "template" | "pod" => Some(ns.to_owned()),
-                // The file's namespace is known only once it is read.
-                "workload" => Some(String::new()),
-                _ => None,
-            },
-            pod: (args.kind == "pod").then(|| {
+        |ns| {
+            // `capacity pod NS/NAME`: the pod's namespace, not the
+            // context's, holds its templates and claims.
+            let pod = (args.kind == "pod").then(|| {
                 let (pns, name) = args.name.split_once('/').unwrap_or((ns, &args.name));
                 (pns.to_owned(), name.to_owned())
-            }),
-            nodes: true,
-            taint_rules: true,
-            ..Needs::default()
+            });
+            let ns = pod.as_ref().map_or(ns, |(pns, _)| pns.as_str());
+            Needs {
+                slices: true,
+                classes: true,
+                claims: true,
+                claims_namespace: Some(ns.to_owned()),
+                templates: match args.kind.as_str() {
+                    "template" | "pod" => Some(ns.to_owned()),
+                    // The file's namespace is known only once it is read.
+                    "workload" => Some(String::new()),
+                    _ => None,
+                },
+                pod,
+                nodes: true,
+                taint_rules: true,
+                bound_pods: matches!(args.kind.as_str(), "pod" | "workload"),
+                ..Needs::default()
+            }
         },
         common.output == MatchOutput::Text,
     )?;

@@ -41,7 +41,9 @@ pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
             nodes: true,
             taint_rules: true,
             pod: None,
+            // Every namespace's pods, the bound ones among them.
             pods: Some(String::new()),
+            bound_pods: false,
             prepare_events: Some(String::new()),
         },
         args.output == crate::cli::OutputFormat::Text,

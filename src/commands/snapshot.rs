@@ -31,6 +31,8 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
             taint_rules: true,
             pod: None,
             pods: Some(scope(ns)),
+            // A namespace's snapshot still carries what every node runs.
+            bound_pods: true,
             // A pod whose driver's kubelet plugin is not running (DRA-H008).
             prepare_events: Some(scope(ns)),
         },

@@ -239,6 +239,8 @@ fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory
                 templates: pod.as_ref().map(|_| ns.to_owned()),
                 nodes: true,
                 taint_rules: true,
+                // NodeResourcesFit: what the pods running on each node take.
+                bound_pods: pod.is_some(),
                 pod,
                 pods: None,
                 prepare_events,

@@ -67,6 +67,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         taint_rules: true,
         pod: None,
         pods: Some(if all { String::new() } else { ns.to_owned() }),
+        bound_pods: true,
         prepare_events: None,
     })?;
     let mut inv = inv;
