@@ -114,3 +114,69 @@ fn copies_stop_where_the_node_has_no_cpu_left() {
     );
     assert_eq!(node["maximum"]["copies"], 3, "{v}");
 }
+
+/// InterPodAffinity (interpodaffinity/filtering.go): a worker's required
+/// anti-affinity to its own kind (topologyKey kubernetes.io/hostname) keeps
+/// it off the nodes where a worker runs, and copies of it take one node
+/// each: with the workers running, n1 and n2 are ruled out; once they have
+/// finished, n1 and n2 take one copy each though each has two GPUs.
+#[test]
+fn anti_affinity_to_its_own_kind_takes_one_node_per_copy() {
+    let file = "testdata/fixtures/explain-pod-anti-affinity.yaml";
+    let v = support::json_answer(&["capacity", "pod", "ml/worker-2", "-f", file]);
+    assert_eq!(v["total"], 0, "{v}");
+    for n in 0..2 {
+        assert_eq!(v["nodes"][n]["stop"]["kind"], "podExcluded", "{v}");
+        assert_eq!(
+            v["nodes"][n]["stop"]["reason"],
+            "the pod cannot run there: node(s) didn't match pod anti-affinity rules",
+            "{v}"
+        );
+    }
+    let dir = support::ScratchDir::new("capacity-anti-affinity");
+    let finished = dir.join("finished.yaml");
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    std::fs::write(
+        &finished,
+        text.replace("status: {phase: Running}", "status: {phase: Succeeded}"),
+    )
+    .unwrap();
+    let path = finished.to_str().unwrap();
+    let v = support::json_answer(&["capacity", "pod", "ml/worker-2", "-f", path]);
+    assert_eq!(v["total"], 2, "{v}");
+    assert_eq!(
+        support::capacity_rows(&v),
+        [
+            ("n1".to_owned(), 1, "podExcluded".to_owned()),
+            ("n2".to_owned(), 1, "podExcluded".to_owned()),
+            ("n3".to_owned(), 0, "inUse".to_owned()),
+        ]
+    );
+    assert_eq!(
+        v["nodes"][0]["stop"]["reason"],
+        "the next copy cannot run there: node(s) didn't match pod anti-affinity rules (one copy per kubernetes.io/hostname)",
+        "{v}"
+    );
+    // Without the term, each node takes both its GPUs.
+    let free = dir.join("free.yaml");
+    let text = std::fs::read_to_string(&finished).unwrap();
+    let cut = text
+        .find("---\napiVersion: v1\nkind: Pod\nmetadata: {name: worker-2")
+        .unwrap();
+    std::fs::write(
+        &free,
+        format!(
+            "{}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: worker-2, namespace: ml}}\nspec:\n  resourceClaims:\n  - {{name: gpu, resourceClaimTemplateName: one-gpu}}\n  containers: [{{name: main, image: x, resources: {{claims: [{{name: gpu}}]}}}}]\n",
+            &text[..cut]
+        ),
+    )
+    .unwrap();
+    let v = support::json_answer(&[
+        "capacity",
+        "pod",
+        "ml/worker-2",
+        "-f",
+        free.to_str().unwrap(),
+    ]);
+    assert_eq!(v["total"], 4, "{v}");
+}

@@ -844,6 +844,85 @@ fn one_namespace_still_counts_every_bound_pod() {
     );
 }
 
+/// InterPodAffinity on a live cluster: the bound pods of another namespace
+/// keep their labels and required anti-affinity terms through the read,
+/// and a term that selects namespaces by label reads the Namespaces
+/// (listed metadata-only). `ml/big` must not share a zone with a pod
+/// labelled `app: api` in a namespace labelled `team: serving`; one runs
+/// in zone a (node-0), so node-0 is ruled out and node-1 (zone b) is not.
+/// Without the Namespaces the selector selects none, and the answer says
+/// why it could not tell.
+#[test]
+fn pod_anti_affinity_reads_other_namespaces_and_their_labels() {
+    let mut objects = small_cluster(2);
+    objects.push(json!({"apiVersion": "v1", "kind": "Namespace",
+        "metadata": {"name": "serve", "labels": {"team": "serving"}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "api", "namespace": "serve", "labels": {"app": "api"}},
+        "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x"}]},
+        "status": {"phase": "Running"}}));
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                     {"labelSelector": {"matchLabels": {"app": "api"}},
+                      "namespaceSelector": {"matchLabels": {"team": "serving"}},
+                      "topologyKey": "zone"}]}},
+                 "containers": [{"name": "c", "image": "x"}]}}));
+    let live = Live::start("inter-pod", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pod", "ml/big", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    let node = |name: &str| {
+        v["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["node"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{v}"))
+    };
+    assert_eq!(node("node-0")["result"], "excluded", "{v}");
+    assert_eq!(
+        node("node-0")["reason"],
+        "node(s) didn't match pod anti-affinity rules",
+        "{v}"
+    );
+    assert_eq!(node("node-1")["result"], "allocated", "{v}");
+    let ns_reads: Vec<_> = live
+        .server
+        .log()
+        .into_iter()
+        .filter(|l| l.path == "/api/v1/namespaces")
+        .collect();
+    assert_eq!(ns_reads.len(), 1, "{ns_reads:?}");
+    assert!(
+        ns_reads[0]
+            .accept
+            .starts_with("application/json;as=PartialObjectMetadataList"),
+        "{ns_reads:?}"
+    );
+    // Forbidden: that exact path (a prefix would deny the namespaced reads).
+    live.server.set_fixture(|f| {
+        f.script
+            .insert("/api/v1/namespaces".into(), [403].into_iter().collect());
+    });
+    let o = live.run(&["explain", "pod", "ml/big", "-o", "json"]);
+    assert!(
+        stderr(&o).contains("could not list Namespaces"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        json_of(&o)["nodes"][0]["result"],
+        "allocated",
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `doctor` live: the cluster read once (nodes, slices, claims of every
 /// namespace, pods that use claims), its findings named after the server.
 #[test]

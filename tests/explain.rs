@@ -2870,3 +2870,91 @@ fn a_node_too_small_for_the_pod_is_ruled_out() {
         "{json}"
     );
 }
+
+/// InterPodAffinity (interpodaffinity/filtering.go, after
+/// NodeResourcesFit): worker-2's required anti-affinity to its own kind
+/// rules out the nodes where worker-0 and worker-1 run, in the scheduler's
+/// words, and the one node left has no free GPU. `explain pods` tells the
+/// pod apart from one alike but for its labels, which the bound workers'
+/// terms read.
+#[test]
+fn pod_anti_affinity_rules_out_the_nodes_of_its_kind() {
+    let file = "testdata/fixtures/explain-pod-anti-affinity.yaml";
+    let (json, code) = out(&["explain", "pod", "ml/worker-2", "-f", file, "-o", "json"]);
+    assert_eq!(code, 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let reasons: Vec<(&str, &str)> = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["node"].as_str().unwrap(),
+                n["reason"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        reasons.contains(&("n1", "node(s) didn't match pod anti-affinity rules"))
+            && reasons.contains(&("n2", "node(s) didn't match pod anti-affinity rules")),
+        "{json}"
+    );
+    let (text, _) = out(&["explain", "pod", "ml/worker-2", "-f", file]);
+    assert!(
+        text.contains(
+            "2 nodes  the pod cannot run there: node(s) didn't match pod anti-affinity rules"
+        ),
+        "{text}"
+    );
+    // The workers' own terms read labels: `lonely` (app: trainer, no term
+    // of its own) is kept off their nodes, `web` (app: web) is not; alike
+    // but for their labels, they are not one shape.
+    let dir = support::ScratchDir::new("explain-anti-affinity");
+    let path = dir.join("two.yaml");
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let pod = |name: &str, app: &str| {
+        format!("---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: ml, labels: {{app: {app}}}}}\nspec:\n  resourceClaims:\n  - {{name: gpu, resourceClaimTemplateName: one-gpu}}\n  containers:\n  - name: main\n    image: x\n    resources:\n      claims: [{{name: gpu}}]\n")
+    };
+    std::fs::write(
+        &path,
+        format!("{text}{}{}", pod("web", "web"), pod("lonely", "trainer")),
+    )
+    .unwrap();
+    let (json, _) = out(&[
+        "explain",
+        "pods",
+        "-n",
+        "ml",
+        "-f",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let verdict = |name: &str| {
+        v["pods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .map(|p| p["explain"]["verdict"]["schedulable"].clone())
+            .unwrap_or_else(|| panic!("{json}"))
+    };
+    assert_eq!(verdict("web"), true, "{json}");
+    assert_eq!(verdict("lonely"), false, "{json}");
+    assert_eq!(verdict("worker-2"), false, "{json}");
+    assert_eq!(v["evaluations"], 3, "{json}");
+    let (json, _) = out(&[
+        "explain",
+        "pod",
+        "ml/lonely",
+        "-f",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert!(
+        json.contains("node(s) didn't satisfy existing pods anti-affinity rules"),
+        "{json}"
+    );
+}

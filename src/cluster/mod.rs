@@ -107,6 +107,12 @@ pub const PODS: Resource = Resource {
     plural: "pods",
     kind: "Pod",
 };
+pub const NAMESPACES: Resource = Resource {
+    group: "",
+    version: "v1",
+    plural: "namespaces",
+    kind: "Namespace",
+};
 pub const EVENTS: Resource = Resource {
     group: "",
     version: "v1",
@@ -749,7 +755,23 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         v.as_deref().filter(|ns| !ns.is_empty())
     }
     let read_bound = needs.bound_pods && needs.pods.as_deref() != Some("");
-    let (metrics, slices, classes, claims, templates, nodes, taints, pod, pods, bound, events) = tokio::join!(
+    // Pod affinity terms may select namespaces by their labels
+    // (InterPodAffinity): names and labels are all that is read.
+    let read_namespaces = needs.pod.is_some() || needs.pods.is_some() || needs.bound_pods;
+    let (
+        metrics,
+        slices,
+        classes,
+        claims,
+        templates,
+        nodes,
+        taints,
+        pod,
+        pods,
+        bound,
+        namespaces,
+        events,
+    ) = tokio::join!(
         conn.get(&metrics_req, "/metrics", "text/plain"),
         conn.list_if(needs.slices, SLICES, None, false),
         conn.list_if(needs.classes, CLASSES, None, false),
@@ -783,6 +805,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
                 Ok(Vec::new())
             }
         },
+        conn.list_if(read_namespaces, NAMESPACES, None, true),
         async {
             match &needs.prepare_events {
                 Some(ns) => {
@@ -889,6 +912,13 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         })),
         Ok(None) => warnings.push(
             "could not list Pods in all namespaces: what the pods running on each node request is not taken off its allocatable, so a node may look roomier than the scheduler sees it (NodeResourcesFit)".into(),
+        ),
+        Err(e) => return Err(e.into()),
+    }
+    match status_ok(namespaces) {
+        Ok(Some(n)) => objects.extend(n),
+        Ok(None) => warnings.push(
+            "could not list Namespaces: a pod affinity term that selects namespaces by label selects none here".into(),
         ),
         Err(e) => return Err(e.into()),
     }

@@ -7,6 +7,7 @@
 
 use dra_core::capacity::{NodeCapacity, Stop};
 use dra_core::model::{Object, ObjectKind};
+use dra_core::pod_affinity::Reason;
 use dra_core::scheduling::{NodeFit, PodConstraints};
 use dra_core::verdict::CauseKind;
 use serde_json::json;
@@ -108,6 +109,13 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     let resources = dra_core::node_fit::PodResources::of(pod, &inv.objects, &inv.gates);
     let usage = dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates);
     let fit_bound = |n: &str| node_object(n).and_then(|o| resources.copies_on(o, usage.on(n)));
+    // InterPodAffinity, after NodeResourcesFit.
+    let inter_pod =
+        dra_core::pod_affinity::InterPodAffinity::prefilter(pod, &inv.objects, usage.bound_pods());
+    let inter_pod_rules_out = |n: &str| {
+        let state = inter_pod.as_ref()?;
+        state.filter(node_object(n)?)
+    };
     let mut counts: Vec<NodeCapacity> = Vec::new();
     let mut counted: Vec<String> = Vec::new();
     for n in nodes_of(&inv.objects) {
@@ -139,7 +147,13 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             }
             NodeFit::Fits | NodeFit::Unchecked => match fit_bound(&n) {
                 Some((0, why)) => counts.push(excluded(format!("the pod cannot run there: {why}"))),
-                _ => counted.push(n),
+                _ => match inter_pod_rules_out(&n) {
+                    Some(r) => counts.push(excluded(format!(
+                        "the pod cannot run there: {}",
+                        r.message()
+                    ))),
+                    None => counted.push(n),
+                },
             },
         }
     }
@@ -170,6 +184,14 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             if let Some(m) = &mut c.maximum {
                 m.copies = m.copies.min(most);
             }
+        }
+    }
+    // Copies whose anti-affinity meets their own kind take one node per
+    // domain of its topology keys (most copies first).
+    if let Some(state) = &inter_pod {
+        let keys = state.self_exclusive_keys(pod);
+        if !keys.is_empty() {
+            one_per_domain(&mut devices, &keys, node_object);
         }
     }
     counts.extend(devices);
@@ -228,4 +250,58 @@ fn nodes_of(objects: &[Object]) -> Vec<String> {
     nodes.sort();
     nodes.dedup();
     nodes
+}
+
+/// Two copies of a pod whose required anti-affinity meets itself never
+/// share a domain (a value of one of `keys` on their nodes): the node of
+/// each domain with the most copies keeps one, the others none. A node
+/// without the label is not limited by that key.
+fn one_per_domain<'o>(
+    counts: &mut [NodeCapacity],
+    keys: &[&str],
+    node_object: impl Fn(&str) -> Option<&'o Object>,
+) {
+    counts.sort_by(|a, b| b.copies.cmp(&a.copies).then_with(|| a.node.cmp(&b.node)));
+    let mut taken: std::collections::HashSet<(&str, &str)> = Default::default();
+    for c in counts.iter_mut().filter(|c| c.copies > 0) {
+        let Some(node) = node_object(&c.node) else {
+            continue;
+        };
+        let domains: Vec<(&str, &str)> = keys
+            .iter()
+            .filter_map(|k| Some((*k, dra_core::pod_affinity::node_label(node, k)?)))
+            .collect();
+        if domains.is_empty() {
+            continue;
+        }
+        let shared = domains.iter().any(|d| taken.contains(d));
+        taken.extend(domains);
+        if !shared && c.copies == 1 {
+            // One copy is all it takes anyway: its own stop stands.
+            continue;
+        }
+        let reason = if shared {
+            c.copies = 0;
+            format!(
+                "the pod cannot run there beside another copy: {} (one copy per {})",
+                Reason::AntiAffinityRulesNotMatch.message(),
+                keys.join(", ")
+            )
+        } else {
+            c.copies = 1;
+            format!(
+                "the next copy cannot run there: {} (one copy per {})",
+                Reason::AntiAffinityRulesNotMatch.message(),
+                keys.join(", ")
+            )
+        };
+        c.stop = Stop::Unsatisfiable {
+            kind: CauseKind::PodExcluded,
+            reason,
+        };
+        c.counted_as = None;
+        if let Some(m) = &mut c.maximum {
+            m.copies = m.copies.min(c.copies);
+        }
+    }
 }

@@ -59,6 +59,7 @@ pub fn plural_of(kind: &str) -> Option<&'static str> {
         "Node" => "nodes",
         "Pod" => "pods",
         "Event" => "events",
+        "Namespace" => "namespaces",
         _ => return None,
     })
 }

@@ -102,6 +102,9 @@ pub struct Used {
 #[derive(Default)]
 pub struct NodeUsage {
     by_node: HashMap<String, Used>,
+    /// The same pods as InterPodAffinity meets them (their labels and
+    /// anti-affinity terms).
+    bound: crate::pod_affinity::Existing,
 }
 
 impl NodeUsage {
@@ -134,11 +137,20 @@ impl NodeUsage {
                 *sum = sum.checked_add(&q).unwrap_or(*sum);
             }
         }
-        NodeUsage { by_node }
+        NodeUsage {
+            by_node,
+            bound: crate::pod_affinity::Existing::of(objects),
+        }
     }
 
     pub fn on(&self, node: &str) -> Option<&Used> {
         self.by_node.get(node)
+    }
+
+    /// The bound pods as InterPodAffinity meets them; valid with the
+    /// objects this was built from.
+    pub fn bound_pods(&self) -> &crate::pod_affinity::Existing {
+        &self.bound
     }
 }
 

@@ -121,18 +121,31 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
 
 /// A pod kept only for what it takes of its node (bound, not finished, no
 /// claim and no extended resource): NodeResourcesFit's
-/// `NodeInfo.Requested` reads nothing else, and a large cluster has many.
+/// `NodeInfo.Requested`, and InterPodAffinity's labels and required
+/// anti-affinity terms; a large cluster has many.
 const BOUND_POD: &[(&str, Keep)] = &[
     ("apiVersion", All),
     ("kind", All),
     (
         "metadata",
-        Fields(&[("name", All), ("namespace", All), ("uid", All)]),
+        Fields(&[
+            ("name", All),
+            ("namespace", All),
+            ("uid", All),
+            ("labels", All),
+        ]),
     ),
     (
         "spec",
         Fields(&[
             ("nodeName", All),
+            (
+                "affinity",
+                Fields(&[(
+                    "podAntiAffinity",
+                    Fields(&[("requiredDuringSchedulingIgnoredDuringExecution", All)]),
+                )]),
+            ),
             ("resources", All),
             ("overhead", All),
             ("containers", Each(CONTAINER)),
@@ -284,13 +297,18 @@ mod tests {
     }
 
     /// A pod kept only for what it takes of its node keeps its requests,
-    /// node and phase, nothing of its scheduling constraints or status.
+    /// node and phase (NodeResourcesFit), its labels and required
+    /// anti-affinity terms (InterPodAffinity), nothing else of its
+    /// scheduling constraints or status.
     #[test]
     fn a_bound_pod_keeps_only_what_it_takes_of_its_node() {
         let mut p = parse(
             r#"{"apiVersion":"v1","kind":"Pod",
             "metadata":{"name":"web","namespace":"default","labels":{"app":"web"},"annotations":{"x":"y"}},
             "spec":{"nodeName":"node-0","tolerations":[{"operator":"Exists"}],"overhead":{"cpu":"100m"},
+                    "affinity":{"nodeAffinity":{"x":1},"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"zone"}]},
+                                "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"h"}],
+                                                   "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]}},
                     "containers":[{"name":"c","image":"secret/image","env":[{"name":"TOKEN","value":"s"}],
                                    "resources":{"requests":{"cpu":"3"}}}]},
             "status":{"phase":"Running","podIP":"10.0.0.1","conditions":[{"type":"Ready"}]}}"#,
@@ -300,8 +318,9 @@ mod tests {
         assert_eq!(
             j,
             serde_json::json!({"apiVersion":"v1","kind":"Pod",
-                "metadata":{"name":"web","namespace":"default"},
+                "metadata":{"name":"web","namespace":"default","labels":{"app":"web"}},
                 "spec":{"nodeName":"node-0","overhead":{"cpu":"100m"},
+                        "affinity":{"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"topologyKey":"h"}]}},
                         "containers":[{"name":"c","resources":{"requests":{"cpu":"3"}}}]},
                 "status":{"phase":"Running"}})
         );

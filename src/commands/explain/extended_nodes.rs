@@ -10,6 +10,7 @@ use dra_core::allocate::{Allocator, Outcome};
 use dra_core::gates::FeatureGates;
 use dra_core::model::{Object, ObjectKind};
 use dra_core::node_fit::{NodeServes, NodeUsage, PodResources};
+use dra_core::pod_affinity::InterPodAffinity;
 
 /// The pod's extended resources as `report` reads them.
 pub(super) struct Extended<'r, 'a> {
@@ -37,6 +38,8 @@ pub(super) struct PerNode {
     /// The DRA resources of each further claim set (set `i + 1`).
     pub sets: Vec<Vec<String>>,
     pub nodes: HashMap<String, Placement>,
+    /// InterPodAffinity's reason for ruling a node out.
+    pub inter_pod: HashMap<String, dra_core::pod_affinity::Reason>,
 }
 
 impl PerNode {
@@ -53,8 +56,12 @@ impl PerNode {
     ) -> PerNode {
         let mut out = PerNode::default();
         let resources = PodResources::of(pod, objects, gates);
+        let inter_pod = InterPodAffinity::prefilter(pod, objects, usage.bound_pods());
         for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
             let Some(name) = node.name() else { continue };
+            if let Some(r) = inter_pod.as_ref().and_then(|s| s.filter(node)) {
+                out.inter_pod.insert(name.to_owned(), r);
+            }
             let placement = match resources.on_node(node, usage.on(name), user_claims) {
                 NodeServes::Insufficient(r) => Placement::Insufficient(r),
                 NodeServes::Claim(dra) if dra == full => continue,
@@ -109,11 +116,12 @@ impl PerNode {
         )
     }
 
-    /// NodeResourcesFit's reasons for ruling the node out, if it does.
-    pub fn insufficient(&self, node: &str) -> Option<String> {
+    /// NodeResourcesFit's reasons for ruling the node out, if it does;
+    /// else InterPodAffinity's (the scheduler's filters in their order).
+    pub fn ruled_out(&self, node: &str) -> Option<String> {
         match self.nodes.get(node) {
             Some(Placement::Insufficient(r)) => Some(r.join(", ")),
-            _ => None,
+            _ => self.inter_pod.get(node).map(|r| r.message().to_owned()),
         }
     }
 }

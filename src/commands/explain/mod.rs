@@ -900,7 +900,7 @@ fn report(
     for n in targets {
         let node_obj = node_objects.get(n.as_str()).copied();
         // NodeResourcesFit, after the pod's own constraints.
-        let short = per_node_claims.insufficient(&n);
+        let short = per_node_claims.ruled_out(&n);
         match constraints.as_ref().map(|c| c.fit(&n, node_obj)) {
             Some(NodeFit::Excluded(why)) => excluded.push((n, why)),
             _ if short.is_some() => excluded.push((n, short.unwrap_or_default())),

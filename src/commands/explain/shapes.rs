@@ -3,7 +3,8 @@
 //! their names: the namespace, the node constraints (nodeSelector,
 //! affinity, tolerations), the scheduling gates and scheduler, the containers'
 //! names, restart policies and resources, the pod's resources, and each pod claim's
-//! source with the stored claim's spec and status. The second pod's answer
+//! source with the stored claim's spec and status; its labels too, where a
+//! pod affinity term may read them (InterPodAffinity). The second pod's answer
 //! is the first's with the names exchanged (the pod's, and its claims'),
 //! and its own last scheduling attempt.
 
@@ -24,6 +25,9 @@ pub struct Shapes {
     answers: HashMap<String, Shared>,
     /// How many answers were made (not shared).
     pub evaluations: usize,
+    /// Whether a bound pod has required anti-affinity terms (which read
+    /// every pending pod's labels); found once per inventory.
+    bound_anti_affinity: Option<bool>,
 }
 
 /// The claim each pod claim stands for, as `explain pod` names it.
@@ -44,8 +48,16 @@ fn claim_names(pod: &Object) -> Vec<String> {
 }
 
 /// What `explain pod` reads of the pod, without its names.
-fn key(pod: &Object, objects: &[Object]) -> Option<String> {
+fn key(pod: &Object, objects: &[Object], labels_read: bool) -> Option<String> {
     let spec = pod.pod_spec()?.to_json();
+    let own_terms = ["podAffinity", "podAntiAffinity"]
+        .iter()
+        .any(|k| !spec["affinity"][k].is_null());
+    let labels = if labels_read || own_terms {
+        dra_core::pod_affinity::labels_of(pod).map(|l| l.to_json())
+    } else {
+        None
+    };
     let ns = pod.namespace_or_default();
     let resources = |list: &Value| -> Vec<Value> {
         list.as_array()
@@ -83,6 +95,7 @@ fn key(pod: &Object, objects: &[Object]) -> Option<String> {
         .collect();
     let key = json!({
         "namespace": ns,
+        "labels": labels,
         "nodeSelector": spec["nodeSelector"],
         "affinity": spec["affinity"],
         "tolerations": spec["tolerations"],
@@ -103,6 +116,7 @@ impl Shapes {
     /// Forgets every answer: the inventory changed (`--in-order` placed a pod).
     pub fn clear(&mut self) {
         self.answers.clear();
+        self.bound_anti_affinity = None;
     }
 
     /// The answer for `pod` (`ns/name`): a pod alike's, renamed, or a new
@@ -113,7 +127,10 @@ impl Shapes {
         objects: &[Object],
         decide: impl FnOnce() -> Result<Value, String>,
     ) -> Result<Value, String> {
-        let Some(key) = key(pod, objects) else {
+        let labels_read = *self.bound_anti_affinity.get_or_insert_with(|| {
+            dra_core::pod_affinity::Existing::of(objects).any_anti_affinity()
+        });
+        let Some(key) = key(pod, objects, labels_read) else {
             self.evaluations += 1;
             return decide();
         };

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use super::rule::PolicyRule;
+use crate::label_selector::matches as selector_matches;
 use crate::model::{Object, ObjectKind};
 use crate::tree::Node;
 
@@ -115,42 +116,4 @@ fn aggregate<'a>(
         }
     }
     Some(out)
-}
-
-/// `metav1.LabelSelectorAsSelector` then `Matches`: `None` for a selector
-/// it refuses (unknown operator, `In`/`NotIn` without values, `Exists`/
-/// `DoesNotExist` with values). An empty selector matches everything.
-pub fn selector_matches(selector: &Node, labels: Option<&Node>) -> Option<bool> {
-    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
-    let mut ok = true;
-    for e in selector
-        .get("matchLabels")
-        .and_then(Node::as_map)
-        .unwrap_or_default()
-    {
-        ok &= label(&e.key) == e.value.as_str();
-    }
-    for req in selector
-        .get("matchExpressions")
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-    {
-        let key = req.get("key").and_then(Node::as_str).unwrap_or("");
-        let values: Vec<&str> = req
-            .get("values")
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(Node::as_str)
-            .collect();
-        let have = label(key);
-        ok &= match req.get("operator").and_then(Node::as_str).unwrap_or("") {
-            "In" if !values.is_empty() => have.is_some_and(|h| values.contains(&h)),
-            "NotIn" if !values.is_empty() => have.is_none_or(|h| !values.contains(&h)),
-            "Exists" if values.is_empty() => have.is_some(),
-            "DoesNotExist" if values.is_empty() => have.is_none(),
-            _ => return None,
-        };
-    }
-    Some(ok)
 }

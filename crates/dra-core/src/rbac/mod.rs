@@ -24,7 +24,8 @@ mod persona;
 mod principal;
 mod rule;
 
-pub use aggregate::{selector_matches, RoleRules};
+pub use crate::label_selector::matches as selector_matches;
+pub use aggregate::RoleRules;
 pub use persona::{least_privilege, Persona};
 pub use principal::{same_ns, split_sa_user, Identity};
 pub use rule::{PolicyRule, Request};
