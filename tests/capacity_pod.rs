@@ -180,3 +180,17 @@ fn anti_affinity_to_its_own_kind_takes_one_node_per_copy() {
     ]);
     assert_eq!(v["total"], 4, "{v}");
 }
+
+/// PodTopologySpread in `capacity pod`: the nodes of the crowded zone are
+/// ruled out for the next copy, in the scheduler's words.
+#[test]
+fn topology_spread_rules_out_the_crowded_zone_for_copies() {
+    let file = "testdata/fixtures/explain-topology-spread.yaml";
+    let v = support::json_answer(&["capacity", "pod", "ml/infer-2", "-f", file]);
+    assert_eq!(v["total"], 0, "{v}");
+    assert_eq!(
+        v["nodes"][0]["stop"]["reason"],
+        "the pod cannot run there: node(s) didn't match pod topology spread constraints",
+        "{v}"
+    );
+}

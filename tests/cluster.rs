@@ -923,6 +923,47 @@ fn pod_anti_affinity_reads_other_namespaces_and_their_labels() {
     );
 }
 
+/// PodTopologySpread on a live cluster: the read keeps the pending pod's
+/// `topologySpreadConstraints` and the bound pods' labels, so zone a
+/// (node-0, one replica) is ruled out for a second replica with maxSkew 1
+/// while zone b (node-1, none) is empty.
+#[test]
+fn topology_spread_reads_the_constraints_and_bound_replicas() {
+    let mut objects = small_cluster(2);
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "s0", "namespace": "ml", "labels": {"app": "s"}},
+        "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x"}]},
+        "status": {"phase": "Running"}}));
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "s1", "namespace": "ml", "labels": {"app": "s"}},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone",
+                     "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {"matchLabels": {"app": "s"}}}],
+                 "containers": [{"name": "c", "image": "x"}]}}));
+    let live = Live::start("spread", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pod", "ml/s1", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    let node = |name: &str| {
+        v["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["node"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{v}"))
+    };
+    assert_eq!(
+        node("node-0")["reason"],
+        "node(s) didn't match pod topology spread constraints",
+        "{v}"
+    );
+    assert_eq!(node("node-1")["result"], "allocated", "{v}");
+}
+
 /// `doctor` live: the cluster read once (nodes, slices, claims of every
 /// namespace, pods that use claims), its findings named after the server.
 #[test]

@@ -2958,3 +2958,53 @@ fn pod_anti_affinity_rules_out_the_nodes_of_its_kind() {
         "{json}"
     );
 }
+
+/// PodTopologySpread (podtopologyspread/filtering.go, before
+/// InterPodAffinity): infer-2 must not make zone a hold more than one
+/// replica over zone b (maxSkew 1, DoNotSchedule); two run in zone a and
+/// none in b, so n1 and n2 are ruled out in the scheduler's words, and
+/// n3 has no free GPU. With one replica finished zone a is still one too
+/// many; with both, n1 and n2 take the pod again.
+#[test]
+fn topology_spread_rules_out_the_crowded_zone() {
+    let file = "testdata/fixtures/explain-topology-spread.yaml";
+    let (json, code) = out(&["explain", "pod", "ml/infer-2", "-f", file, "-o", "json"]);
+    assert_eq!(code, 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for n in v["nodes"].as_array().unwrap() {
+        if n["node"] != "n3" {
+            assert_eq!(
+                n["reason"], "node(s) didn't match pod topology spread constraints",
+                "{json}"
+            );
+        }
+    }
+    let dir = support::ScratchDir::new("explain-spread");
+    let path = dir.join("one-done.yaml");
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    // One replica left in zone a: 1 + 1 - 0 is still a skew of 2 there.
+    let (before, after) = text.split_once("name: infer-1").unwrap();
+    let one_done = format!(
+        "{before}name: infer-1{}",
+        after.replacen("status: {phase: Running}", "status: {phase: Succeeded}", 1)
+    );
+    std::fs::write(&path, &one_done).unwrap();
+    let (_, code) = out(&["explain", "pod", "ml/infer-2", "-f", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    // None left: zone a is as empty as zone b.
+    std::fs::write(
+        &path,
+        one_done.replacen("status: {phase: Running}", "status: {phase: Succeeded}", 1),
+    )
+    .unwrap();
+    let (json, code) = out(&[
+        "explain",
+        "pod",
+        "ml/infer-2",
+        "-f",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{json}");
+}

@@ -109,12 +109,17 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     let resources = dra_core::node_fit::PodResources::of(pod, &inv.objects, &inv.gates);
     let usage = dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates);
     let fit_bound = |n: &str| node_object(n).and_then(|o| resources.copies_on(o, usage.on(n)));
-    // InterPodAffinity, after NodeResourcesFit.
+    // PodTopologySpread and InterPodAffinity, after NodeResourcesFit.
+    let spread =
+        dra_core::topology_spread::TopologySpread::prefilter(pod, &inv.objects, usage.bound_pods());
     let inter_pod =
         dra_core::pod_affinity::InterPodAffinity::prefilter(pod, &inv.objects, usage.bound_pods());
     let inter_pod_rules_out = |n: &str| {
-        let state = inter_pod.as_ref()?;
-        state.filter(node_object(n)?)
+        let node = node_object(n)?;
+        let spread = spread.as_ref().and_then(|s| s.filter(node));
+        spread
+            .map(|r| r.message())
+            .or_else(|| inter_pod.as_ref()?.filter(node).map(|r| r.message()))
     };
     let mut counts: Vec<NodeCapacity> = Vec::new();
     let mut counted: Vec<String> = Vec::new();
@@ -148,10 +153,7 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             NodeFit::Fits | NodeFit::Unchecked => match fit_bound(&n) {
                 Some((0, why)) => counts.push(excluded(format!("the pod cannot run there: {why}"))),
                 _ => match inter_pod_rules_out(&n) {
-                    Some(r) => counts.push(excluded(format!(
-                        "the pod cannot run there: {}",
-                        r.message()
-                    ))),
+                    Some(r) => counts.push(excluded(format!("the pod cannot run there: {r}"))),
                     None => counted.push(n),
                 },
             },

@@ -60,6 +60,7 @@ pub mod sources;
 pub mod stored;
 pub mod stranded;
 pub mod suggest;
+pub mod topology_spread;
 pub mod torn;
 pub mod tree;
 pub mod usage;

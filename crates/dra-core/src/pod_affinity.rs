@@ -94,6 +94,15 @@ impl Existing {
         out
     }
 
+    /// The bound pods on each node, by the Node's index.
+    pub fn pods_by_node(&self) -> HashMap<usize, Vec<usize>> {
+        let mut out: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (p, n) in &self.pods {
+            out.entry(*n).or_default().push(*p);
+        }
+        out
+    }
+
     /// Whether a bound pod has required anti-affinity terms.
     pub fn any_anti_affinity(&self) -> bool {
         !self.with_anti.is_empty()

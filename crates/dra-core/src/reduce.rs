@@ -68,6 +68,7 @@ const POD: &[(&str, Keep)] = &[
             ("nodeName", All),
             ("nodeSelector", All),
             ("affinity", All),
+            ("topologySpreadConstraints", All),
             ("tolerations", All),
             ("schedulerName", All),
             ("schedulingGates", All),
@@ -133,6 +134,8 @@ const BOUND_POD: &[(&str, Keep)] = &[
             ("namespace", All),
             ("uid", All),
             ("labels", All),
+            // PodTopologySpread passes over terminating pods.
+            ("deletionTimestamp", All),
         ]),
     ),
     (

@@ -70,21 +70,15 @@ impl<'a> PodConstraints<'a> {
         let Some(obj) = object else {
             return NodeFit::Unchecked;
         };
-        let labels = obj.root.get("metadata").and_then(|m| m.get("labels"));
-        for (k, v) in &self.node_selector {
-            let have = labels.and_then(|l| l.get(k)).and_then(Node::as_str);
-            if have != Some(v) {
-                return NodeFit::Excluded(format!(
-                    "the pod's nodeSelector {k}={v} does not match the node's labels"
-                ));
-            }
+        if let Some((k, v)) = self.unmatched_node_selector(obj) {
+            return NodeFit::Excluded(format!(
+                "the pod's nodeSelector {k}={v} does not match the node's labels"
+            ));
         }
-        if let Some(sel) = self.affinity {
-            if !node_selector_matches(sel, node, labels) {
-                return NodeFit::Excluded(
-                    "the pod's required node affinity does not match the node".into(),
-                );
-            }
+        if !self.required_affinity_admits(node, obj) {
+            return NodeFit::Excluded(
+                "the pod's required node affinity does not match the node".into(),
+            );
         }
         if let Some(t) = self.untolerated_taint(obj) {
             return NodeFit::Excluded(format!(
@@ -94,9 +88,43 @@ impl<'a> PodConstraints<'a> {
         NodeFit::Fits
     }
 
+    /// The first `nodeSelector` entry the node's labels lack.
+    fn unmatched_node_selector(&self, node: &Object) -> Option<(&'a str, &'a str)> {
+        let labels = node.root.get("metadata").and_then(|m| m.get("labels"));
+        self.node_selector
+            .iter()
+            .copied()
+            .find(|(k, v)| labels.and_then(|l| l.get(k)).and_then(Node::as_str) != Some(*v))
+    }
+
+    fn required_affinity_admits(&self, name: &str, node: &Object) -> bool {
+        let labels = node.root.get("metadata").and_then(|m| m.get("labels"));
+        self.affinity
+            .is_none_or(|sel| node_selector_matches(sel, name, labels))
+    }
+
+    /// `GetRequiredNodeAffinity(pod).Match(node)`: the node selector and
+    /// the required node affinity (PodTopologySpread's `nodeAffinityPolicy:
+    /// Honor`).
+    pub fn affinity_admits(&self, node: &Object) -> bool {
+        self.unmatched_node_selector(node).is_none()
+            && self.required_affinity_admits(node.name().unwrap_or_default(), node)
+    }
+
+    /// `FindMatchingUntoleratedTaint` over the node's NoSchedule and
+    /// NoExecute taints alone (PodTopologySpread's `nodeTaintsPolicy:
+    /// Honor`).
+    pub fn untolerated_node_taint(&self, node: &Object) -> Option<String> {
+        self.first_untolerated(node, false)
+    }
+
     /// `FindMatchingUntoleratedTaint` over NoSchedule and NoExecute taints,
     /// with `spec.unschedulable` as its taint.
     fn untolerated_taint(&self, node: &Object) -> Option<String> {
+        self.first_untolerated(node, true)
+    }
+
+    fn first_untolerated(&self, node: &Object, unschedulable: bool) -> Option<String> {
         let spec = node.root.get("spec");
         let mut taints: Vec<(String, String, String)> = spec
             .and_then(|s| s.get("taints"))
@@ -108,10 +136,11 @@ impl<'a> PodConstraints<'a> {
                 (f("key"), f("value"), f("effect"))
             })
             .collect();
-        if spec
-            .and_then(|s| s.get("unschedulable"))
-            .and_then(Node::as_bool)
-            == Some(true)
+        if unschedulable
+            && spec
+                .and_then(|s| s.get("unschedulable"))
+                .and_then(Node::as_bool)
+                == Some(true)
         {
             taints.push((
                 "node.kubernetes.io/unschedulable".into(),

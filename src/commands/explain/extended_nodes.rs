@@ -11,6 +11,7 @@ use dra_core::gates::FeatureGates;
 use dra_core::model::{Object, ObjectKind};
 use dra_core::node_fit::{NodeServes, NodeUsage, PodResources};
 use dra_core::pod_affinity::InterPodAffinity;
+use dra_core::topology_spread::TopologySpread;
 
 /// The pod's extended resources as `report` reads them.
 pub(super) struct Extended<'r, 'a> {
@@ -38,8 +39,9 @@ pub(super) struct PerNode {
     /// The DRA resources of each further claim set (set `i + 1`).
     pub sets: Vec<Vec<String>>,
     pub nodes: HashMap<String, Placement>,
-    /// InterPodAffinity's reason for ruling a node out.
-    pub inter_pod: HashMap<String, dra_core::pod_affinity::Reason>,
+    /// PodTopologySpread's or InterPodAffinity's reason for ruling a node
+    /// out (the scheduler's words), the first in the scheduler's order.
+    pub inter_pod: HashMap<String, &'static str>,
 }
 
 impl PerNode {
@@ -56,10 +58,21 @@ impl PerNode {
     ) -> PerNode {
         let mut out = PerNode::default();
         let resources = PodResources::of(pod, objects, gates);
+        let spread = TopologySpread::prefilter(pod, objects, usage.bound_pods());
         let inter_pod = InterPodAffinity::prefilter(pod, objects, usage.bound_pods());
         for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
             let Some(name) = node.name() else { continue };
-            if let Some(r) = inter_pod.as_ref().and_then(|s| s.filter(node)) {
+            let ruled_out = spread
+                .as_ref()
+                .and_then(|s| s.filter(node))
+                .map(|r| r.message())
+                .or_else(|| {
+                    inter_pod
+                        .as_ref()
+                        .and_then(|s| s.filter(node))
+                        .map(|r| r.message())
+                });
+            if let Some(r) = ruled_out {
                 out.inter_pod.insert(name.to_owned(), r);
             }
             let placement = match resources.on_node(node, usage.on(name), user_claims) {
@@ -117,11 +130,12 @@ impl PerNode {
     }
 
     /// NodeResourcesFit's reasons for ruling the node out, if it does;
-    /// else InterPodAffinity's (the scheduler's filters in their order).
+    /// else PodTopologySpread's or InterPodAffinity's (the scheduler's
+    /// filters in their order).
     pub fn ruled_out(&self, node: &str) -> Option<String> {
         match self.nodes.get(node) {
             Some(Placement::Insufficient(r)) => Some(r.join(", ")),
-            _ => self.inter_pod.get(node).map(|r| r.message().to_owned()),
+            _ => self.inter_pod.get(node).map(|r| (*r).to_owned()),
         }
     }
 }

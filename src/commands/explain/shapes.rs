@@ -50,9 +50,12 @@ fn claim_names(pod: &Object) -> Vec<String> {
 /// What `explain pod` reads of the pod, without its names.
 fn key(pod: &Object, objects: &[Object], labels_read: bool) -> Option<String> {
     let spec = pod.pod_spec()?.to_json();
+    // The pod's own pod (anti-)affinity terms and spread constraints read
+    // its labels too.
     let own_terms = ["podAffinity", "podAntiAffinity"]
         .iter()
-        .any(|k| !spec["affinity"][k].is_null());
+        .any(|k| !spec["affinity"][k].is_null())
+        || !spec["topologySpreadConstraints"].is_null();
     let labels = if labels_read || own_terms {
         dra_core::pod_affinity::labels_of(pod).map(|l| l.to_json())
     } else {
@@ -98,6 +101,7 @@ fn key(pod: &Object, objects: &[Object], labels_read: bool) -> Option<String> {
         "labels": labels,
         "nodeSelector": spec["nodeSelector"],
         "affinity": spec["affinity"],
+        "topologySpreadConstraints": spec["topologySpreadConstraints"],
         "tolerations": spec["tolerations"],
         "containers": resources(&spec["containers"]),
         "initContainers": resources(&spec["initContainers"]),
