@@ -194,3 +194,20 @@ fn topology_spread_rules_out_the_crowded_zone_for_copies() {
         "{v}"
     );
 }
+
+/// NodePorts in `capacity pod`: n1's host port is taken, and every copy
+/// asks for the same port, so n2 takes one though it has two GPUs.
+#[test]
+fn host_ports_take_one_copy_per_node() {
+    let file = "testdata/fixtures/explain-node-ports.yaml";
+    let v = support::json_answer(&["capacity", "pod", "ml/infer-2", "-f", file]);
+    assert_eq!(v["total"], 1, "{v}");
+    assert_eq!(
+        support::capacity_rows(&v),
+        [
+            ("n2".to_owned(), 1, "podExcluded".to_owned()),
+            ("n1".to_owned(), 0, "podExcluded".to_owned()),
+            ("n3".to_owned(), 0, "inUse".to_owned()),
+        ]
+    );
+}

@@ -964,6 +964,38 @@ fn topology_spread_reads_the_constraints_and_bound_replicas() {
     assert_eq!(node("node-1")["result"], "allocated", "{v}");
 }
 
+/// NodePorts on a live cluster: a bound pod of another namespace keeps its
+/// containers' ports through the read, so its host port rules node-0 out.
+#[test]
+fn a_host_port_taken_in_another_namespace_rules_the_node_out() {
+    let mut objects = small_cluster(2);
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "exporter", "namespace": "monitoring"},
+        "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x",
+                 "ports": [{"containerPort": 9100, "hostPort": 9100}]}]},
+        "status": {"phase": "Running"}}));
+    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x", "ports": [{"containerPort": 9100, "hostPort": 9100}]}]}}));
+    let live = Live::start("ports", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pod", "ml/p", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert!(
+        v["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["node"] == "node-0"
+                && n["reason"] == "node(s) didn't have free ports for the requested pod ports"),
+        "{v}"
+    );
+    assert_eq!(v["verdict"]["allocatedOn"][0], "node-1", "{v}");
+}
+
 /// `doctor` live: the cluster read once (nodes, slices, claims of every
 /// namespace, pods that use claims), its findings named after the server.
 #[test]

@@ -3008,3 +3008,27 @@ fn topology_spread_rules_out_the_crowded_zone() {
     ]);
     assert_eq!(code, 0, "{json}");
 }
+
+/// NodePorts (nodeports.go, util.GetHostPorts: containers and sidecars;
+/// before NodeResourcesFit): infer-2's metrics sidecar asks for host port
+/// 8000, which infer-0's sidecar holds on n1, so n1 is ruled out in the
+/// scheduler's words and the pod goes to n2.
+#[test]
+fn a_taken_host_port_rules_the_node_out() {
+    let file = "testdata/fixtures/explain-node-ports.yaml";
+    let (json, code) = out(&["explain", "pod", "ml/infer-2", "-f", file, "-o", "json"]);
+    assert_eq!(code, 0, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let n1 = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node"] == "n1")
+        .unwrap_or_else(|| panic!("{json}"));
+    assert_eq!(n1["result"], "excluded", "{json}");
+    assert_eq!(
+        n1["reason"], "node(s) didn't have free ports for the requested pod ports",
+        "{json}"
+    );
+    assert_eq!(v["verdict"]["allocatedOn"][0], "n2", "{json}");
+}

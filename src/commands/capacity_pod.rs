@@ -109,6 +109,13 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     let resources = dra_core::node_fit::PodResources::of(pod, &inv.objects, &inv.gates);
     let usage = dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates);
     let fit_bound = |n: &str| node_object(n).and_then(|o| resources.copies_on(o, usage.on(n)));
+    // NodePorts, before NodeResourcesFit: copies ask for the same host
+    // ports, so a node takes one at most.
+    let ports = dra_core::node_ports::NodePorts::prefilter(pod);
+    let ports_taken = ports
+        .as_ref()
+        .map(|p| p.nodes_taken(&inv.objects, usage.bound_pods()))
+        .unwrap_or_default();
     // PodTopologySpread and InterPodAffinity, after NodeResourcesFit.
     let spread =
         dra_core::topology_spread::TopologySpread::prefilter(pod, &inv.objects, usage.bound_pods());
@@ -150,6 +157,12 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             NodeFit::Excluded(why) => {
                 counts.push(excluded(format!("the pod cannot run there: {why}")))
             }
+            NodeFit::Fits | NodeFit::Unchecked if ports_taken.contains(n.as_str()) => {
+                counts.push(excluded(format!(
+                    "the pod cannot run there: {}",
+                    dra_core::node_ports::REASON
+                )))
+            }
             NodeFit::Fits | NodeFit::Unchecked => match fit_bound(&n) {
                 Some((0, why)) => counts.push(excluded(format!("the pod cannot run there: {why}"))),
                 _ => match inter_pod_rules_out(&n) {
@@ -185,6 +198,22 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             c.counted_as = None;
             if let Some(m) = &mut c.maximum {
                 m.copies = m.copies.min(most);
+            }
+        }
+    }
+    if ports.is_some() {
+        for c in devices.iter_mut().filter(|c| c.copies > 1) {
+            c.copies = 1;
+            c.stop = Stop::Unsatisfiable {
+                kind: CauseKind::PodExcluded,
+                reason: format!(
+                    "the next copy cannot run there: {} (each copy asks for the same host ports)",
+                    dra_core::node_ports::REASON
+                ),
+            };
+            c.counted_as = None;
+            if let Some(m) = &mut c.maximum {
+                m.copies = m.copies.min(1);
             }
         }
     }

@@ -44,6 +44,7 @@ pub mod model;
 pub mod name_errors;
 pub mod names;
 pub mod node_fit;
+pub mod node_ports;
 pub mod pod_affinity;
 pub mod pod_claims;
 pub mod prefilter;

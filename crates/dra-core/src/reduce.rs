@@ -51,9 +51,15 @@ const NODE: &[(&str, Keep)] = &[
 ];
 
 /// A container's name and what it asks for: resource requests and limits
-/// (extended resources a DeviceClass may back) and the claims it uses.
-/// Never `env`, `args`, `command`, `image` or probes.
-const CONTAINER: &[(&str, Keep)] = &[("name", All), ("resources", All), ("restartPolicy", All)];
+/// (extended resources a DeviceClass may back), the claims it uses, and its
+/// ports (NodePorts reads their host ports). Never `env`, `args`,
+/// `command`, `image` or probes.
+const CONTAINER: &[(&str, Keep)] = &[
+    ("name", All),
+    ("resources", All),
+    ("restartPolicy", All),
+    ("ports", All),
+];
 
 /// A Pod as `explain pod` reads it: its scheduling constraints, claims,
 /// containers' resources and the status the scheduler and the resourceclaim

@@ -10,6 +10,7 @@ use dra_core::allocate::{Allocator, Outcome};
 use dra_core::gates::FeatureGates;
 use dra_core::model::{Object, ObjectKind};
 use dra_core::node_fit::{NodeServes, NodeUsage, PodResources};
+use dra_core::node_ports::NodePorts;
 use dra_core::pod_affinity::InterPodAffinity;
 use dra_core::topology_spread::TopologySpread;
 
@@ -42,6 +43,9 @@ pub(super) struct PerNode {
     /// PodTopologySpread's or InterPodAffinity's reason for ruling a node
     /// out (the scheduler's words), the first in the scheduler's order.
     pub inter_pod: HashMap<String, &'static str>,
+    /// The nodes NodePorts rules out (a host port taken), which the
+    /// scheduler checks before NodeResourcesFit.
+    pub ports_taken: std::collections::HashSet<String>,
 }
 
 impl PerNode {
@@ -60,6 +64,13 @@ impl PerNode {
         let resources = PodResources::of(pod, objects, gates);
         let spread = TopologySpread::prefilter(pod, objects, usage.bound_pods());
         let inter_pod = InterPodAffinity::prefilter(pod, objects, usage.bound_pods());
+        if let Some(ports) = NodePorts::prefilter(pod) {
+            out.ports_taken = ports
+                .nodes_taken(objects, usage.bound_pods())
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+        }
         for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
             let Some(name) = node.name() else { continue };
             let ruled_out = spread
@@ -129,10 +140,13 @@ impl PerNode {
         )
     }
 
-    /// NodeResourcesFit's reasons for ruling the node out, if it does;
-    /// else PodTopologySpread's or InterPodAffinity's (the scheduler's
-    /// filters in their order).
+    /// NodePorts' or NodeResourcesFit's reasons for ruling the node out, if
+    /// they do; else PodTopologySpread's or InterPodAffinity's (the
+    /// scheduler's filters in their order).
     pub fn ruled_out(&self, node: &str) -> Option<String> {
+        if self.ports_taken.contains(node) {
+            return Some(dra_core::node_ports::REASON.to_owned());
+        }
         match self.nodes.get(node) {
             Some(Placement::Insufficient(r)) => Some(r.join(", ")),
             _ => self.inter_pod.get(node).map(|r| (*r).to_owned()),

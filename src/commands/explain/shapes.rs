@@ -2,7 +2,7 @@
 //! the same shape when everything `explain pod` reads of them is equal but
 //! their names: the namespace, the node constraints (nodeSelector,
 //! affinity, tolerations), the scheduling gates and scheduler, the containers'
-//! names, restart policies and resources, the pod's resources, and each pod claim's
+//! names, restart policies, resources and ports, the pod's resources, and each pod claim's
 //! source with the stored claim's spec and status; its labels too, where a
 //! pod affinity term may read them (InterPodAffinity). The second pod's answer
 //! is the first's with the names exchanged (the pod's, and its claims'),
@@ -68,8 +68,9 @@ fn key(pod: &Object, objects: &[Object], labels_read: bool) -> Option<String> {
             .flatten()
             // The name and restartPolicy too: the scheduler's
             // extended-resource requests name the container, and a sidecar
-            // keeps its devices where a plain init container lends them.
-            .map(|c| json!([c["name"], c["restartPolicy"], c["resources"]]))
+            // keeps its devices where a plain init container lends them;
+            // the ports for NodePorts' host ports.
+            .map(|c| json!([c["name"], c["restartPolicy"], c["resources"], c["ports"]]))
             .collect()
     };
     let claims: Vec<Value> = dra_core::dra::PodClaims::decode(pod)
