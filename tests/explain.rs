@@ -3032,3 +3032,48 @@ fn a_taken_host_port_rules_the_node_out() {
     );
     assert_eq!(v["verdict"]["allocatedOn"][0], "n2", "{json}");
 }
+
+/// `explain pods --in-order` binds each pod it places, as the scheduler's
+/// cache assumes it: the pods after it see its requests, labels,
+/// anti-affinity and host ports. Two workers with anti-affinity to their
+/// own kind (one per node), n1 and n2 free: the first goes to n1, the
+/// second to n2, not beside it (placing only its claims, both went to n1).
+#[test]
+fn in_order_binds_the_placed_pod() {
+    let file = "testdata/fixtures/explain-pod-anti-affinity.yaml";
+    let dir = support::ScratchDir::new("explain-in-order-bind");
+    let path = dir.join("two.yaml");
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let text = text.replace("status: {phase: Running}", "status: {phase: Succeeded}");
+    // The notebook pod keeps n3's GPU; a second pending worker alike.
+    let text = text.replacen(
+        "metadata: {name: notebook, namespace: research, uid: 5d1c6c3a-0000-4000-8000-000000000003}\nspec:\n  nodeName: n3\n  resourceClaims:\n  - {name: gpu, resourceClaimName: notebook}\n  containers: [{name: main, image: x, resources: {claims: [{name: gpu}]}}]\nstatus: {phase: Succeeded}",
+        "metadata: {name: notebook, namespace: research, uid: 5d1c6c3a-0000-4000-8000-000000000003}\nspec:\n  nodeName: n3\n  resourceClaims:\n  - {name: gpu, resourceClaimName: notebook}\n  containers: [{name: main, image: x, resources: {claims: [{name: gpu}]}}]\nstatus: {phase: Running}",
+        1,
+    );
+    let worker = text
+        .split("---\n")
+        .find(|d| d.contains("name: worker-2"))
+        .unwrap()
+        .replace("worker-2", "worker-3");
+    std::fs::write(&path, format!("{text}---\n{worker}")).unwrap();
+    let (json, _) = out(&[
+        "explain",
+        "pods",
+        "-n",
+        "ml",
+        "--in-order",
+        "-f",
+        path.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let placed: Vec<&str> = v["pods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["placedOn"].as_str())
+        .collect();
+    assert_eq!(placed, ["n1", "n2"], "{json}");
+}

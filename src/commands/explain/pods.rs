@@ -347,7 +347,23 @@ fn place(objects: &mut Vec<Object>, pod: &str, answer: &Value) -> Option<String>
             }
         }
     }
-    node["node"].as_str().map(str::to_owned)
+    // The pod is bound there now: the pods after it see what it requests
+    // of the node, its labels, anti-affinity and host ports (NodeInfo).
+    let on = node["node"].as_str()?.to_owned();
+    if let Some(spec) = objects
+        .iter_mut()
+        .find(|o| {
+            o.kind == ObjectKind::Workload
+                && o.reference.kind == "Pod"
+                && o.namespace_or_default() == ns
+                && o.name() == Some(pod_name)
+        })
+        .and_then(|o| o.root.get_mut("spec"))
+    {
+        spec.remove("nodeName");
+        spec.insert_back("nodeName", dra_core::tree::Node::string(&on));
+    }
+    Some(on)
 }
 
 /// What a what-if changed for the pending pods.
