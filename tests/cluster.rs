@@ -181,6 +181,24 @@ fn slice(i: usize, devices: usize) -> Value {
     })
 }
 
+/// The ResourceClaimTemplate `ml/one-gpu`: one device of class `gpu`.
+fn one_gpu_template() -> Value {
+    json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "one-gpu", "namespace": "ml"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}})
+}
+
+/// The value `explain -o json` gives node `name`.
+fn node_of(v: &Value, name: &str) -> Value {
+    v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("{v}"))
+}
+
 fn small_cluster(slices: usize) -> Vec<Value> {
     let mut objects: Vec<Value> = (0..slices).map(|i| slice(i, 2)).collect();
     objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
@@ -609,9 +627,7 @@ fn tls_and_unreachable_servers() {
 #[test]
 fn explain_pod_reads_the_pod_and_its_template() {
     let mut objects = small_cluster(1);
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "worker", "namespace": "ml"},
         "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
                  "containers": [{"name": "c", "image": "x", "resources": {"claims": [{"name": "gpu"}]}}]}}));
@@ -671,9 +687,7 @@ fn explain_pods_reads_the_namespace_pods() {
 #[test]
 fn explain_pods_live_sees_gates_and_missing_claims() {
     let mut objects = small_cluster(1);
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(
         json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "queued", "namespace": "ml"},
         "spec": {"schedulingGates": [{"name": "kueue.x-k8s.io/admission"}],
@@ -723,9 +737,7 @@ fn explain_pods_live_counts_what_bound_pods_request() {
             o["status"] = json!({"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}});
         }
     }
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
         "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "3"}}}]},
         "status": {"phase": "Running"}}));
@@ -784,9 +796,7 @@ fn one_namespace_still_counts_every_bound_pod() {
             o["status"] = json!({"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}});
         }
     }
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
         "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "3"}}}]},
         "status": {"phase": "Running"}}));
@@ -861,9 +871,7 @@ fn pod_anti_affinity_reads_other_namespaces_and_their_labels() {
         "metadata": {"name": "api", "namespace": "serve", "labels": {"app": "api"}},
         "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x"}]},
         "status": {"phase": "Running"}}));
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "namespace": "ml"},
         "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
                  "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
@@ -875,15 +883,7 @@ fn pod_anti_affinity_reads_other_namespaces_and_their_labels() {
     let o = live.run(&["explain", "pod", "ml/big", "-o", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json_of(&o);
-    let node = |name: &str| {
-        v["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|n| n["node"] == name)
-            .cloned()
-            .unwrap_or_else(|| panic!("{v}"))
-    };
+    let node = |name: &str| node_of(&v, name);
     assert_eq!(node("node-0")["result"], "excluded", "{v}");
     assert_eq!(
         node("node-0")["reason"],
@@ -934,9 +934,7 @@ fn topology_spread_reads_the_constraints_and_bound_replicas() {
         "metadata": {"name": "s0", "namespace": "ml", "labels": {"app": "s"}},
         "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x"}]},
         "status": {"phase": "Running"}}));
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "s1", "namespace": "ml", "labels": {"app": "s"}},
         "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
@@ -947,15 +945,7 @@ fn topology_spread_reads_the_constraints_and_bound_replicas() {
     let o = live.run(&["explain", "pod", "ml/s1", "-o", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json_of(&o);
-    let node = |name: &str| {
-        v["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|n| n["node"] == name)
-            .cloned()
-            .unwrap_or_else(|| panic!("{v}"))
-    };
+    let node = |name: &str| node_of(&v, name);
     assert_eq!(
         node("node-0")["reason"],
         "node(s) didn't match pod topology spread constraints",
@@ -974,9 +964,7 @@ fn a_host_port_taken_in_another_namespace_rules_the_node_out() {
         "spec": {"nodeName": "node-0", "containers": [{"name": "c", "image": "x",
                  "ports": [{"containerPort": 9100, "hostPort": 9100}]}]},
         "status": {"phase": "Running"}}));
-    objects.push(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-        "metadata": {"name": "one-gpu", "namespace": "ml"},
-        "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}));
+    objects.push(one_gpu_template());
     objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"},
         "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
                  "containers": [{"name": "c", "image": "x", "ports": [{"containerPort": 9100, "hostPort": 9100}]}]}}));
