@@ -820,7 +820,8 @@ fn one_namespace_still_counts_every_bound_pod() {
         .filter(|l| l.path == "/api/v1/pods")
         .map(|l| l.query.clone())
         .collect();
-    assert_eq!(listed.len(), 1, "{listed:?}");
+    // The bound pods, then those nominated for a node: two lists.
+    assert_eq!(listed.len(), 2, "{listed:?}");
     assert!(
         listed[0].contains(
             "fieldSelector=spec.nodeName%21%3D%2Cstatus.phase%21%3DSucceeded%2Cstatus.phase%21%3DFailed"
@@ -982,6 +983,43 @@ fn a_host_port_taken_in_another_namespace_rules_the_node_out() {
         "{v}"
     );
     assert_eq!(v["verdict"]["allocatedOn"][0], "node-1", "{v}");
+}
+
+/// Nominated pods on a live cluster (RunFilterPluginsWithNominatedPods):
+/// the read lists the pods nominated for a node and not yet bound (the
+/// scheduler's own terms as a field selector), so a preemptor of higher
+/// priority nominated for node-0 takes its 3 CPUs there, and the pending
+/// pod asking for 2 of node-0's 4 goes to node-1.
+#[test]
+fn a_nominated_preemptor_holds_its_node() {
+    let mut objects = small_cluster(2);
+    for o in objects.iter_mut() {
+        if o["kind"] == "Node" {
+            o["status"] = json!({"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}});
+        }
+    }
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "preemptor", "namespace": "batch"},
+        "spec": {"priority": 1000, "containers": [{"name": "c", "image": "x",
+                 "resources": {"requests": {"cpu": "3"}}}]},
+        "status": {"phase": "Pending", "nominatedNodeName": "node-0"}}));
+    objects.push(one_gpu_template());
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2"}}}]}}));
+    let live = Live::start("nominated", Fixture::new("1.37", &objects, &[]));
+    let o = live.run(&["explain", "pod", "ml/p", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(node_of(&v, "node-0")["reason"], "Insufficient cpu", "{v}");
+    assert_eq!(v["verdict"]["allocatedOn"][0], "node-1", "{v}");
+    assert!(
+        live.server.log().iter().any(|l| l.path == "/api/v1/pods"
+            && l.query
+                .contains("fieldSelector=status.nominatedNodeName%21%3D%2Cspec.nodeName%3D")),
+        "{:?}",
+        live.server.log()
+    );
 }
 
 /// `doctor` live: the cluster read once (nodes, slices, claims of every

@@ -29,6 +29,10 @@ const PAGE: usize = 500;
 /// The pods the scheduler counts on their nodes: bound and not finished
 /// (its pod informer leaves out Succeeded and Failed pods).
 const BOUND_PODS: &str = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
+/// The pods nominated for a node and not yet bound there: the scheduler
+/// adds those of a pod's priority or higher to the node while filtering it.
+const NOMINATED_PODS: &str =
+    "status.nominatedNodeName!=,spec.nodeName=,status.phase!=Succeeded,status.phase!=Failed";
 /// Retries of a GET answered 429, 503 or 504 (kube's default policy would
 /// retry 15 times over up to 1000 s: a CLI must not hang on that).
 const RETRIES: u32 = 3;
@@ -799,11 +803,15 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         },
         conn.list_if(needs.pods.is_some(), PODS, scope(&needs.pods), false),
         async {
-            if read_bound {
-                conn.list_where(PODS, None, false, Some(BOUND_PODS)).await
-            } else {
-                Ok(Vec::new())
+            if !read_bound {
+                return Ok(Vec::new());
             }
+            let mut pods = conn.list_where(PODS, None, false, Some(BOUND_PODS)).await?;
+            pods.extend(
+                conn.list_where(PODS, None, false, Some(NOMINATED_PODS))
+                    .await?,
+            );
+            Ok(pods)
         },
         conn.list_if(read_namespaces, NAMESPACES, None, true),
         async {
@@ -937,10 +945,10 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
 
 /// The pods kept of a list: those that use claims, those that ask for an
 /// extended resource (a DeviceClass may back it: DRAExtendedResource), and
-/// those bound to a node and not finished, whose requests the scheduler
-/// takes off the node's allocatable (NodeResourcesFit's
-/// `NodeInfo.Requested`), reduced to those requests. The rest never bear on
-/// DRA.
+/// those bound to a node, or nominated for one, and not finished, whose
+/// requests the scheduler takes off the node's allocatable (NodeResourcesFit's
+/// `NodeInfo.Requested`), reduced to what the filters read of them. The
+/// rest never bear on DRA.
 fn kept_pod(mut p: Object) -> Option<Object> {
     let spec = p.pod_spec()?;
     let claims = spec
@@ -973,7 +981,13 @@ fn kept_pod(mut p: Object) -> Option<Object> {
     if claims || extended {
         return Some(p);
     }
-    if bound && !finished {
+    let nominated = p
+        .root
+        .get("status")
+        .and_then(|s| s.get("nominatedNodeName"))
+        .and_then(Node::as_str)
+        .is_some_and(|n| !n.is_empty());
+    if (bound || nominated) && !finished {
         dra_core::reduce::for_node_usage(&mut p.root);
         return Some(p);
     }

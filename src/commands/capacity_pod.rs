@@ -108,26 +108,27 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     // NodeResourcesFit: a copy needs the node's cpu, memory, ... too.
     let resources = dra_core::node_fit::PodResources::of(pod, &inv.objects, &inv.gates);
     let usage = dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates);
-    let fit_bound = |n: &str| node_object(n).and_then(|o| resources.copies_on(o, usage.on(n)));
-    // NodePorts, before NodeResourcesFit: copies ask for the same host
-    // ports, so a node takes one at most.
-    let ports = dra_core::node_ports::NodePorts::prefilter(pod);
-    let ports_taken = ports
-        .as_ref()
-        .map(|p| p.nodes_taken(&inv.objects, usage.bound_pods()))
-        .unwrap_or_default();
-    // PodTopologySpread and InterPodAffinity, after NodeResourcesFit.
-    let spread =
-        dra_core::topology_spread::TopologySpread::prefilter(pod, &inv.objects, usage.bound_pods());
-    let inter_pod =
-        dra_core::pod_affinity::InterPodAffinity::prefilter(pod, &inv.objects, usage.bound_pods());
-    let inter_pod_rules_out = |n: &str| {
-        let node = node_object(n)?;
-        let spread = spread.as_ref().and_then(|s| s.filter(node));
-        spread
-            .map(|r| r.message())
-            .or_else(|| inter_pod.as_ref()?.filter(node).map(|r| r.message()))
+    // What the pods bound or nominated there do to each node: NodePorts,
+    // NodeResourcesFit's usage, PodTopologySpread, InterPodAffinity.
+    let around = dra_core::neighbours::Neighbours::of(pod, &inv.objects, &inv.gates, &usage);
+    let node_index: std::collections::HashMap<&str, usize> = inv
+        .objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.kind == ObjectKind::Node)
+        .filter_map(|(i, o)| Some((o.name()?, i)))
+        .rev()
+        .collect();
+    let index = |n: &str| node_index.get(n).copied();
+    let fit_bound = |n: &str| {
+        let used = index(n).and_then(|i| around.used(i));
+        node_object(n).and_then(|o| resources.copies_on(o, used.as_deref()))
     };
+    // Copies ask for the same host ports: a node takes one at most.
+    let ports = dra_core::node_ports::NodePorts::prefilter(pod);
+    let ports_taken = |n: &str| index(n).is_some_and(|i| around.ports_taken(i));
+    let inter_pod_rules_out = |n: &str| index(n).and_then(|i| around.after_resources(i));
+
     let mut counts: Vec<NodeCapacity> = Vec::new();
     let mut counted: Vec<String> = Vec::new();
     for n in nodes_of(&inv.objects) {
@@ -157,12 +158,9 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             NodeFit::Excluded(why) => {
                 counts.push(excluded(format!("the pod cannot run there: {why}")))
             }
-            NodeFit::Fits | NodeFit::Unchecked if ports_taken.contains(n.as_str()) => {
-                counts.push(excluded(format!(
-                    "the pod cannot run there: {}",
-                    dra_core::node_ports::REASON
-                )))
-            }
+            NodeFit::Fits | NodeFit::Unchecked if ports_taken(&n) => counts.push(excluded(
+                format!("the pod cannot run there: {}", dra_core::node_ports::REASON),
+            )),
             NodeFit::Fits | NodeFit::Unchecked => match fit_bound(&n) {
                 Some((0, why)) => counts.push(excluded(format!("the pod cannot run there: {why}"))),
                 _ => match inter_pod_rules_out(&n) {
@@ -219,7 +217,7 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     }
     // Copies whose anti-affinity meets their own kind take one node per
     // domain of its topology keys (most copies first).
-    if let Some(state) = &inter_pod {
+    if let Some(state) = around.inter_pod() {
         let keys = state.self_exclusive_keys(pod);
         if !keys.is_empty() {
             one_per_domain(&mut devices, &keys, node_object);

@@ -558,7 +558,8 @@ fn default_requests(spec: &mut Value) {
 
 /// `labelSelector` (`k=v`, `k!=v`, `k`, `!k`, comma = and) and
 /// `fieldSelector` (`metadata.name`, `metadata.namespace`, and for Pods
-/// `spec.nodeName` and `status.phase`; any other field is refused 400 with
+/// `spec.nodeName`, `status.phase` and `status.nominatedNodeName`; any
+/// other field is refused 400 with
 /// the apiserver's `field label not supported` message).
 struct Selectors {
     labels: Vec<(String, Option<String>, bool)>,
@@ -602,7 +603,11 @@ impl Selectors {
                 // Events: the fields of pkg/apis/core/v1's event field label
                 // conversion.
                 let supported = matches!(k, "metadata.name" | "metadata.namespace")
-                    || (plural == "pods" && matches!(k, "spec.nodeName" | "status.phase"))
+                    || (plural == "pods"
+                        && matches!(
+                            k,
+                            "spec.nodeName" | "status.phase" | "status.nominatedNodeName"
+                        ))
                     || (plural == "events"
                         && (k.starts_with("involvedObject.")
                             || matches!(k, "reason" | "source" | "type" | "reportingComponent")));

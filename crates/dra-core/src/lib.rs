@@ -43,6 +43,7 @@ pub mod migrate;
 pub mod model;
 pub mod name_errors;
 pub mod names;
+pub mod neighbours;
 pub mod node_fit;
 pub mod node_ports;
 pub mod pod_affinity;

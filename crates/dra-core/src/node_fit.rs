@@ -94,6 +94,21 @@ pub struct Used {
     pub requests: HashMap<String, Quantity>,
 }
 
+impl Used {
+    /// This and what `pods` request (`NodeInfo.AddPod`).
+    pub fn with_pods(&self, pods: &[&Object], gates: &FeatureGates) -> Used {
+        let mut out = self.clone();
+        for pod in pods {
+            out.pods += 1;
+            for (name, q) in pod_requests(pod, gates, |_| true) {
+                let sum = out.requests.entry(name).or_insert_with(Quantity::zero);
+                *sum = sum.checked_add(&q).unwrap_or(*sum);
+            }
+        }
+        out
+    }
+}
+
 /// What the pods of the inventory bound to each node request
 /// (`NodeInfo.Requested`): those with `spec.nodeName` that are neither
 /// Succeeded nor Failed (the scheduler's pod informer leaves terminal pods

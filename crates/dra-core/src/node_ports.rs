@@ -82,21 +82,6 @@ impl<'a> NodePorts<'a> {
         (!wanted.is_empty()).then_some(NodePorts { wanted })
     }
 
-    /// The Nodes (by name) where a host port the pod asks for is taken;
-    /// `existing` was built from `objects`.
-    pub fn nodes_taken<'o>(
-        &self,
-        objects: &'o [Object],
-        existing: &crate::pod_affinity::Existing,
-    ) -> std::collections::HashSet<&'o str> {
-        existing
-            .pods_by_node()
-            .into_iter()
-            .filter(|(_, pods)| self.taken(pods.iter().filter_map(|p| objects.get(*p))))
-            .filter_map(|(n, _)| objects.get(n)?.name())
-            .collect()
-    }
-
     /// Filter: whether a host port is taken by one of `bound`, the pods
     /// bound to the node.
     pub fn taken<'b>(&self, bound: impl IntoIterator<Item = &'b Object>) -> bool {

@@ -53,6 +53,10 @@ pub struct Existing {
     with_anti: Vec<(usize, usize)>,
     /// Namespace objects by name (namespace selectors read their labels).
     namespaces: HashMap<String, usize>,
+    /// (pod, its Node) of each unbound, unfinished pod the scheduler has
+    /// nominated for a known node (`status.nominatedNodeName`: preemption
+    /// made room for it there).
+    nominated: Vec<(usize, usize)>,
 }
 
 impl Existing {
@@ -78,12 +82,21 @@ impl Existing {
             if !is_pod(pod) || finished(pod) {
                 continue;
             }
-            let Some(node) = pod
+            let bound_to = pod
                 .pod_spec()
                 .and_then(|s| s.get("nodeName"))
                 .and_then(Node::as_str)
-                .and_then(|n| nodes.get(n))
-            else {
+                .filter(|n| !n.is_empty());
+            let Some(node) = bound_to.and_then(|n| nodes.get(n)) else {
+                let nominated = pod
+                    .root
+                    .get("status")
+                    .and_then(|s| s.get("nominatedNodeName"))
+                    .and_then(Node::as_str)
+                    .and_then(|n| nodes.get(n));
+                if let (None, Some(n)) = (bound_to, nominated) {
+                    out.nominated.push((i, *n));
+                }
                 continue;
             };
             out.pods.push((i, *node));
@@ -99,6 +112,32 @@ impl Existing {
         let mut out: HashMap<usize, Vec<usize>> = HashMap::new();
         for (p, n) in &self.pods {
             out.entry(*n).or_default().push(*p);
+        }
+        out
+    }
+
+    /// The pods nominated for each node (by the Node's index) that the
+    /// scheduler adds there while filtering `pod` (`addGENominatedPods`):
+    /// those of its priority or higher, other than itself.
+    pub fn nominated_for(&self, objects: &[Object], pod: &Object) -> HashMap<usize, Vec<usize>> {
+        let priority = |p: &Object| {
+            p.pod_spec()
+                .and_then(|s| s.get("priority"))
+                .and_then(Node::as_i64)
+                .unwrap_or(0)
+        };
+        let own = priority(pod);
+        let mut out: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (p, n) in &self.nominated {
+            let Some(other) = objects.get(*p) else {
+                continue;
+            };
+            let same = std::ptr::eq(other, pod)
+                || (other.namespace_or_default() == pod.namespace_or_default()
+                    && other.name() == pod.name());
+            if !same && priority(other) >= own {
+                out.entry(*n).or_default().push(*p);
+            }
         }
         out
     }
@@ -148,6 +187,7 @@ pub fn node_label<'a>(node: &'a Object, key: &str) -> Option<&'a str> {
 }
 
 /// Which namespaces a term's namespace selector admits.
+#[derive(Clone, Copy)]
 enum NamespaceSelector<'a> {
     /// No selector (nil: `labels.Nothing()`), or one merged into the names.
     Nothing,
@@ -157,6 +197,7 @@ enum NamespaceSelector<'a> {
 }
 
 /// A required `PodAffinityTerm`, as `framework.AffinityTerm` holds it.
+#[derive(Clone)]
 struct Term<'a> {
     namespaces: Vec<&'a str>,
     namespace_selector: NamespaceSelector<'a>,
@@ -256,7 +297,11 @@ fn count<'a>(counts: &mut Counts<'a>, node: &'a Object, key: &'a str) {
 }
 
 /// PreFilter's state for one pod.
+#[derive(Clone)]
 pub struct InterPodAffinity<'a> {
+    pod: &'a Object,
+    /// The labels of the pod's Namespace (bound pods' namespace selectors).
+    own_labels: Option<&'a Node>,
     affinity: Vec<Term<'a>>,
     anti_affinity: Vec<Term<'a>>,
     /// Topology pairs where a bound pod's anti-affinity term meets the pod.
@@ -342,6 +387,8 @@ impl<'a> InterPodAffinity<'a> {
         }
         let matches_own = matches_all(&affinity, pod);
         Some(InterPodAffinity {
+            pod,
+            own_labels,
             affinity,
             anti_affinity,
             existing_anti,
@@ -359,6 +406,30 @@ impl<'a> InterPodAffinity<'a> {
             .filter(|t| t.matches(pod, None))
             .map(|t| t.topology_key)
             .collect()
+    }
+
+    /// The state with `pods` added on `node` (`AddPod`'s `updateWithPod`),
+    /// as the scheduler filters a node with the pods nominated for it.
+    pub fn with_pods(&self, pods: &[&'a Object], node: &'a Object) -> InterPodAffinity<'a> {
+        let mut out = self.clone();
+        for other in pods {
+            for t in terms(other, "podAntiAffinity") {
+                if t.matches(self.pod, self.own_labels) {
+                    count(&mut out.existing_anti, node, t.topology_key);
+                }
+            }
+            if matches_all(&self.affinity, other) {
+                for t in &self.affinity {
+                    count(&mut out.affinity_counts, node, t.topology_key);
+                }
+            }
+            for t in &self.anti_affinity {
+                if t.matches(other, None) {
+                    count(&mut out.anti_counts, node, t.topology_key);
+                }
+            }
+        }
+        out
     }
 
     /// Filter on `node`: the first rule it breaks, in the plugin's order.

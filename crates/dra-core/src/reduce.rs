@@ -148,6 +148,7 @@ const BOUND_POD: &[(&str, Keep)] = &[
         "spec",
         Fields(&[
             ("nodeName", All),
+            ("priority", All),
             (
                 "affinity",
                 Fields(&[(
@@ -161,7 +162,10 @@ const BOUND_POD: &[(&str, Keep)] = &[
             ("initContainers", Each(CONTAINER)),
         ]),
     ),
-    ("status", Fields(&[("phase", All)])),
+    (
+        "status",
+        Fields(&[("phase", All), ("nominatedNodeName", All)]),
+    ),
 ];
 
 /// Reduces a pod read only for what it takes of its node to those fields.

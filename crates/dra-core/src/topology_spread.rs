@@ -43,6 +43,7 @@ impl Reason {
 /// matches nothing) and the pod's labels its `matchLabelKeys` name, merged
 /// in as the scheduler (or, from 1.34, the apiserver) merges them; merging
 /// them again is the same selector.
+#[derive(Clone)]
 struct Selector<'a> {
     selector: Option<&'a Node>,
     keys: Vec<(&'a str, &'a str)>,
@@ -76,6 +77,7 @@ impl Selector<'_> {
     }
 }
 
+#[derive(Clone)]
 struct Constraint<'a> {
     max_skew: i64,
     topology_key: &'a str,
@@ -128,7 +130,9 @@ fn constraints(pod: &Object) -> Vec<Constraint<'_>> {
 }
 
 /// PreFilter's state for one pod.
+#[derive(Clone)]
 pub struct TopologySpread<'a> {
+    pod: &'a Object,
     constraints: Vec<Constraint<'a>>,
     /// Per constraint: matching pods per domain (every eligible domain,
     /// those with none at 0).
@@ -194,10 +198,43 @@ impl<'a> TopologySpread<'a> {
             .map(|c| c.selector.matches(labels_of(pod)))
             .collect();
         Some(TopologySpread {
+            pod,
             constraints,
             counts,
             self_match,
         })
+    }
+
+    /// The state with `pods` added on `node` (`AddPod`'s `updateWithPod`:
+    /// a pod of the same namespace on a node with every key and, per
+    /// constraint, the inclusion policies met, counted where its labels
+    /// match; unlike PreFilter's count, an empty selector matches).
+    pub fn with_pods(&self, pods: &[&Object], node: &'a Object) -> TopologySpread<'a> {
+        let mut out = self.clone();
+        if self
+            .constraints
+            .iter()
+            .any(|c| node_label(node, c.topology_key).is_none())
+        {
+            return out;
+        }
+        let own = PodConstraints::of(self.pod);
+        let ns = self.pod.namespace_or_default();
+        for other in pods.iter().filter(|p| p.namespace_or_default() == ns) {
+            for (i, c) in self.constraints.iter().enumerate() {
+                if !c.selector.matches(labels_of(other)) {
+                    continue;
+                }
+                if (c.honor_affinity && !own.affinity_admits(node))
+                    || (c.honor_taints && own.untolerated_node_taint(node).is_some())
+                {
+                    continue;
+                }
+                let value = node_label(node, c.topology_key).unwrap_or_default();
+                *out.counts[i].entry(value).or_default() += 1;
+            }
+        }
+        out
     }
 
     /// Filter on `node`: the first constraint it breaks.

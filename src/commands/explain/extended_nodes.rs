@@ -9,10 +9,8 @@ use std::collections::HashMap;
 use dra_core::allocate::{Allocator, Outcome};
 use dra_core::gates::FeatureGates;
 use dra_core::model::{Object, ObjectKind};
+use dra_core::neighbours::Neighbours;
 use dra_core::node_fit::{NodeServes, NodeUsage, PodResources};
-use dra_core::node_ports::NodePorts;
-use dra_core::pod_affinity::InterPodAffinity;
-use dra_core::topology_spread::TopologySpread;
 
 /// The pod's extended resources as `report` reads them.
 pub(super) struct Extended<'r, 'a> {
@@ -62,31 +60,21 @@ impl PerNode {
     ) -> PerNode {
         let mut out = PerNode::default();
         let resources = PodResources::of(pod, objects, gates);
-        let spread = TopologySpread::prefilter(pod, objects, usage.bound_pods());
-        let inter_pod = InterPodAffinity::prefilter(pod, objects, usage.bound_pods());
-        if let Some(ports) = NodePorts::prefilter(pod) {
-            out.ports_taken = ports
-                .nodes_taken(objects, usage.bound_pods())
-                .into_iter()
-                .map(str::to_owned)
-                .collect();
-        }
-        for node in objects.iter().filter(|o| o.kind == ObjectKind::Node) {
+        // What the pods bound or nominated there do to the node.
+        let around = Neighbours::of(pod, objects, gates, usage);
+        for (i, node) in objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == ObjectKind::Node)
+        {
             let Some(name) = node.name() else { continue };
-            let ruled_out = spread
-                .as_ref()
-                .and_then(|s| s.filter(node))
-                .map(|r| r.message())
-                .or_else(|| {
-                    inter_pod
-                        .as_ref()
-                        .and_then(|s| s.filter(node))
-                        .map(|r| r.message())
-                });
-            if let Some(r) = ruled_out {
+            if around.ports_taken(i) {
+                out.ports_taken.insert(name.to_owned());
+            }
+            if let Some(r) = around.after_resources(i) {
                 out.inter_pod.insert(name.to_owned(), r);
             }
-            let placement = match resources.on_node(node, usage.on(name), user_claims) {
+            let placement = match resources.on_node(node, around.used(i).as_deref(), user_claims) {
                 NodeServes::Insufficient(r) => Placement::Insufficient(r),
                 NodeServes::Claim(dra) if dra == full => continue,
                 // No made-up claim at all: the DRA side has nothing to do.
