@@ -211,3 +211,39 @@ fn host_ports_take_one_copy_per_node() {
         ]
     );
 }
+
+/// Copies move the spread (podtopologyspread's AddPod, one copy after
+/// another): with no replica running and n3's GPU free, zone a (n1, n2:
+/// four GPUs) may hold at most one copy more than zone b (n3: one GPU), so
+/// three copies fit, not five.
+#[test]
+fn copies_keep_the_spread() {
+    let file = "testdata/fixtures/explain-topology-spread.yaml";
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let docs: Vec<&str> = text
+        .split("---\n")
+        .filter(|d| !d.contains("kind: ResourceClaim\nmetadata: {name: notebook"))
+        .collect();
+    let text = docs
+        .join("---\n")
+        .replace("status: {phase: Running}", "status: {phase: Succeeded}");
+    let dir = support::ScratchDir::new("capacity-spread");
+    let path = dir.join("free.yaml");
+    std::fs::write(&path, text).unwrap();
+    let v = support::json_answer(&[
+        "capacity",
+        "pod",
+        "ml/infer-2",
+        "-f",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(v["total"], 3, "{v}");
+    assert_eq!(
+        support::capacity_rows(&v),
+        [
+            ("n1".to_owned(), 2, "inUse".to_owned()),
+            ("n3".to_owned(), 1, "inUse".to_owned()),
+            ("n2".to_owned(), 0, "podExcluded".to_owned()),
+        ]
+    );
+}

@@ -215,6 +215,33 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             }
         }
     }
+    // Each copy moves the spread: copies go where the DoNotSchedule
+    // constraints let them, one after another.
+    if let Some(spread) = around.spread() {
+        let room: Vec<(&Object, usize)> = devices
+            .iter()
+            .filter_map(|c| Some((node_object(&c.node)?, c.copies)))
+            .collect();
+        if room.len() == devices.len() {
+            let placed = spread.place_copies(&room);
+            for (c, most) in devices.iter_mut().zip(placed) {
+                if most < c.copies {
+                    c.copies = most;
+                    c.stop = Stop::Unsatisfiable {
+                        kind: CauseKind::PodExcluded,
+                        reason: format!(
+                            "the next copy cannot run there: {} (each copy moves the spread)",
+                            dra_core::topology_spread::Reason::ConstraintsNotMatch.message()
+                        ),
+                    };
+                    c.counted_as = None;
+                    if let Some(m) = &mut c.maximum {
+                        m.copies = m.copies.min(most);
+                    }
+                }
+            }
+        }
+    }
     // Copies whose anti-affinity meets their own kind take one node per
     // domain of its topology keys (most copies first).
     if let Some(state) = around.inter_pod() {

@@ -88,6 +88,11 @@ impl<'a> Neighbours<'a> {
         ports.taken(pods)
     }
 
+    /// PodTopologySpread's PreFilter state (`None`: it skips).
+    pub fn spread(&self) -> Option<&TopologySpread<'a>> {
+        self.spread.as_ref()
+    }
+
     /// InterPodAffinity's PreFilter state (`None`: it skips).
     pub fn inter_pod(&self) -> Option<&InterPodAffinity<'a>> {
         self.inter_pod.as_ref()

@@ -237,6 +237,55 @@ impl<'a> TopologySpread<'a> {
         out
     }
 
+    /// Copies of the pod placed one after another (`capacity pod`): `room`
+    /// gives each Node and how many copies its devices and resources take.
+    /// A copy goes where its constraints allow it (each copy that matches a
+    /// constraint's selector adds to its domain), the node whose domains
+    /// hold the fewest first; returns how many each node takes.
+    pub fn place_copies(&self, room: &[(&'a Object, usize)]) -> Vec<usize> {
+        let mut counts = self.counts.clone();
+        let mut placed = vec![0; room.len()];
+        loop {
+            let min = |i: usize, counts: &[HashMap<&str, i64>]| {
+                let c = &counts[i];
+                if (c.len() as i64) < self.constraints[i].min_domains {
+                    0
+                } else {
+                    c.values().copied().min().unwrap_or(i64::from(i32::MAX))
+                }
+            };
+            let mut best: Option<(i64, usize)> = None;
+            for (n, (node, most)) in room.iter().enumerate() {
+                if placed[n] >= *most {
+                    continue;
+                }
+                let mut load = 0;
+                let fits = self.constraints.iter().enumerate().all(|(i, c)| {
+                    let Some(v) = node_label(node, c.topology_key) else {
+                        return false;
+                    };
+                    let here = counts[i].get(v).copied().unwrap_or(0);
+                    load += here;
+                    here + i64::from(self.self_match[i]) - min(i, &counts) <= c.max_skew
+                });
+                if fits && best.is_none_or(|(l, _)| load < l) {
+                    best = Some((load, n));
+                }
+            }
+            let Some((_, n)) = best else {
+                return placed;
+            };
+            placed[n] += 1;
+            for (i, c) in self.constraints.iter().enumerate() {
+                if self.self_match[i] {
+                    if let Some(v) = node_label(room[n].0, c.topology_key) {
+                        *counts[i].entry(v).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+
     /// Filter on `node`: the first constraint it breaks.
     pub fn filter(&self, node: &Object) -> Option<Reason> {
         for (i, c) in self.constraints.iter().enumerate() {
