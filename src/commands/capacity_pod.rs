@@ -222,8 +222,10 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             .iter()
             .filter_map(|c| Some((node_object(&c.node)?, c.copies)))
             .collect();
-        if room.len() == devices.len() {
-            let placed = spread.place_copies(&room);
+        let placed = (room.len() == devices.len())
+            .then(|| spread.place_copies(&room))
+            .flatten();
+        if let Some(placed) = placed {
             for (c, most) in devices.iter_mut().zip(placed) {
                 if most < c.copies {
                     c.copies = most;

@@ -17,6 +17,10 @@ use crate::pod_affinity::{labels_of, node_label, Existing};
 use crate::scheduling::PodConstraints;
 use crate::tree::Node;
 
+/// Group visits `TopologySpread::place_copies` makes at most (some
+/// seconds of work).
+const PLACE_BUDGET: usize = 20_000_000;
+
 /// Why PodTopologySpread rules a node out: the scheduler's reasons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -239,49 +243,131 @@ impl<'a> TopologySpread<'a> {
 
     /// Copies of the pod placed one after another (`capacity pod`): `room`
     /// gives each Node and how many copies its devices and resources take.
-    /// A copy goes where its constraints allow it (each copy that matches a
-    /// constraint's selector adds to its domain), the node whose domains
-    /// hold the fewest first; returns how many each node takes.
-    pub fn place_copies(&self, room: &[(&'a Object, usize)]) -> Vec<usize> {
-        let mut counts = self.counts.clone();
+    /// A copy goes where the constraints allow it (each copy that matches a
+    /// constraint's selector adds to its domain). Nodes are grouped by
+    /// their domains; each round offers every group one copy, the least
+    /// loaded first, so the work grows with the groups times the copies a
+    /// group takes, not with the copies times the nodes. Returns how many
+    /// each node takes; `None` past a bound on the work (a fleet of tens of
+    /// thousands of nodes with constraints that let one copy in per round).
+    pub fn place_copies(&self, room: &[(&'a Object, usize)]) -> Option<Vec<usize>> {
+        use std::collections::BTreeMap;
         let mut placed = vec![0; room.len()];
-        loop {
-            let min = |i: usize, counts: &[HashMap<&str, i64>]| {
-                let c = &counts[i];
-                if (c.len() as i64) < self.constraints[i].min_domains {
-                    0
-                } else {
-                    c.values().copied().min().unwrap_or(i64::from(i32::MAX))
+        // Each node's domain per constraint; a node without a key takes none.
+        let mut groups: HashMap<Vec<&'a str>, Vec<usize>> = HashMap::new();
+        for (n, (node, most)) in room.iter().enumerate() {
+            if *most == 0 {
+                continue;
+            }
+            let domains: Option<Vec<&str>> = self
+                .constraints
+                .iter()
+                .map(|c| node_label(node, c.topology_key))
+                .collect();
+            if let Some(d) = domains {
+                groups.entry(d).or_default().push(n);
+            }
+        }
+        let mut groups: Vec<(Vec<&'a str>, Vec<usize>)> = groups.into_iter().collect();
+        groups.sort();
+        // Each group's place among the groups of its domain of the coarsest
+        // constraint (fewest domains): ordering a round by it after the
+        // load interleaves the domains, so a round fills every domain once
+        // rather than one copy per domain (zones of a thousand nodes each).
+        let coarse = (0..self.constraints.len())
+            .min_by_key(|i| {
+                groups
+                    .iter()
+                    .map(|(d, _)| d[*i])
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+            })
+            .unwrap_or(0);
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let rank: Vec<usize> = groups
+            .iter()
+            .map(|(d, _)| {
+                let r = seen.entry(d[coarse]).or_default();
+                *r += 1;
+                *r
+            })
+            .collect();
+        // Each group's first node with room left.
+        let mut cursor = vec![0usize; groups.len()];
+        let mut budget: usize = PLACE_BUDGET;
+        let mut counts = self.counts.clone();
+        // How many domains hold each count, per constraint: the minimum is
+        // the first key (upstream keeps DomainsAtCount the same way).
+        let mut at_count: Vec<BTreeMap<i64, usize>> = counts
+            .iter()
+            .map(|c| {
+                let mut h = BTreeMap::new();
+                for v in c.values() {
+                    *h.entry(*v).or_default() += 1;
                 }
+                h
+            })
+            .collect();
+        let min = |i: usize, counts: &[HashMap<&str, i64>], at: &[BTreeMap<i64, usize>]| {
+            if (counts[i].len() as i64) < self.constraints[i].min_domains {
+                0
+            } else {
+                at[i].keys().next().copied().unwrap_or(i64::from(i32::MAX))
+            }
+        };
+        loop {
+            let load = |d: &[&str], counts: &[HashMap<&str, i64>]| -> i64 {
+                d.iter()
+                    .enumerate()
+                    .map(|(i, v)| counts[i].get(v).copied().unwrap_or(0))
+                    .sum()
             };
-            let mut best: Option<(i64, usize)> = None;
-            for (n, (node, most)) in room.iter().enumerate() {
-                if placed[n] >= *most {
+            let mut order: Vec<usize> = (0..groups.len()).collect();
+            order.sort_by_key(|g| (load(&groups[*g].0, &counts), rank[*g]));
+            let mut progressed = false;
+            budget = budget.checked_sub(groups.len().max(1))?;
+            for g in order {
+                let (domains, nodes) = &groups[g];
+                while cursor[g] < nodes.len()
+                    && placed[nodes[cursor[g]]] >= room[nodes[cursor[g]]].1
+                {
+                    cursor[g] += 1;
+                }
+                let Some(&n) = nodes.get(cursor[g]) else {
+                    continue;
+                };
+                let allowed = self.constraints.iter().enumerate().all(|(i, c)| {
+                    let here = counts[i].get(domains[i]).copied().unwrap_or(0);
+                    here + i64::from(self.self_match[i]) - min(i, &counts, &at_count) <= c.max_skew
+                });
+                if !allowed {
                     continue;
                 }
-                let mut load = 0;
-                let fits = self.constraints.iter().enumerate().all(|(i, c)| {
-                    let Some(v) = node_label(node, c.topology_key) else {
-                        return false;
-                    };
-                    let here = counts[i].get(v).copied().unwrap_or(0);
-                    load += here;
-                    here + i64::from(self.self_match[i]) - min(i, &counts) <= c.max_skew
-                });
-                if fits && best.is_none_or(|(l, _)| load < l) {
-                    best = Some((load, n));
+                placed[n] += 1;
+                progressed = true;
+                for (i, d) in domains.iter().enumerate() {
+                    if !self.self_match[i] {
+                        continue;
+                    }
+                    let entry = counts[i].entry(d).or_default();
+                    let old = *entry;
+                    *entry += 1;
+                    if counts[i].len() > at_count[i].values().sum::<usize>() {
+                        // A domain not counted before (not eligible at
+                        // PreFilter) enters at its old count.
+                        *at_count[i].entry(old).or_default() += 1;
+                    }
+                    if let Some(k) = at_count[i].get_mut(&old) {
+                        *k -= 1;
+                        if *k == 0 {
+                            at_count[i].remove(&old);
+                        }
+                    }
+                    *at_count[i].entry(old + 1).or_default() += 1;
                 }
             }
-            let Some((_, n)) = best else {
-                return placed;
-            };
-            placed[n] += 1;
-            for (i, c) in self.constraints.iter().enumerate() {
-                if self.self_match[i] {
-                    if let Some(v) = node_label(room[n].0, c.topology_key) {
-                        *counts[i].entry(v).or_default() += 1;
-                    }
-                }
+            if !progressed {
+                return Some(placed);
             }
         }
     }
