@@ -2906,6 +2906,11 @@ fn pod_anti_affinity_rules_out_the_nodes_of_its_kind() {
         ),
         "{text}"
     );
+    // The first line gives each cause where it applies.
+    assert!(
+        text.starts_with("Pod ml/worker-2 (ml/worker-2-gpu) stays Pending: 2 of the 3 nodes are ruled out before its claims are tried, and its claims cannot be allocated on the other 1."),
+        "{text}"
+    );
     // The workers' own terms read labels: `lonely` (app: trainer, no term
     // of its own) is kept off their nodes, `web` (app: web) is not; alike
     // but for their labels, they are not one shape.

@@ -276,6 +276,17 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
             nodes(n)
         );
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
+    } else if s.pod && excluded_nodes(s) > 0 {
+        // Some nodes are ruled out before DynamicResources runs, the
+        // claims fail on the rest: each cause where it applies.
+        let x = excluded_nodes(s);
+        let verdict = format!(
+            "{names} stays Pending: {x} of the {n} {} {} ruled out before its claims are tried, and its claims cannot be allocated on the other {}.",
+            nodes(n),
+            if x == 1 { "is" } else { "are" },
+            n - x
+        );
+        out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
     } else {
         let verdict = format!("{names} {} on any of {n} {}.", cannot(s.pod), nodes(n));
         out.push_str(&format!("{}\n", paint(&verdict, RED, color)));
