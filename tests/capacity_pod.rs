@@ -247,3 +247,36 @@ fn copies_keep_the_spread() {
         ]
     );
 }
+
+/// A pod whose required affinity meets its own kind, with none running
+/// yet, starts a group (satisfyPodAffinity's first-pod rule): the copies
+/// after the first meet it, so all share its `kubernetes.io/hostname`
+/// domain. n1 keeps its two copies; n2, as large, takes none.
+#[test]
+fn affinity_to_its_own_kind_keeps_the_copies_together() {
+    let file = "testdata/fixtures/explain-pod-anti-affinity.yaml";
+    let text = std::fs::read_to_string(support::root().join(file)).unwrap();
+    let (before, worker) = text.split_once("metadata: {name: worker-2").unwrap();
+    let worker = worker.replacen("podAntiAffinity", "podAffinity", 1);
+    let text = format!("{before}metadata: {{name: worker-2{worker}")
+        .replace("status: {phase: Running}", "status: {phase: Succeeded}");
+    let dir = support::ScratchDir::new("capacity-own-group");
+    let path = dir.join("group.yaml");
+    std::fs::write(&path, text).unwrap();
+    let v = support::json_answer(&[
+        "capacity",
+        "pod",
+        "ml/worker-2",
+        "-f",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(v["total"], 2, "{v}");
+    assert_eq!(
+        support::capacity_rows(&v),
+        [
+            ("n1".to_owned(), 2, "inUse".to_owned()),
+            ("n2".to_owned(), 0, "podExcluded".to_owned()),
+            ("n3".to_owned(), 0, "inUse".to_owned()),
+        ]
+    );
+}

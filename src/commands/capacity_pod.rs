@@ -251,6 +251,10 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
         if !keys.is_empty() {
             one_per_domain(&mut devices, &keys, node_object);
         }
+        // A pod that starts a group: every copy joins the first's domain.
+        if let Some(keys) = state.own_group_keys() {
+            one_domain(&mut devices, &keys, node_object);
+        }
     }
     counts.extend(devices);
     counts.sort_by(|a, b| b.copies.cmp(&a.copies).then_with(|| a.node.cmp(&b.node)));
@@ -360,6 +364,54 @@ fn one_per_domain<'o>(
         c.counted_as = None;
         if let Some(m) = &mut c.maximum {
             m.copies = m.copies.min(c.copies);
+        }
+    }
+}
+
+/// Copies of a pod that starts a group (its affinity to its own kind, no
+/// such pod running yet) all go to the first copy's domain of `keys`: the
+/// domain whose nodes take the most copies keeps them, the others none.
+fn one_domain<'o>(
+    counts: &mut [NodeCapacity],
+    keys: &[&str],
+    node_object: impl Fn(&str) -> Option<&'o Object>,
+) {
+    let domain = |c: &NodeCapacity| -> Option<Vec<&'o str>> {
+        let node = node_object(&c.node)?;
+        keys.iter()
+            .map(|k| dra_core::pod_affinity::node_label(node, k))
+            .collect()
+    };
+    let mut totals: std::collections::BTreeMap<Vec<&str>, usize> = Default::default();
+    for c in counts.iter() {
+        if let Some(d) = domain(c) {
+            *totals.entry(d).or_default() += c.copies;
+        }
+    }
+    // The most copies; the first domain in name order on a tie.
+    let Some(best) = totals
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(d, _)| d.clone())
+    else {
+        return;
+    };
+    for c in counts.iter_mut().filter(|c| c.copies > 0) {
+        if domain(c).as_ref() == Some(&best) {
+            continue;
+        }
+        c.copies = 0;
+        c.stop = Stop::Unsatisfiable {
+            kind: CauseKind::PodExcluded,
+            reason: format!(
+                "the pod cannot run there beside the other copies: {} (the copies share one {} domain: the pod's affinity to its own kind)",
+                Reason::AffinityRulesNotMatch.message(),
+                keys.join(", ")
+            ),
+        };
+        c.counted_as = None;
+        if let Some(m) = &mut c.maximum {
+            m.copies = 0;
         }
     }
 }

@@ -398,6 +398,15 @@ impl<'a> InterPodAffinity<'a> {
         })
     }
 
+    /// The topology keys of the pod's affinity terms when it would start a
+    /// group (no bound pod matches them, and it matches them itself): the
+    /// copies after the first then meet the first, so all of them share
+    /// its domain of these keys.
+    pub fn own_group_keys(&self) -> Option<Vec<&'a str>> {
+        (self.affinity_counts.is_empty() && self.matches_own)
+            .then(|| self.affinity.iter().map(|t| t.topology_key).collect())
+    }
+
     /// The topology keys of the pod's anti-affinity terms that meet the pod
     /// itself: two copies of it never share a domain of these keys.
     pub fn self_exclusive_keys(&self, pod: &Object) -> Vec<&'a str> {
