@@ -4,6 +4,19 @@
 
 use crate::tree::Node;
 
+/// `LabelSelectorAsSelector` of a selector with no labels and no
+/// expressions is `labels.Everything()` (its `Empty()` is true).
+pub fn selects_everything(s: &Node) -> bool {
+    let empty = |k| {
+        s.get(k).is_none_or(|v| {
+            v.is_null()
+                || v.as_map().is_some_and(<[_]>::is_empty)
+                || v.as_seq().is_some_and(<[_]>::is_empty)
+        })
+    };
+    empty("matchLabels") && empty("matchExpressions")
+}
+
 /// `metav1.LabelSelectorAsSelector` then `Matches`: `None` for a selector
 /// it refuses (unknown operator, `In`/`NotIn` without values, `Exists`/
 /// `DoesNotExist` with values). An empty selector matches everything.

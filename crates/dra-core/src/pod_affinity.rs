@@ -237,7 +237,7 @@ fn terms<'a>(pod: &'a Object, kind: &str) -> Vec<Term<'a>> {
             }
             let namespace_selector = match ns_selector {
                 None => NamespaceSelector::Nothing,
-                Some(s) if selects_everything(s) => NamespaceSelector::Everything,
+                Some(s) if label_selector::selects_everything(s) => NamespaceSelector::Everything,
                 Some(s) => NamespaceSelector::Labels(s),
             };
             Term {
@@ -248,19 +248,6 @@ fn terms<'a>(pod: &'a Object, kind: &str) -> Vec<Term<'a>> {
             }
         })
         .collect()
-}
-
-/// `LabelSelectorAsSelector` of a selector with no labels and no
-/// expressions is `labels.Everything()`.
-fn selects_everything(s: &Node) -> bool {
-    let empty = |k| {
-        s.get(k).is_none_or(|v| {
-            v.as_map().is_some_and(<[_]>::is_empty)
-                || v.as_seq().is_some_and(<[_]>::is_empty)
-                || v.is_null()
-        })
-    };
-    empty("matchLabels") && empty("matchExpressions")
 }
 
 impl Term<'_> {

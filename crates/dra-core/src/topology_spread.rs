@@ -67,17 +67,10 @@ impl Selector<'_> {
     /// `labels.Selector.Empty()`: no requirement at all, whose count
     /// `countPodsMatchSelector` makes 0.
     fn is_empty(&self) -> bool {
-        let Some(s) = self.selector else {
-            return false;
-        };
-        let none = |k| {
-            s.get(k).is_none_or(|v| {
-                v.is_null()
-                    || v.as_map().is_some_and(<[_]>::is_empty)
-                    || v.as_seq().is_some_and(<[_]>::is_empty)
-            })
-        };
-        self.keys.is_empty() && none("matchLabels") && none("matchExpressions")
+        self.keys.is_empty()
+            && self
+                .selector
+                .is_some_and(label_selector::selects_everything)
     }
 }
 

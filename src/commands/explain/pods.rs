@@ -432,7 +432,8 @@ pub(super) fn evaluate(
         let pod = find_pod(&inv.objects, name).ok_or("a pending pod went missing")?;
         let used = usage
             .get_or_insert_with(|| dra_core::node_fit::NodeUsage::of(&inv.objects, &inv.gates));
-        let explain = shapes.answer(pod, &inv.objects, || {
+        let labels_read = used.bound_pods().any_anti_affinity();
+        let explain = shapes.answer(pod, &inv.objects, labels_read, || {
             pod_report(&json_common, inv, name, Some(used)).and_then(|out| {
                 serde_json::from_str::<Value>(&out.stdout)
                     .map(slim)

@@ -25,9 +25,6 @@ pub struct Shapes {
     answers: HashMap<String, Shared>,
     /// How many answers were made (not shared).
     pub evaluations: usize,
-    /// Whether a bound pod has required anti-affinity terms (which read
-    /// every pending pod's labels); found once per inventory.
-    bound_anti_affinity: Option<bool>,
 }
 
 /// The claim each pod claim stands for, as `explain pod` names it.
@@ -121,20 +118,18 @@ impl Shapes {
     /// Forgets every answer: the inventory changed (`--in-order` placed a pod).
     pub fn clear(&mut self) {
         self.answers.clear();
-        self.bound_anti_affinity = None;
     }
 
     /// The answer for `pod` (`ns/name`): a pod alike's, renamed, or a new
-    /// one from `decide`.
+    /// one from `decide`; `labels_read`: a bound pod has required
+    /// anti-affinity terms, which read every pending pod's labels.
     pub fn answer(
         &mut self,
         pod: &Object,
         objects: &[Object],
+        labels_read: bool,
         decide: impl FnOnce() -> Result<Value, String>,
     ) -> Result<Value, String> {
-        let labels_read = *self.bound_anti_affinity.get_or_insert_with(|| {
-            dra_core::pod_affinity::Existing::of(objects).any_anti_affinity()
-        });
         let Some(key) = key(pod, objects, labels_read) else {
             self.evaluations += 1;
             return decide();
