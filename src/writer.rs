@@ -11,9 +11,10 @@
 //!   caller read (a user's edit saved meanwhile is never overwritten);
 //! - on any failure, and on Ctrl-C or SIGTERM, no temporary file remains.
 //!
-//! A target that is a symbolic link is written through only when the file
-//! it points to lies below the link's own directory or the working
-//! directory: a link planted in a repository cannot aim a fix outside it.
+//! A target reached through a symbolic link (the file, or a directory on
+//! its path) is written only when it lies below that link's own directory
+//! or the working directory: a link planted in a repository cannot aim a
+//! fix outside it.
 
 use std::collections::HashSet;
 use std::fs;
@@ -90,33 +91,68 @@ fn io(what: &str, e: std::io::Error) -> NotWritten {
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// Where a write to `path` lands: the path itself, or the file a link
-/// points to when that file is inside the link's directory or the working
-/// directory.
+/// Where a write to `path` lands: the path itself, or the file it links
+/// to. Every symbolic link met on the way as the path is named (the file
+/// itself, or a directory of its path: `sub/m.yaml` with `sub -> ../..`)
+/// must leave the write inside the link's own directory or the working
+/// directory; links above either (`/tmp -> /private/tmp`) do.
 fn resolve(path: &Path) -> Result<PathBuf, NotWritten> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            let target = fs::canonicalize(path).map_err(|e| io("cannot follow the link", e))?;
-            let parent = path
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let inside = |root: &Path| {
-                fs::canonicalize(root)
-                    .map(|r| target.starts_with(r))
-                    .unwrap_or(false)
-            };
-            if inside(parent) || std::env::current_dir().is_ok_and(|c| inside(&c)) {
-                Ok(target)
-            } else {
-                Err(NotWritten(format!(
-                    "is a symbolic link to {}, outside its directory and the working directory; not written through",
-                    target.display()
-                )))
-            }
+    let file_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let mut links = Vec::new();
+    let mut prefix = PathBuf::new();
+    for part in path.components() {
+        prefix.push(part);
+        if matches!(part, std::path::Component::Normal(_))
+            && fs::symlink_metadata(&prefix).is_ok_and(|m| m.file_type().is_symlink())
+        {
+            links.push(prefix.clone());
         }
-        _ => Ok(path.to_owned()),
     }
+    if links.is_empty() {
+        return Ok(path.to_owned());
+    }
+    // Where the write lands: the file, or (a new file) its directory's
+    // real place with the name.
+    let landing = match fs::canonicalize(path) {
+        Ok(t) => t,
+        Err(_) if !file_link => match (path.parent(), path.file_name()) {
+            (Some(d), Some(n)) => fs::canonicalize(if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            })
+            .map(|d| d.join(n))
+            .map_err(|e| io("cannot follow the link", e))?,
+            _ => return Ok(path.to_owned()),
+        },
+        Err(e) => return Err(io("cannot follow the link", e)),
+    };
+    let inside = |root: &Path| {
+        fs::canonicalize(root)
+            .map(|r| landing.starts_with(r))
+            .unwrap_or(false)
+    };
+    if std::env::current_dir().is_ok_and(|c| inside(&c)) {
+        return Ok(if file_link { landing } else { path.to_owned() });
+    }
+    for link in &links {
+        let parent = link
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !inside(parent) {
+            let what = if link == path {
+                "is a symbolic link".to_string()
+            } else {
+                format!("goes through the symbolic link {}", link.display())
+            };
+            return Err(NotWritten(format!(
+                "{what} to {}, outside the link's directory and the working directory; not written through (name the file's real path to write it)",
+                landing.display()
+            )));
+        }
+    }
+    Ok(if file_link { landing } else { path.to_owned() })
 }
 
 /// Replaces `path` with `text` (see the module doc). A file that begins

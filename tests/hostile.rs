@@ -355,6 +355,39 @@ fn a_walk_does_not_follow_links_out_of_its_directory() {
     assert_eq!(v["diagnostics"][0]["rule"], "DRA-E001", "{v}");
 }
 
+/// `lint --fix` and `convert --write` on a path through a directory link
+/// planted in a repository (`repo/linked/t.yaml`, `linked -> ../secret`,
+/// as a shell glob or a CI script names it) write nothing outside.
+#[cfg(unix)]
+#[test]
+fn a_fix_through_a_linked_directory_stays_in_the_repository() {
+    let d = tmpdir("fix-dir-link");
+    let repo = d.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(d.join("secret")).unwrap();
+    let old =
+        "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata:\n  name: x\nspec: {}\n";
+    std::fs::write(d.join("secret/t.yaml"), old).unwrap();
+    std::os::unix::fs::symlink("../secret", repo.join("linked")).unwrap();
+    let target = repo.join("linked/t.yaml");
+    for args in [
+        vec!["lint", "--fix", target.to_str().unwrap()],
+        vec!["convert", "--write", target.to_str().unwrap()],
+    ] {
+        let o = support::run(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("goes through the symbolic link"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("secret/t.yaml")).unwrap(),
+            old
+        );
+    }
+}
+
 /// A repository's `.kubectl-dra.yaml` may not name an inventory outside
 /// its own directory, by path or through a link: a hostile branch could
 /// otherwise make a pre-commit hook or CI job read any file of the machine.

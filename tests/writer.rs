@@ -71,6 +71,46 @@ fn a_link_out_of_its_directory_is_not_written_through() {
         .is_symlink());
 }
 
+/// A directory link on the path counts as a file link does: `sub/m.yaml`
+/// with `sub` pointing out of the repository is not written, one that
+/// stays below its own directory is (and the link is kept).
+#[test]
+fn a_directory_link_out_of_its_directory_is_not_written_through() {
+    let d = scratch("dir-link-out");
+    let outside_dir = scratch("dir-link-out-target");
+    let outside = outside_dir.join("m.yaml");
+    fs::write(&outside, "old").unwrap();
+    let sub = d.join("sub");
+    std::os::unix::fs::symlink(&*outside_dir, &sub).unwrap();
+    let e = replace(&sub.join("m.yaml"), "new", Expect::Unchanged("old")).unwrap_err();
+    assert!(e.0.contains("goes through the symbolic link"), "{e}");
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "old");
+    // `..` after a link walks from where the link points.
+    let dotdot = sub
+        .join("..")
+        .join(outside_dir.file_name().unwrap())
+        .join("m.yaml");
+    assert!(replace(&dotdot, "new", Expect::Unchanged("old")).is_err());
+    // A new output file behind such a link is refused too.
+    assert!(replace(&sub.join("new.yaml"), "x", Expect::Anything).is_err());
+    assert!(!outside_dir.join("new.yaml").exists());
+    // A link to a directory below its own is followed.
+    fs::create_dir_all(d.join("real")).unwrap();
+    fs::write(d.join("real").join("m.yaml"), "old").unwrap();
+    std::os::unix::fs::symlink("real", d.join("near")).unwrap();
+    replace(
+        &d.join("near").join("m.yaml"),
+        "new",
+        Expect::Unchanged("old"),
+    )
+    .unwrap();
+    assert_eq!(
+        fs::read_to_string(d.join("real").join("m.yaml")).unwrap(),
+        "new"
+    );
+    assert!(leftovers(&d.join("real")).is_empty());
+}
+
 /// A user's edit saved after the read is kept, and said.
 #[test]
 fn a_concurrent_edit_is_never_overwritten() {
