@@ -13,7 +13,7 @@ fn rule_fixtures_find_exactly_what_they_mark() {
             "DRA-V100", "DRA-V101", "DRA-V102", "DRA-V103", "DRA-V104", "DRA-V105", "DRA-V151",
             "DRA-V152", "DRA-V153", "DRA-V016", "DRA-V168", "DRA-X001", "DRA-X002", "DRA-H001",
             "DRA-H002", "DRA-H003", "DRA-H004", "DRA-H005", "DRA-H006", "DRA-H007", "DRA-H008",
-            "DRA-V171", "DRA-V172", "DRA-V173", "DRA-V193",
+            "DRA-V171", "DRA-V172", "DRA-V173", "DRA-V193", "DRA-C004",
         ],
     );
 }

@@ -31,6 +31,18 @@ pub fn unpublished(
         return None;
     }
     let singular = field.trim_end_matches('s');
+    // A qualified name where the domain goes (`device.attributes["d/n"].bool`):
+    // the map is indexed by domain, and the value is read as it is.
+    if let Some((d, n)) = domain.split_once('/') {
+        let missing = if published.contains(&(d, n)) {
+            ""
+        } else {
+            " (no device publishes it)"
+        };
+        return Some(format!(
+            "{domain:?} is a qualified name, not a domain: the {singular} is device.{field}[{d:?}].{n}{missing}"
+        ));
+    }
     // The name under another domain: the domain is what is wrong.
     if let Some((other, _)) = published.iter().find(|(_, n)| *n == key) {
         return Some(format!(
@@ -98,6 +110,16 @@ mod tests {
         assert_eq!(
             f("gpu.exmple.com", "zzz").as_deref(),
             Some("No device publishes attributes under \"gpu.exmple.com\": did you mean \"gpu.example.com\"?")
+        );
+        // The attribute's qualified name as the domain, its value as `.bool`
+        // (intel-resource-drivers-for-kubernetes pod-inline-gpu-dranet.yaml).
+        assert_eq!(
+            f("numa.example.com/node", "bool").as_deref(),
+            Some("\"numa.example.com/node\" is a qualified name, not a domain: the attribute is device.attributes[\"numa.example.com\"].node")
+        );
+        assert_eq!(
+            f("gpu.example.com/uuid", "string").as_deref(),
+            Some("\"gpu.example.com/uuid\" is a qualified name, not a domain: the attribute is device.attributes[\"gpu.example.com\"].uuid (no device publishes it)")
         );
         let none = BTreeSet::new();
         assert_eq!(

@@ -139,6 +139,25 @@ impl Program {
         out
     }
 
+    /// Every domain the expression indexes `device.attributes` or
+    /// `device.capacity` with a literal (`device.attributes["d"]`), read,
+    /// tested or used whole, once each, in order.
+    pub fn indexed_domains(&self) -> Vec<(&'static str, String)> {
+        fn visit(e: &IdedExpr, out: &mut Vec<(&'static str, String)>) {
+            if let Some(d) = domain_of(e) {
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+            for child in super::children(e) {
+                visit(child, out);
+            }
+        }
+        let mut out = Vec::new();
+        visit(&self.expr, &mut out);
+        out
+    }
+
     /// Every attribute the expression can read, as qualified names
     /// (`domain/name`), or `None` when it uses the device in a way that
     /// could read any attribute (`device.attributes` or a domain's map as a

@@ -20,6 +20,7 @@ pub static RULES: &[&Rule] = &[
     &rules::c001_unguarded_attribute::RULE,
     &rules::c002_class_domain_mismatch::RULE,
     &rules::c003_selector_against_inventory::RULE,
+    &rules::c004_qualified_name_as_domain::RULE,
     &rules::d001_dropped_field::RULE,
     &rules::e001_invalid_yaml::RULE,
     &rules::e002_input_over_limit::RULE,

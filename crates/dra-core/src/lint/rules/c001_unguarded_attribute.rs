@@ -17,7 +17,13 @@ fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
         }
         let compiled = cx.compile(expr);
         let Ok(p) = &*compiled else { continue };
-        for l in p.lookups().into_iter().filter(|l| !l.guarded) {
+        // A domain holding "/" is DRA-C004's finding: a guard there is always
+        // false, so C001's advice would mislead.
+        for l in p
+            .lookups()
+            .into_iter()
+            .filter(|l| !l.guarded && !l.domain.contains('/'))
+        {
             let what = if l.map == "attributes" {
                 "attribute"
             } else {

@@ -40,6 +40,7 @@ pub mod a002_api_version_not_served;
 pub mod c001_unguarded_attribute;
 pub mod c002_class_domain_mismatch;
 pub mod c003_selector_against_inventory;
+pub mod c004_qualified_name_as_domain;
 pub mod d001_dropped_field;
 pub mod e001_invalid_yaml;
 pub mod e002_input_over_limit;
