@@ -70,7 +70,7 @@ fn run(cli: cli::Cli) -> Result<kubectl_dra::Outcome, String> {
         cli::Command::Completion(args) => commands::completion::completion(args.shell),
         cli::Command::Man => commands::completion::man(),
         cli::Command::Server => commands::server::run(),
-        cli::Command::Complete { words } => commands::completion::complete(&words),
+        cli::Command::Complete { words } => commands::complete::complete(&words),
         cli::Command::Explain(args) => match &args.what {
             cli::ExplainWhat::Claim(a) => commands::explain::run(a),
             cli::ExplainWhat::Pod(a) => commands::explain::run_pod(a),

@@ -180,3 +180,74 @@ fn kubectl_runs_explain_and_names_what_holds_the_pod() {
         assert!(out.contains(expected), "{pod}: {out}");
     }
 }
+
+/// Flag values complete as kubectl's own do: `-o` from the formats, a
+/// version from those modelled, `--feature-gates` gate by gate (`Name=`,
+/// no space, then `true`/`false`), `--select` and `rules` from the rule
+/// ids, `--context`/`--user` from the kubeconfig's names without running
+/// its exec plugin, and a flag whose values live in the cluster (`-n`)
+/// offers nothing rather than file names.
+#[test]
+fn flag_values_complete_without_touching_the_cluster() {
+    let Some(kubectl) = kubectl() else { return };
+    let dir = support::ScratchDir::new("completion-values");
+    let bin = plugin_dir(&dir);
+    let ran = dir.join("exec-plugin-ran");
+    let kubeconfig = dir.join("kubeconfig.yaml");
+    std::fs::write(
+        &kubeconfig,
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n- name: prod\n  context: {{cluster: c1, user: admin}}\n- name: staging\n  context: {{cluster: c1, user: admin}}\nclusters:\n- name: c1\n  cluster: {{server: \"https://127.0.0.1:1\"}}\nusers:\n- name: admin\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: /bin/sh\n      args: [\"-c\", \"touch {}\"]\n",
+            ran.display()
+        ),
+    )
+    .unwrap();
+    let kc = kubeconfig.to_string_lossy();
+    let lines = |words: &[&str]| -> Vec<String> {
+        complete(kubectl, &bin, &dir, words)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        lines(&["lint", "-o", "j"]),
+        ["json", "junit", ":4"],
+        "output formats"
+    );
+    assert_eq!(lines(&["lint", "--output=s"]), ["--output=sarif", ":4"]);
+    assert_eq!(
+        lines(&["lint", "--kubernetes-version", ""]),
+        ["1.34", "1.35", "1.36", "1.37", ":4"]
+    );
+    assert_eq!(
+        lines(&["lint", "--feature-gates", "DRAConsumable"]),
+        ["DRAConsumableCapacity=", ":6"]
+    );
+    assert_eq!(
+        lines(&[
+            "lint",
+            "--feature-gates",
+            "DRAPrioritizedList=true,DRAConsumableCapacity=f"
+        ]),
+        ["DRAPrioritizedList=true,DRAConsumableCapacity=false", ":4"]
+    );
+    assert!(lines(&["lint", "--select", "DRA-C00"]).contains(&"DRA-C004".to_owned()));
+    assert!(lines(&["rules", "DRA-H00"]).contains(&"DRA-H008".to_owned()));
+    assert_eq!(
+        lines(&["explain", "claim", "--kubeconfig", &kc, "--context", ""]),
+        ["prod", "staging", ":4"]
+    );
+    assert_eq!(
+        lines(&[
+            "explain",
+            "pod",
+            &format!("--kubeconfig={kc}"),
+            "--user",
+            ""
+        ]),
+        ["admin", ":4"]
+    );
+    assert_eq!(lines(&["explain", "claim", "-n", ""]), [":4"]);
+    assert_eq!(lines(&["explain", "claim", "-f", ""]), [":0"], "files");
+    assert!(!ran.exists(), "completion ran the kubeconfig's exec plugin");
+}

@@ -193,6 +193,41 @@ fn default_kubeconfig_paths() -> Vec<std::path::PathBuf> {
     }
 }
 
+/// The context, cluster and user names of the kubeconfig (`explicit`, else
+/// $KUBECONFIG's files merged, else ~/.kube/config), for completing
+/// `--context`, `--cluster` and `--user`: the files are read under the same
+/// bounds as `connect`, and nothing runs (no exec plugin) and nothing is
+/// sent. Unreadable files give no names.
+pub fn kubeconfig_names(explicit: Option<&std::path::Path>) -> KubeconfigNames {
+    let paths = match explicit {
+        Some(p) => vec![p.to_path_buf()],
+        None => default_kubeconfig_paths(),
+    };
+    let mut merged = Kubeconfig::default();
+    for p in &paths {
+        let read = check_config_file(p)
+            .ok()
+            .and_then(|()| Kubeconfig::read_from(p).ok())
+            .and_then(|kc| merged.clone().merge(kc).ok());
+        if let Some(kc) = read {
+            merged = kc;
+        }
+    }
+    KubeconfigNames {
+        contexts: merged.contexts.into_iter().map(|c| c.name).collect(),
+        clusters: merged.clusters.into_iter().map(|c| c.name).collect(),
+        users: merged.auth_infos.into_iter().map(|u| u.name).collect(),
+    }
+}
+
+/// What [`kubeconfig_names`] finds.
+#[derive(Debug, Default)]
+pub struct KubeconfigNames {
+    pub contexts: Vec<String>,
+    pub clusters: Vec<String>,
+    pub users: Vec<String>,
+}
+
 /// A kubeconfig must be a regular file of bounded size: a FIFO or /dev/zero
 /// would block or never end.
 fn check_config_file(path: &std::path::Path) -> Result<(), ClusterError> {

@@ -1,6 +1,7 @@
 //! One module per subcommand: glue between flags, files and the engine.
 pub mod capacity;
 mod capacity_pod;
+pub mod complete;
 pub mod completion;
 pub mod config;
 pub mod convert;
