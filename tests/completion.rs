@@ -135,7 +135,9 @@ fn kubectl_runs_the_plugin_and_lint_words_a_syntax_error_as_the_apiserver() {
 /// that verdict first, one whose claim does not exist gets the scheduler's
 /// words for it, and one whose extended resource a node's device plugin
 /// serves fits there (the scheduler leaves it out of that node's claim),
-/// each as the exit code says (1: pending, 0: it fits).
+/// and nodes ruled out by anti-affinity, topology spread and host ports
+/// are named in the scheduler's words, each as the exit code says (1:
+/// pending, 0: it fits).
 #[test]
 fn kubectl_runs_explain_and_names_what_holds_the_pod() {
     let Some(kubectl) = kubectl() else { return };
@@ -143,6 +145,9 @@ fn kubectl_runs_explain_and_names_what_holds_the_pod() {
     let bin = plugin_dir(&dir);
     let prefilter = support::root().join("testdata/fixtures/explain-prefilter.yaml");
     let mixed = support::root().join("testdata/fixtures/explain-extended-mixed.yaml");
+    let anti = support::root().join("testdata/fixtures/explain-pod-anti-affinity.yaml");
+    let spread = support::root().join("testdata/fixtures/explain-topology-spread.yaml");
+    let ports = support::root().join("testdata/fixtures/explain-node-ports.yaml");
     for (pod, fixture, code, expected) in [
         (
             "default/gated",
@@ -161,6 +166,24 @@ fn kubectl_runs_explain_and_names_what_holds_the_pod() {
             &mixed,
             0,
             "  example.com/gpu: served by the node's device plugin (status.allocatable), so the scheduler leaves it out of the extended-resource claim here",
+        ),
+        (
+            "ml/worker-2",
+            &anti,
+            1,
+            "The claims would fit on n1 (and on 1 more such node), where the pod cannot run: node(s) didn't match pod anti-affinity rules.",
+        ),
+        (
+            "ml/infer-2",
+            &spread,
+            1,
+            "2 nodes  the pod cannot run there: node(s) didn't match pod topology spread constraints  (e.g. n1)",
+        ),
+        (
+            "ml/infer-2",
+            &ports,
+            0,
+            "1 node   the pod cannot run there: node(s) didn't have free ports for the requested pod ports  (e.g. n1)",
         ),
     ] {
         let fixture = fixture.to_string_lossy();
