@@ -3082,3 +3082,50 @@ fn in_order_binds_the_placed_pod() {
         .collect();
     assert_eq!(placed, ["n1", "n2"], "{json}");
 }
+
+/// Selectors that keep every device of a group of nodes out are named as
+/// the defect under their cause: the selector and the term that is false on
+/// every device, what the devices hold where it reads, and a likely fix
+/// only when the value exists nowhere (dra_core::selector_miss).
+#[test]
+fn selectors_that_match_no_device_name_what_the_devices_hold() {
+    let fixture = "testdata/fixtures/explain-selector-miss.yaml";
+    for (claim, cause, miss) in [
+        (
+            "ml/train",
+            "  2 nodes  request \"gpu\": fewer than 2 devices pass the request selectors  (e.g. n1)",
+            "    the request's selector #0: device.attributes[\"gpu.example.com\"].model == \"h100\" is false on all 4 devices of its class on these nodes; device.attributes[\"gpu.example.com\"].model is \"a100\" on 4 devices (it holds on 2 devices of other nodes)",
+        ),
+        (
+            "ml/typo",
+            "  3 nodes  request \"gpu\": no device passes the request selectors  (e.g. n1)",
+            "    the request's selector #0: device.attributes[\"gpu.example.com\"].model == \"H100\" is false on all 6 devices of its class on these nodes; device.attributes[\"gpu.example.com\"].model is \"a100\" on 4 devices, \"h100\" on 2 devices: did you mean \"h100\"?",
+        ),
+        (
+            "ml/wrong-class",
+            "  3 nodes  request \"gpu\": no device of its class on the node (none of the node's 2 devices passes the class selectors)  (e.g. n1)",
+            "    class gpu-typo, selector #0: device.driver == \"gpu.exmaple.com\" is false on all 6 devices in the inventory; device.driver is \"gpu.example.com\" on 6 devices: did you mean \"gpu.example.com\"?",
+        ),
+    ] {
+        let (text, code) = out(&["explain", "claim", claim, "-f", fixture]);
+        assert_eq!(code, 1, "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], cause, "{text}");
+        assert_eq!(lines[2], miss, "{text}");
+    }
+    let (v, _) = json_out(&["explain", "claim", "ml/typo", "-f", fixture]);
+    let m = &v["verdict"]["causes"][0]["selectorMiss"];
+    assert_eq!(m["class"], serde_json::Value::Null, "{m}");
+    assert_eq!(m["index"], 0);
+    assert_eq!(m["devices"], 6);
+    assert_eq!(m["holdsElsewhere"], 0);
+    assert_eq!(
+        m["comparison"]["held"],
+        serde_json::json!([{"value": "\"a100\"", "devices": 4}, {"value": "\"h100\"", "devices": 2}])
+    );
+    assert_eq!(m["comparison"]["likely"], "\"h100\"");
+    let (v, _) = json_out(&["explain", "claim", "ml/train", "-f", fixture]);
+    let m = &v["verdict"]["causes"][0]["selectorMiss"];
+    assert_eq!(m["holdsElsewhere"], 2, "{m}");
+    assert_eq!(m["comparison"]["likely"], serde_json::Value::Null, "{m}");
+}

@@ -22,10 +22,27 @@ pub struct InventoryDevice {
 /// DRAListTypeAttributes is on (list attributes are readable).
 pub fn devices(objects: &[Object], list_types: bool) -> Vec<InventoryDevice> {
     let mut out = Vec::new();
+    for_each_device(objects, list_types, |_| true, |d| out.push(d));
+    out
+}
+
+/// As [`devices`], one at a time and none kept: `wanted` is asked with the
+/// device's node label (its node, or how its slice selects nodes) before
+/// the device's CEL view is built.
+pub fn for_each_device(
+    objects: &[Object],
+    list_types: bool,
+    mut wanted: impl FnMut(&str) -> bool,
+    mut each: impl FnMut(InventoryDevice),
+) {
     for slice in Inventory::decode(objects).slices {
         for d in slice.devices() {
-            out.push(InventoryDevice {
-                node: slice.selection_of(d).label().unwrap_or_default(),
+            let node = slice.selection_of(d).label().unwrap_or_default();
+            if !wanted(&node) {
+                continue;
+            }
+            each(InventoryDevice {
+                node,
                 driver: slice.driver.to_owned(),
                 pool: slice.pool.name.to_owned(),
                 name: d.name.to_owned(),
@@ -33,7 +50,6 @@ pub fn devices(objects: &[Object], list_types: bool) -> Vec<InventoryDevice> {
             });
         }
     }
-    out
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -55,6 +55,7 @@ pub mod rbac;
 pub mod reduce;
 pub mod scheduling;
 pub mod schema;
+pub mod selector_miss;
 pub mod served;
 pub mod share;
 pub mod slices;

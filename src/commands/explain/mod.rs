@@ -5,6 +5,7 @@
 mod add_nodes;
 mod extended_nodes;
 mod pods;
+mod selector_misses;
 mod shapes;
 mod summary;
 mod text;
@@ -621,6 +622,7 @@ fn unbacked_report(
             reason: format!("Insufficient {r}: no DeviceClass backs it (spec.extendedResourceName) and no node advertises it"),
             nodes: nodes.iter().map(|n| (*n).to_owned()).collect(),
             facts: Some(json!({"resource": r, "advertisedBy": []})),
+            selector_miss: None,
         });
     }
     let list = missing
@@ -1008,6 +1010,7 @@ fn report(
             .map(|((node, why), _)| (node.clone(), why.clone()))
             .collect();
         summary.stranded = stranded_devices(&summary, objects, claims, gates);
+        selector_misses::attach(&mut summary, objects, claims, gates);
     }
     // The closest nodes first: their detail is shown, and advised.
     let mut order: Vec<usize> = (0..per_node.len()).collect();

@@ -23,6 +23,7 @@ mod plan;
 mod qualify;
 pub mod semver;
 mod strings_format;
+pub mod terms;
 pub mod time;
 pub mod types;
 pub mod url;

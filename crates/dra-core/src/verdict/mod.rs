@@ -83,6 +83,9 @@ pub struct Cause {
     /// request's funnel counts, holders, taints and their sources, claims
     /// being deleted, counter and capacity shortfalls (issue 31, class 7).
     pub facts: Option<Value>,
+    /// When selectors keep every device of these nodes out: the selector
+    /// term that does, and what the devices hold there instead.
+    pub selector_miss: Option<crate::selector_miss::SelectorMiss>,
 }
 
 /// The error that aborts the attempt: the first node it happens on.
@@ -352,6 +355,7 @@ impl Verdict {
                         reason: b.text,
                         nodes: vec![node.to_owned()],
                         facts,
+                        selector_miss: None,
                     });
                 }
             }
@@ -518,6 +522,9 @@ impl Verdict {
                 });
                 if let Some(f) = &c.facts {
                     v["facts"] = f.clone();
+                }
+                if let Some(m) = &c.selector_miss {
+                    v["selectorMiss"] = json!(m);
                 }
                 v
             }).collect::<Vec<_>>(),

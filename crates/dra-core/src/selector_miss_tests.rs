@@ -1,0 +1,108 @@
+use super::*;
+use crate::gates::{FeatureGates, Version};
+use crate::inventory::devices;
+use crate::sources::{load_objects, SourceFile};
+use crate::yaml::Limits;
+
+const SLICE: &str = r#"
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: n1
+  pool: {name: p, resourceSliceCount: 1}
+  devices:
+  - {name: g0, attributes: {model: {string: h100}}}
+  - {name: g1, attributes: {model: {string: h100}}}
+  - {name: g2, attributes: {model: {string: a100}}}
+  - {name: g3}
+"#;
+
+fn run(class: &[&str], request: &[&str]) -> Option<SelectorMiss> {
+    let files = [SourceFile {
+        name: "t.yaml".into(),
+        text: SLICE.into(),
+    }];
+    let (objects, _) = load_objects(&files, Limits::default());
+    let inv = devices(&objects, true);
+    let env = Env::new(&FeatureGates::defaults(Version::LATEST));
+    let class: Vec<String> = class.iter().map(|s| s.to_string()).collect();
+    let request: Vec<String> = request.iter().map(|s| s.to_string()).collect();
+    let stream = |f: &mut dyn FnMut(&InventoryDevice, bool)| inv.iter().for_each(|d| f(d, true));
+    diagnose(Some(("gpu", &class)), &request, &stream, &env)
+}
+
+#[test]
+fn a_value_in_the_wrong_case_is_named_with_what_the_devices_hold() {
+    let m = run(
+        &[r#"device.driver == "gpu.example.com""#],
+        &[r#"has(device.attributes["gpu.example.com"].model) && device.attributes["gpu.example.com"].model == "H100""#],
+    )
+    .unwrap();
+    assert_eq!(m.class, None);
+    assert_eq!(m.index, 0);
+    assert_eq!(
+        m.term,
+        r#"device.attributes["gpu.example.com"].model == "H100""#
+    );
+    assert_eq!(m.devices, 4);
+    let c = m.comparison.unwrap();
+    assert_eq!(c.read, r#"device.attributes["gpu.example.com"].model"#);
+    assert_eq!(c.constant, r#""H100""#);
+    assert_eq!(
+        c.held,
+        [
+            Held {
+                value: r#""h100""#.into(),
+                devices: 2
+            },
+            Held {
+                value: r#""a100""#.into(),
+                devices: 1
+            }
+        ]
+    );
+    assert_eq!(c.without, 1);
+    assert_eq!(c.likely.as_deref(), Some(r#""h100""#));
+}
+
+#[test]
+fn a_class_selector_for_a_misspelt_driver_is_the_miss() {
+    let m = run(&[r#"device.driver == "gpu.exmaple.com""#], &[]).unwrap();
+    assert_eq!(m.class.as_deref(), Some("gpu"));
+    let c = m.comparison.unwrap();
+    assert_eq!(
+        c.held,
+        [Held {
+            value: r#""gpu.example.com""#.into(),
+            devices: 4
+        }]
+    );
+    assert_eq!(c.likely.as_deref(), Some(r#""gpu.example.com""#));
+}
+
+#[test]
+fn terms_that_fail_only_together_leave_the_whole_selector() {
+    // Each term holds on some device; together on none.
+    let m = run(
+        &[],
+        &[r#"device.attributes["gpu.example.com"].?model.orValue("") == "a100" && device.attributes["gpu.example.com"].?model.orValue("") == "h100""#],
+    )
+    .unwrap();
+    assert!(m.term.contains("&&"), "{}", m.term);
+    assert_eq!(m.comparison, None);
+}
+
+#[test]
+fn no_miss_when_a_device_passes_or_a_selector_raises() {
+    assert_eq!(run(&[r#"device.driver == "gpu.example.com""#], &[]), None);
+    // g3 has no model: the unguarded read raises, which explain tells as the error.
+    assert_eq!(
+        run(
+            &[],
+            &[r#"device.attributes["gpu.example.com"].model == "v100""#]
+        ),
+        None
+    );
+}
