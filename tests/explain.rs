@@ -3128,4 +3128,14 @@ fn selectors_that_match_no_device_name_what_the_devices_hold() {
     let m = &v["verdict"]["causes"][0]["selectorMiss"];
     assert_eq!(m["holdsElsewhere"], 2, "{m}");
     assert_eq!(m["comparison"]["likely"], serde_json::Value::Null, "{m}");
+    // `explain pods` says it under the group's cause.
+    let mut text = std::fs::read_to_string(fixture).unwrap();
+    text.push_str("---\napiVersion: v1\nkind: Pod\nmetadata: {name: trainer, namespace: ml}\nspec:\n  containers: [{name: main, image: x}]\n  resourceClaims:\n  - {name: gpu, resourceClaimName: typo}\n");
+    let (_dir, file) = fixture_file(&text);
+    let (pods, code) = out(&["explain", "pods", "-A", "-f", &file]);
+    assert_eq!(code, 1, "{pods}");
+    assert!(
+        pods.contains("    1 pod   requestSelectors: request \"gpu\": no device passes the request selectors\n            the request's selector #0: device.attributes[\"gpu.example.com\"].model == \"H100\" is false on all 6 devices"),
+        "{pods}"
+    );
 }

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cel::terms::{terms, Comparison};
 use crate::cel::{Env, Program};
@@ -16,7 +16,7 @@ use crate::inventory::InventoryDevice;
 
 /// The selector term that keeps every device out, and what the devices
 /// hold where it looks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SelectorMiss {
     /// The DeviceClass whose selector it is; `None`: the request's own.
@@ -36,11 +36,11 @@ pub struct SelectorMiss {
     pub comparison: Option<Compared>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Compared {
     pub read: String,
-    pub op: &'static str,
+    pub op: String,
     pub constant: String,
     /// What the devices hold at `read` (CEL's notation), most devices
     /// first, at most [`SHOWN`].
@@ -54,7 +54,7 @@ pub struct Compared {
     pub likely: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Held {
     pub value: String,
     pub devices: usize,
@@ -229,7 +229,7 @@ impl Tally {
         held.truncate(SHOWN);
         Compared {
             read: c.read.clone(),
-            op: c.op,
+            op: c.op.to_owned(),
             constant: c.constant.clone(),
             held,
             other_values,

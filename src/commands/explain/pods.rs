@@ -562,12 +562,30 @@ fn root_cause(
         let error = v["fatalError"]["error"].as_str().unwrap_or_default();
         return (format!("error.{kind}"), error.to_owned(), None, false);
     }
-    // The cause on the closest node: where the pod could run but for it.
+    // The cause on the closest node: where the pod could run but for it,
+    // with the selector that keeps its devices out when that is the cause.
     if let (Some(kind), Some(reason)) = (
         v["closest"]["kind"].as_str(),
         v["closest"]["reason"].as_str(),
     ) {
-        return (kind.to_owned(), reason.to_owned(), closest, false);
+        let miss = v["causes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["kind"] == kind)
+            .find_map(|c| {
+                let m: dra_core::selector_miss::SelectorMiss =
+                    serde_json::from_value(c["selectorMiss"].clone()).ok()?;
+                Some(super::summary::selector_miss_text(
+                    &m,
+                    c["kind"] == "noClassDevices",
+                ))
+            });
+        let reason = match miss {
+            Some(m) => format!("{reason}\n{m}"),
+            None => reason.to_owned(),
+        };
+        return (kind.to_owned(), reason, closest, false);
     }
     match v["causes"].get(0) {
         Some(c) => (

@@ -377,7 +377,7 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
         if let Some(m) = &c.selector_miss {
             out.push_str(&format!(
                 "    {}\n",
-                one_line(&selector_miss_text(m, c.kind))
+                one_line(&selector_miss_text(m, c.kind == CauseKind::NoClassDevices))
             ));
         }
     }
@@ -469,10 +469,14 @@ fn wrap(line: &str, width: usize) -> Vec<String> {
 }
 
 /// The selector term that keeps every device out, and what the devices
-/// hold where it looks.
-fn selector_miss_text(m: &dra_core::selector_miss::SelectorMiss, kind: CauseKind) -> String {
+/// hold where it looks. `in_inventory`: the devices are the whole
+/// inventory's (a class no device passes), not those of the cause's nodes.
+pub(super) fn selector_miss_text(
+    m: &dra_core::selector_miss::SelectorMiss,
+    in_inventory: bool,
+) -> String {
     let (whose, scope) = match &m.class {
-        Some(class) if kind == CauseKind::NoClassDevices => (
+        Some(class) if in_inventory => (
             format!("class {class}, selector #{}", m.index),
             "in the inventory".to_owned(),
         ),
