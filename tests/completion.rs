@@ -274,3 +274,51 @@ fn flag_values_complete_without_touching_the_cluster() {
     assert_eq!(lines(&["explain", "claim", "-f", ""]), [":0"], "files");
     assert!(!ran.exists(), "completion ran the kubeconfig's exec plugin");
 }
+
+/// Positionals: `capacity` KINDs, and the claims, templates and pods of
+/// the files given with `-f` (never the cluster's), a name already given
+/// not offered again; a command that takes paths lets the shell complete
+/// files, one that takes an expression offers nothing.
+#[test]
+fn object_names_complete_from_the_files_given() {
+    let Some(kubectl) = kubectl() else { return };
+    let dir = support::ScratchDir::new("completion-names");
+    let bin = plugin_dir(&dir);
+    let fixture = support::root().join("testdata/fixtures/explain-selector-miss.yaml");
+    let mut text = std::fs::read_to_string(fixture).unwrap();
+    text.push_str("---\napiVersion: v1\nkind: Pod\nmetadata: {name: trainer, namespace: ml}\nspec:\n  containers: [{name: main, image: x}]\n  resourceClaims:\n  - {name: gpu, resourceClaimName: typo}\n");
+    std::fs::write(dir.join("cluster.yaml"), text).unwrap();
+    let lines = |words: &[&str]| -> Vec<String> {
+        complete(kubectl, &bin, &dir, words)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        lines(&["explain", "claim", "-f", "cluster.yaml", "ml/t"]),
+        ["ml/train", "ml/typo", ":4"]
+    );
+    assert_eq!(
+        lines(&[
+            "explain",
+            "claim",
+            "ml/train",
+            "--filename=cluster.yaml",
+            "ml/"
+        ]),
+        ["ml/typo", "ml/wrong-class", ":4"]
+    );
+    assert_eq!(
+        lines(&["explain", "pod", "-f", "cluster.yaml", ""]),
+        ["ml/trainer", ":4"]
+    );
+    assert_eq!(lines(&["capacity", "t"]), ["template", ":4"]);
+    assert_eq!(
+        lines(&["capacity", "pod", "-f", "cluster.yaml", ""]),
+        ["ml/trainer", ":4"]
+    );
+    // Without -f the names are the cluster's, which completion never asks.
+    assert_eq!(lines(&["explain", "claim", ""]), [":4"]);
+    assert_eq!(lines(&["lint", ""]), [":0"]);
+    assert_eq!(lines(&["match", ""]), [":4"]);
+}

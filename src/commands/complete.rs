@@ -40,6 +40,10 @@ struct Line<'c> {
     pending: Option<&'c Arg>,
     /// `--kubeconfig PATH` when given.
     kubeconfig: Option<String>,
+    /// The files of `-f`, whose objects name what the positionals take.
+    files: Vec<String>,
+    /// The command's positional words so far.
+    positionals: Vec<String>,
 }
 
 impl<'c> Line<'c> {
@@ -48,12 +52,12 @@ impl<'c> Line<'c> {
             command: root,
             pending: None,
             kubeconfig: None,
+            files: Vec::new(),
+            positionals: Vec::new(),
         };
         for w in words {
             if let Some(arg) = line.pending.take() {
-                if arg.get_long() == Some("kubeconfig") {
-                    line.kubeconfig = Some(w.clone());
-                }
+                line.value(arg, w);
                 continue;
             }
             if w.starts_with('-') {
@@ -65,23 +69,31 @@ impl<'c> Line<'c> {
                     continue;
                 };
                 match value {
-                    Some(v) if arg.get_long() == Some("kubeconfig") => {
-                        line.kubeconfig = Some(v.to_owned());
-                    }
+                    Some(v) => line.value(arg, v),
                     None if takes_value(arg)
                         && arg.get_num_args().is_none_or(|n| n.min_values() > 0) =>
                     {
                         line.pending = Some(arg);
                     }
-                    _ => {}
+                    None => {}
                 }
                 continue;
             }
-            if let Some(sub) = line.command.find_subcommand(w) {
-                line.command = sub;
+            match line.command.find_subcommand(w) {
+                Some(sub) if line.positionals.is_empty() => line.command = sub,
+                _ => line.positionals.push(w.clone()),
             }
         }
         line
+    }
+
+    /// A flag's value: the ones later candidates depend on are kept.
+    fn value(&mut self, arg: &Arg, value: &str) {
+        match arg.get_long() {
+            Some("kubeconfig") => self.kubeconfig = Some(value.to_owned()),
+            Some("filename") => self.files.push(value.to_owned()),
+            _ => {}
+        }
     }
 }
 
@@ -139,11 +151,49 @@ fn candidates(line: &Line<'_>, last: &str) -> (Vec<String>, u8) {
     if !subs.is_empty() {
         return (subs, NO_FILES);
     }
-    if line.command.get_name() == "rules" {
-        return (rule_ids(last, ""), NO_FILES);
+    positional(line, last)
+}
+
+/// Candidates for the next positional argument of the command.
+fn positional(line: &Line<'_>, typed: &str) -> (Vec<String>, u8) {
+    let index = line.positionals.len();
+    let Some(arg) = line.command.get_positionals().nth(index).or_else(|| {
+        // A positional that takes many values (`explain claim A B`).
+        line.command
+            .get_positionals()
+            .last()
+            .filter(|a| a.get_num_args().is_some_and(|n| n.max_values() > 1))
+    }) else {
+        return (Vec::new(), NO_FILES);
+    };
+    let possible: Vec<String> = arg
+        .get_possible_values()
+        .into_iter()
+        .filter(|v| !v.is_hide_set() && v.get_name().starts_with(typed))
+        .map(|v| v.get_name().to_owned())
+        .collect();
+    if !possible.is_empty() {
+        return (possible, NO_FILES);
     }
-    // The arguments of lint, match and explain are paths.
-    (Vec::new(), FILES)
+    let kind = match (line.command.get_name(), arg.get_id().as_str()) {
+        ("rules", _) => return (rule_ids(typed, ""), NO_FILES),
+        ("claim", "claims") => "ResourceClaim",
+        ("pod", "pod") => "Pod",
+        ("capacity", "name") => match line.positionals.first().map(String::as_str) {
+            Some("claim") => "ResourceClaim",
+            Some("template") => "ResourceClaimTemplate",
+            Some("pod") => "Pod",
+            Some("workload") => return (Vec::new(), FILES),
+            _ => return (Vec::new(), NO_FILES),
+        },
+        _ if is_path(arg) => return (Vec::new(), FILES),
+        // An expression, or a name only the cluster knows: nothing to offer.
+        _ => return (Vec::new(), NO_FILES),
+    };
+    let mut names = super::complete_names::names(&line.files, kind, typed);
+    // `explain claim A B`: A is not offered again.
+    names.retain(|n| !line.positionals.contains(n));
+    (names, NO_FILES)
 }
 
 /// Candidates for the value of `arg` that begin with `typed`, each written

@@ -2,6 +2,7 @@
 pub mod capacity;
 mod capacity_pod;
 pub mod complete;
+mod complete_names;
 pub mod completion;
 pub mod config;
 pub mod convert;
