@@ -306,7 +306,7 @@ fn object_names_complete_from_the_files_given() {
             "--filename=cluster.yaml",
             "ml/"
         ]),
-        ["ml/typo", "ml/wrong-class", ":4"]
+        ["ml/alt", "ml/typo", "ml/wrong-class", ":4"]
     );
     assert_eq!(
         lines(&["explain", "pod", "-f", "cluster.yaml", ""]),

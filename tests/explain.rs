@@ -3102,6 +3102,11 @@ fn selectors_that_match_no_device_name_what_the_devices_hold() {
             "    the request's selector #0: device.attributes[\"gpu.example.com\"].model == \"H100\" is false on all 6 devices of its class on these nodes; device.attributes[\"gpu.example.com\"].model is \"a100\" on 4 devices, \"h100\" on 2 devices: did you mean \"h100\"?",
         ),
         (
+            "ml/alt",
+            "  3 nodes  request \"gpu\": none of its 2 alternatives fits: request \"gpu/big\": no device passes the request selectors; request \"gpu/small\" needs 3 devices, only 2 are on the node  (e.g. n1)",
+            "    alternative gpu/big, its selector #0: device.attributes[\"gpu.example.com\"].model == \"B200\" is false on all 6 devices of its class on these nodes; device.attributes[\"gpu.example.com\"].model is \"a100\" on 4 devices, \"h100\" on 2 devices",
+        ),
+        (
             "ml/wrong-class",
             "  3 nodes  request \"gpu\": no device of its class on the node (none of the node's 2 devices passes the class selectors)  (e.g. n1)",
             "    class gpu-typo, selector #0: device.driver == \"gpu.exmaple.com\" is false on all 6 devices in the inventory; device.driver is \"gpu.example.com\" on 6 devices: did you mean \"gpu.example.com\"?",

@@ -19,6 +19,10 @@ use crate::inventory::InventoryDevice;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SelectorMiss {
+    /// For a `firstAvailable` request none of whose alternatives fits: the
+    /// alternative (`request/sub`) this is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<String>,
     /// The DeviceClass whose selector it is; `None`: the request's own.
     pub class: Option<String>,
     /// The selector's index in its list.
@@ -178,6 +182,7 @@ pub fn diagnose(
         }
     }
     Some(SelectorMiss {
+        alternative: None,
         class: of_class.then(|| class.map(|(n, _)| n.to_owned())).flatten(),
         index,
         term,

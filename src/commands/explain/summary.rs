@@ -495,6 +495,11 @@ pub(super) fn selector_miss_text(
     } else {
         format!("all {}", devices(m.devices))
     };
+    let whose = match (&m.alternative, &m.class) {
+        (Some(a), None) => format!("alternative {a}, its selector #{}", m.index),
+        (Some(a), Some(_)) => format!("alternative {a}: {whose}"),
+        (None, _) => whose,
+    };
     let mut text = format!("{whose}: {} is false on {all} {scope}", m.term);
     if let Some(c) = &m.comparison {
         let mut parts: Vec<String> = c
