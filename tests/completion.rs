@@ -58,6 +58,14 @@ fn complete(kubectl: &Path, bin: &Path, cwd: &Path, words: &[&str]) -> String {
     String::from_utf8_lossy(&kubectl_with_plugin(kubectl, bin, cwd, &args).stdout).into_owned()
 }
 
+/// The answer's lines: the candidates, then `:DIRECTIVE`.
+fn candidates(kubectl: &Path, bin: &Path, cwd: &Path, words: &[&str]) -> Vec<String> {
+    complete(kubectl, bin, cwd, words)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
 #[test]
 fn tab_completes_and_never_runs_the_command() {
     let Some(kubectl) = kubectl() else { return };
@@ -226,12 +234,7 @@ fn flag_values_complete_without_touching_the_cluster() {
     )
     .unwrap();
     let kc = kubeconfig.to_string_lossy();
-    let lines = |words: &[&str]| -> Vec<String> {
-        complete(kubectl, &bin, &dir, words)
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    };
+    let lines = |words: &[&str]| candidates(kubectl, &bin, &dir, words);
     assert_eq!(
         lines(&["lint", "-o", "j"]),
         ["json", "junit", ":4"],
@@ -288,12 +291,7 @@ fn object_names_complete_from_the_files_given() {
     let mut text = std::fs::read_to_string(fixture).unwrap();
     text.push_str("---\napiVersion: v1\nkind: Pod\nmetadata: {name: trainer, namespace: ml}\nspec:\n  containers: [{name: main, image: x}]\n  resourceClaims:\n  - {name: gpu, resourceClaimName: typo}\n");
     std::fs::write(dir.join("cluster.yaml"), text).unwrap();
-    let lines = |words: &[&str]| -> Vec<String> {
-        complete(kubectl, &bin, &dir, words)
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    };
+    let lines = |words: &[&str]| candidates(kubectl, &bin, &dir, words);
     assert_eq!(
         lines(&["explain", "claim", "-f", "cluster.yaml", "ml/t"]),
         ["ml/train", "ml/typo", ":4"]

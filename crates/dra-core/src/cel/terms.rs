@@ -103,32 +103,13 @@ fn collect_and_tokens(e: &IdedExpr, info: &SourceInfo, out: &mut Vec<(u32, u32)>
 /// Brackets and parentheses close what they open, outside string literals.
 fn balanced(text: &str) -> bool {
     let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for ch in text.chars() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if ch == '\\' {
-                escaped = true;
-            } else if ch == q {
-                quote = None;
-            }
-            continue;
-        }
-        match ch {
-            '"' | '\'' => quote = Some(ch),
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth -= 1;
-                if depth < 0 {
-                    return false;
-                }
-            }
-            _ => {}
+    for open in super::parse::brackets(text) {
+        depth += if open { 1 } else { -1 };
+        if depth < 0 {
+            return false;
         }
     }
-    depth == 0 && quote.is_none()
+    depth == 0
 }
 
 fn reads_device(e: &IdedExpr) -> bool {

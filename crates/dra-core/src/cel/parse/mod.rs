@@ -137,9 +137,25 @@ pub(crate) const PARSER_STACK: usize = 256 << 20;
 /// the limit), ignoring brackets inside string literals.
 fn too_deep(expr: &str, limit: usize) -> bool {
     let mut depth = 0usize;
+    for open in brackets(expr) {
+        if open {
+            depth += 1;
+            if depth >= limit {
+                return true;
+            }
+        } else {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    false
+}
+
+/// The brackets (`(`, `[`, `{` and their closers) of an expression outside
+/// its string literals, in order: `true` for an opening one.
+pub(crate) fn brackets(text: &str) -> impl Iterator<Item = bool> + '_ {
     let mut quote: Option<char> = None;
     let mut escaped = false;
-    for c in expr.chars() {
+    text.chars().filter_map(move |c| {
         if let Some(q) = quote {
             if escaped {
                 escaped = false;
@@ -148,21 +164,18 @@ fn too_deep(expr: &str, limit: usize) -> bool {
             } else if c == q {
                 quote = None;
             }
-            continue;
+            return None;
         }
         match c {
-            '"' | '\'' => quote = Some(c),
-            '(' | '[' | '{' => {
-                depth += 1;
-                if depth >= limit {
-                    return true;
-                }
+            '"' | '\'' => {
+                quote = Some(c);
+                None
             }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            _ => {}
+            '(' | '[' | '{' => Some(true),
+            ')' | ']' | '}' => Some(false),
+            _ => None,
         }
-    }
-    false
+    })
 }
 
 type Parsed = (cel::common::ast::IdedExpr, cel::common::ast::SourceInfo);
