@@ -326,3 +326,26 @@ fn an_unknown_container_claim_lists_the_pod_claims_that_have_names() {
         ["\"nope\": must be one of the names in pod.spec.resourceClaims: GPU, nic"]
     );
 }
+
+/// DRA-C003 names the selector term no device of the inventory passes and
+/// what the devices hold there; "h100" against "a100" is another model, so
+/// no fix is suggested (dra_core::selector_miss).
+#[test]
+fn a_selector_matching_nothing_names_what_the_devices_hold() {
+    let o = support::run(&[
+        "lint",
+        "-o",
+        "json",
+        "testdata/witnesses/c003.yaml",
+        "--inventory",
+        "testdata/witnesses/inventory/slices.yaml",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["rule"], "DRA-C003", "{v}");
+    assert_eq!(
+        d["notes"][0],
+        "the request's selector #0: device.attributes[\"gpu.example.com\"].model == \"h100\" is false on the one device of its class in the inventory; device.attributes[\"gpu.example.com\"].model is \"a100\" on 1 device",
+        "{v}"
+    );
+}

@@ -192,6 +192,75 @@ pub fn diagnose(
     })
 }
 
+/// Where the devices of a [`SelectorMiss`] are, for its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The nodes a cause is about.
+    Nodes,
+    /// The whole inventory.
+    Inventory,
+}
+
+impl SelectorMiss {
+    /// One line: the selector, the term false on every device, what the
+    /// devices hold where it reads, and the likely fix.
+    pub fn text(&self, scope: Scope) -> String {
+        let place = match scope {
+            Scope::Nodes => "on these nodes",
+            Scope::Inventory => "in the inventory",
+        };
+        let (whose, scope) = match (&self.alternative, &self.class) {
+            (None, Some(class)) => (
+                format!("class {class}, selector #{}", self.index),
+                place.to_owned(),
+            ),
+            (None, None) => (
+                format!("the request's selector #{}", self.index),
+                format!("of its class {place}"),
+            ),
+            (Some(a), Some(class)) => (
+                format!("alternative {a}: class {class}, selector #{}", self.index),
+                place.to_owned(),
+            ),
+            (Some(a), None) => (
+                format!("alternative {a}, its selector #{}", self.index),
+                format!("of its class {place}"),
+            ),
+        };
+        let devices = |n: usize| format!("{n} device{}", if n == 1 { "" } else { "s" });
+        let all = if self.devices == 1 {
+            "the one device".to_owned()
+        } else {
+            format!("all {}", devices(self.devices))
+        };
+        let mut text = format!("{whose}: {} is false on {all} {scope}", self.term);
+        if let Some(c) = &self.comparison {
+            let mut parts: Vec<String> = c
+                .held
+                .iter()
+                .map(|h| format!("{} on {}", h.value, devices(h.devices)))
+                .collect();
+            if c.other_values > 0 {
+                parts.push(format!("{} other values", c.other_values));
+            }
+            if c.without > 0 {
+                parts.push(format!("missing on {}", c.without));
+            }
+            text.push_str(&format!("; {} is {}", c.read, parts.join(", ")));
+            if let Some(l) = &c.likely {
+                text.push_str(&format!(": did you mean {l}?"));
+            }
+        }
+        if self.holds_elsewhere > 0 {
+            text.push_str(&format!(
+                " (it holds on {} of other nodes)",
+                devices(self.holds_elsewhere)
+            ));
+        }
+        text
+    }
+}
+
 /// What the devices hold at a term's read.
 #[derive(Clone, Default)]
 struct Tally {
@@ -244,13 +313,49 @@ impl Tally {
     }
 }
 
-/// A held value the constant was likely meant to be: the same but for
-/// case, else the closest by Jaro-Winkler (as `did you mean`).
+/// A held value the constant was likely meant to be: one typo away (a
+/// letter's case, two neighbours swapped, a character more or less). A
+/// changed character is no typo to suggest: `a100` and `h100`, `v5e` and
+/// `v5p` are different devices.
 fn likely(constant: &str, held: &[Held]) -> Option<String> {
-    if let Some(h) = held.iter().find(|h| h.value.eq_ignore_ascii_case(constant)) {
-        return Some(h.value.clone());
+    let unquoted = |s: &str| -> String {
+        let t = s.trim();
+        for q in ['"', '\''] {
+            if let Some(inner) = t.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+                return inner.to_owned();
+            }
+        }
+        t.to_owned()
+    };
+    let want = unquoted(constant);
+    held.iter()
+        .find(|h| one_typo(&want, &unquoted(&h.value)))
+        .map(|h| h.value.clone())
+}
+
+fn one_typo(a: &str, b: &str) -> bool {
+    if a == b {
+        return false;
     }
-    crate::suggest::did_you_mean(constant, held.iter().map(|h| h.value.as_str())).map(str::to_owned)
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    match a.len() as isize - b.len() as isize {
+        0 => {
+            let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+            matches!(diff[..], [i, j] if j == i + 1 && a[i] == b[j] && a[j] == b[i])
+        }
+        1 => dropped_one(&a, &b),
+        -1 => dropped_one(&b, &a),
+        _ => false,
+    }
+}
+
+/// `short` is `long` with one character left out.
+fn dropped_one(long: &[char], short: &[char]) -> bool {
+    let at = long.iter().zip(short).take_while(|(x, y)| x == y).count();
+    long[at + 1..] == short[at..]
 }
 
 #[cfg(test)]

@@ -106,3 +106,38 @@ fn no_miss_when_a_device_passes_or_a_selector_raises() {
         None
     );
 }
+
+#[test]
+fn a_likely_fix_is_one_typo_away_never_another_model() {
+    let held = |v: &[&str]| -> Vec<Held> {
+        v.iter()
+            .map(|v| Held {
+                value: format!("{v:?}"),
+                devices: 1,
+            })
+            .collect()
+    };
+    let l = |c: &str, v: &[&str]| likely(&format!("{c:?}"), &held(v));
+    assert_eq!(l("H100", &["h100"]).as_deref(), Some("\"h100\""));
+    assert_eq!(
+        l("gpu.exmaple.com", &["gpu.example.com"]).as_deref(),
+        Some("\"gpu.example.com\"")
+    );
+    assert_eq!(
+        l("gpu.example.co", &["gpu.example.com"]).as_deref(),
+        Some("\"gpu.example.com\"")
+    );
+    assert_eq!(
+        l("gpu.examplle.com", &["gpu.example.com"]).as_deref(),
+        Some("\"gpu.example.com\"")
+    );
+    // A single-quoted CEL string reads as the same string.
+    assert_eq!(
+        likely("'H100'", &held(&["h100"])).as_deref(),
+        Some("\"h100\"")
+    );
+    // Another model, not a typo.
+    assert_eq!(l("h100", &["a100"]), None);
+    assert_eq!(l("nvidia-h100", &["nvidia-a100"]), None);
+    assert_eq!(l("v5e", &["v5p"]), None);
+}

@@ -576,10 +576,11 @@ fn root_cause(
             .find_map(|c| {
                 let m: dra_core::selector_miss::SelectorMiss =
                     serde_json::from_value(c["selectorMiss"].clone()).ok()?;
-                Some(super::summary::selector_miss_text(
-                    &m,
-                    c["kind"] == "noClassDevices",
-                ))
+                Some(m.text(if c["kind"] == "noClassDevices" {
+                    dra_core::selector_miss::Scope::Inventory
+                } else {
+                    dra_core::selector_miss::Scope::Nodes
+                }))
             });
         let reason = match miss {
             Some(m) => format!("{reason}\n{m}"),

@@ -1,6 +1,7 @@
 //! The verdict as text. The verdict itself, its causes and its JSON are
 //! typed data in the core (`dra_core::verdict`); this only words them.
 
+use dra_core::selector_miss::Scope;
 use dra_core::verdict::{CauseKind, Verdict};
 
 use crate::render::terminal::{one_line, paint};
@@ -377,7 +378,11 @@ fn device_lines(v: &Verdict, names: &str, color: bool) -> String {
         if let Some(m) = &c.selector_miss {
             out.push_str(&format!(
                 "    {}\n",
-                one_line(&selector_miss_text(m, c.kind == CauseKind::NoClassDevices))
+                one_line(&m.text(if c.kind == CauseKind::NoClassDevices {
+                    Scope::Inventory
+                } else {
+                    Scope::Nodes
+                }))
             ));
         }
     }
@@ -466,63 +471,4 @@ fn wrap(line: &str, width: usize) -> Vec<String> {
         .into_iter()
         .map(|c| c.into_owned())
         .collect()
-}
-
-/// The selector term that keeps every device out, and what the devices
-/// hold where it looks. `in_inventory`: the devices are the whole
-/// inventory's (a class no device passes), not those of the cause's nodes.
-pub(super) fn selector_miss_text(
-    m: &dra_core::selector_miss::SelectorMiss,
-    in_inventory: bool,
-) -> String {
-    let (whose, scope) = match &m.class {
-        Some(class) if in_inventory => (
-            format!("class {class}, selector #{}", m.index),
-            "in the inventory".to_owned(),
-        ),
-        Some(class) => (
-            format!("class {class}, selector #{}", m.index),
-            "on these nodes".to_owned(),
-        ),
-        None => (
-            format!("the request's selector #{}", m.index),
-            "of its class on these nodes".to_owned(),
-        ),
-    };
-    let devices = |n: usize| format!("{n} device{}", if n == 1 { "" } else { "s" });
-    let all = if m.devices == 1 {
-        "the one device".to_owned()
-    } else {
-        format!("all {}", devices(m.devices))
-    };
-    let whose = match (&m.alternative, &m.class) {
-        (Some(a), None) => format!("alternative {a}, its selector #{}", m.index),
-        (Some(a), Some(_)) => format!("alternative {a}: {whose}"),
-        (None, _) => whose,
-    };
-    let mut text = format!("{whose}: {} is false on {all} {scope}", m.term);
-    if let Some(c) = &m.comparison {
-        let mut parts: Vec<String> = c
-            .held
-            .iter()
-            .map(|h| format!("{} on {}", h.value, devices(h.devices)))
-            .collect();
-        if c.other_values > 0 {
-            parts.push(format!("{} other values", c.other_values));
-        }
-        if c.without > 0 {
-            parts.push(format!("missing on {}", c.without));
-        }
-        text.push_str(&format!("; {} is {}", c.read, parts.join(", ")));
-        if let Some(l) = &c.likely {
-            text.push_str(&format!(": did you mean {l}?"));
-        }
-    }
-    if m.holds_elsewhere > 0 {
-        text.push_str(&format!(
-            " (it holds on {} of other nodes)",
-            devices(m.holds_elsewhere)
-        ));
-    }
-    text
 }
