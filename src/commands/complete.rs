@@ -166,11 +166,9 @@ fn positional(line: &Line<'_>, typed: &str) -> (Vec<String>, u8) {
     }) else {
         return (Vec::new(), NO_FILES);
     };
-    let possible: Vec<String> = arg
-        .get_possible_values()
+    let possible: Vec<String> = possible_values(arg)
         .into_iter()
-        .filter(|v| !v.is_hide_set() && v.get_name().starts_with(typed))
-        .map(|v| v.get_name().to_owned())
+        .filter(|v| v.starts_with(typed))
         .collect();
     if !possible.is_empty() {
         return (possible, NO_FILES);
@@ -206,12 +204,7 @@ fn values(line: &Line<'_>, arg: &Arg, typed: &str, prefix: &str) -> (Vec<String>
             .map(|n| format!("{prefix}{n}"))
             .collect()
     };
-    let possible: Vec<String> = arg
-        .get_possible_values()
-        .into_iter()
-        .filter(|v| !v.is_hide_set())
-        .map(|v| v.get_name().to_owned())
-        .collect();
+    let possible = possible_values(arg);
     if !possible.is_empty() {
         return (starting(possible), NO_FILES);
     }
@@ -247,6 +240,16 @@ fn values(line: &Line<'_>, arg: &Arg, typed: &str, prefix: &str) -> (Vec<String>
         // completion never contacts.
         _ => (Vec::new(), NO_FILES),
     }
+}
+
+/// The values the clap definition lists for `arg` (a value enum, a value
+/// list), hidden ones aside.
+fn possible_values(arg: &Arg) -> Vec<String> {
+    arg.get_possible_values()
+        .into_iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_owned())
+        .collect()
 }
 
 fn is_path(arg: &Arg) -> bool {
