@@ -211,36 +211,30 @@ fn node_affinity_policy_chooses_the_domains() {
 /// most `maxSkew` more; a node without the key takes none.
 #[test]
 fn copies_move_the_spread() {
-    let objects = load(&format!("{NODES}{}", pending(ZONE)));
-    let existing = Existing::of(&objects);
-    let pod = objects
-        .iter()
-        .find(|o| o.kind == ObjectKind::Workload && o.name() == Some("new"))
-        .unwrap();
-    let nodes: Vec<&Object> = objects
-        .iter()
-        .filter(|o| o.kind == ObjectKind::Node)
-        .collect();
-    let room = |r: [usize; 4]| -> Vec<(&Object, usize)> { nodes.iter().copied().zip(r).collect() };
-    let state = TopologySpread::prefilter(pod, &objects, &existing).unwrap();
-    let placed = state.place_copies(&room([3, 3, 1, 2])).unwrap();
+    let placed = copies(ZONE, [3, 3, 1, 2]);
     assert_eq!(
         (placed[0] + placed[1], placed[2], placed[3]),
         (2, 1, 0),
         "{placed:?}"
     );
     let host = ZONE.replace("topologyKey: zone", "topologyKey: kubernetes.io/hostname");
-    let objects = load(&format!("{NODES}{}", pending(&host)));
+    assert_eq!(copies(&host, [3, 3, 0, 0]), [1, 1, 0, 0]);
+}
+
+/// The copies of the pending pod `new` with `constraint` placed on the four
+/// nodes, each with room for so many.
+fn copies(constraint: &str, room: [usize; 4]) -> Vec<usize> {
+    let objects = load(&format!("{NODES}{}", pending(constraint)));
     let existing = Existing::of(&objects);
     let pod = objects
         .iter()
         .find(|o| o.kind == ObjectKind::Workload && o.name() == Some("new"))
         .unwrap();
-    let nodes: Vec<&Object> = objects
+    let room: Vec<(&Object, usize)> = objects
         .iter()
         .filter(|o| o.kind == ObjectKind::Node)
+        .zip(room)
         .collect();
-    let room: Vec<(&Object, usize)> = nodes.iter().copied().zip([3, 3, 0, 0]).collect();
     let state = TopologySpread::prefilter(pod, &objects, &existing).unwrap();
-    assert_eq!(state.place_copies(&room).unwrap(), [1, 1, 0, 0]);
+    state.place_copies(&room).unwrap()
 }

@@ -10,12 +10,7 @@ declare_rule! {
 }
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (n, path) in cel_selectors(cx.gates.version, obj) {
-        let Some(expr) = n.as_str() else { continue };
-        if expr.len() > CEL_MAX_LEN {
-            continue;
-        }
-        let compiled = cx.compile(expr);
+    for (n, path, compiled) in compiled_selectors(cx, obj) {
         let Ok(p) = &*compiled else { continue };
         // A domain holding "/" is DRA-C004's finding: a guard there is always
         // false, so C001's advice would mislead.

@@ -14,12 +14,7 @@ declare_rule! {
 const VALUE_FIELDS: &[&str] = &["bool", "int", "string", "version"];
 
 fn check(cx: &Ctx<'_>, obj: &Object, out: &mut Sink<'_>) {
-    for (n, path) in cel_selectors(cx.gates.version, obj) {
-        let Some(expr) = n.as_str() else { continue };
-        if expr.len() > CEL_MAX_LEN {
-            continue;
-        }
-        let compiled = cx.compile(expr);
+    for (n, path, compiled) in compiled_selectors(cx, obj) {
         let Ok(p) = &*compiled else { continue };
         let lookups = p.lookups();
         for (map, qualified) in p.indexed_domains() {
