@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::cel::terms::{terms, Comparison};
-use crate::cel::{Env, Program};
+use crate::cel::{Env, Program, Value};
 use crate::inventory::InventoryDevice;
 
 /// The selector term that keeps every device out, and what the devices
@@ -151,7 +151,7 @@ pub fn diagnose(
                 holds[t] = true;
             }
             if let Some(read) = &reads[t] {
-                tallies[t].add(read.evaluate(&d.cel).ok().map(|v| v.to_string()));
+                tallies[t].add(read.evaluate(&d.cel).ok().map(|v| shown(&v)));
             }
         }
     });
@@ -261,6 +261,16 @@ impl SelectorMiss {
     }
 }
 
+/// A held value as CEL would write it, so that it can be pasted into the
+/// selector: `quantity("80Gi")`, not the canonical number of bytes.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Quantity(q) => format!("quantity({:?})", q.human()),
+        Value::Semver(s) => format!("semver({:?})", s.to_string()),
+        _ => v.to_string(),
+    }
+}
+
 /// What the devices hold at a term's read.
 #[derive(Clone, Default)]
 struct Tally {
@@ -298,7 +308,13 @@ impl Tally {
                 .cmp(&a.devices)
                 .then_with(|| a.value.cmp(&b.value))
         });
-        let likely = likely(&c.constant, &held);
+        // A typo is in a string the term asks to equal; a bound (`>= 8`,
+        // `isGreaterThan(quantity("100Gi"))`) one digit from a held value
+        // is no misspelling.
+        let quoted = c.constant.starts_with(['"', '\'']);
+        let likely = (c.op == "==" && quoted)
+            .then(|| likely(&c.constant, &held))
+            .flatten();
         let other_values = held.len().saturating_sub(SHOWN) + usize::from(self.untallied > 0);
         held.truncate(SHOWN);
         Compared {

@@ -13,9 +13,9 @@ spec:
   nodeName: n1
   pool: {name: p, resourceSliceCount: 1}
   devices:
-  - {name: g0, attributes: {model: {string: h100}}}
-  - {name: g1, attributes: {model: {string: h100}}}
-  - {name: g2, attributes: {model: {string: a100}}}
+  - {name: g0, attributes: {model: {string: h100}}, capacity: {memory: {value: 80Gi}}}
+  - {name: g1, attributes: {model: {string: h100}}, capacity: {memory: {value: 80Gi}}}
+  - {name: g2, attributes: {model: {string: a100}}, capacity: {memory: {value: 40Gi}}}
   - {name: g3}
 "#;
 
@@ -140,4 +140,57 @@ fn a_likely_fix_is_one_typo_away_never_another_model() {
     assert_eq!(l("h100", &["a100"]), None);
     assert_eq!(l("nvidia-h100", &["nvidia-a100"]), None);
     assert_eq!(l("v5e", &["v5p"]), None);
+}
+
+#[test]
+fn a_comparison_through_a_method_shows_what_its_receiver_holds() {
+    let mem = r#"device.capacity["gpu.example.com"].memory"#;
+    for (term, op) in [
+        (format!(r#"{mem}.compareTo(quantity("100Gi")) >= 0"#), ">="),
+        (format!(r#"{mem}.isGreaterThan(quantity("100Gi"))"#), ">"),
+    ] {
+        // g3 has no memory: without the guard the selector raises there.
+        let selector = format!("has({mem}) && {term}");
+        let m = run(&[r#"device.driver == "gpu.example.com""#], &[&selector]).unwrap();
+        let c = m.comparison.clone().unwrap();
+        assert_eq!((c.read.as_str(), c.op.as_str()), (mem, op));
+        assert_eq!(
+            c.held,
+            [
+                Held {
+                    value: r#"quantity("80Gi")"#.into(),
+                    devices: 2
+                },
+                Held {
+                    value: r#"quantity("40Gi")"#.into(),
+                    devices: 1
+                }
+            ]
+        );
+        assert_eq!(c.without, 1);
+        assert_eq!(
+            m.text(Scope::Nodes),
+            format!("the request's selector #0: {term} is false on all 4 devices of its class on these nodes; {mem} is quantity(\"80Gi\") on 2 devices, quantity(\"40Gi\") on 1 device, missing on 1")
+        );
+    }
+}
+
+#[test]
+fn a_bound_one_digit_from_a_held_value_is_no_typo() {
+    let run_one = |request: &str| {
+        run(&[r#"device.driver == "gpu.example.com""#], &[request])
+            .unwrap()
+            .comparison
+            .unwrap()
+    };
+    let mem = r#"has(device.capacity["gpu.example.com"].memory) && device.capacity["gpu.example.com"].memory"#;
+    // 8Gi held: quantity("80Gi") and quantity("8Gi") are one character apart.
+    let c = run_one(&format!(r#"{mem}.isGreaterThan(quantity("800Gi"))"#));
+    assert_eq!(c.likely, None);
+    let model = r#"has(device.attributes["gpu.example.com"].model) && device.attributes["gpu.example.com"].model"#;
+    let c = run_one(&format!(r#"{model} > "h1000""#));
+    assert_eq!(c.likely, None);
+    // The same typo asked to be equal is named.
+    let c = run_one(&format!(r#"{model} == "h1000""#));
+    assert_eq!(c.likely.as_deref(), Some(r#""h100""#));
 }

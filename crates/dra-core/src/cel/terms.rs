@@ -118,7 +118,11 @@ fn reads_device(e: &IdedExpr) -> bool {
 }
 
 /// `read OP constant` or `constant OP read`, cut at the operator token
-/// (the call's recorded position) within `[start, end)` of `source`.
+/// (the call's recorded position) within `[start, end)` of `source`; or a
+/// comparison written as a method of the read (`read.isGreaterThan(c)`,
+/// `read.compareTo(c) >= 0`, `read.matches(c)`), whose read is the
+/// method's receiver: what the devices hold is the receiver's value, not
+/// the method's answer.
 fn comparison(
     e: &IdedExpr,
     info: &SourceInfo,
@@ -127,7 +131,24 @@ fn comparison(
     end: usize,
 ) -> Option<Comparison> {
     let Expr::Call(c) = &e.expr else { return None };
-    if c.target.is_some() || c.args.len() != 2 {
+    if c.target.is_some() {
+        return method_comparison(e, info, source, start, end, false)
+            .filter(|c| c.op != "compareTo");
+    }
+    if c.func_name == op::LOGICAL_NOT && c.args.len() == 1 {
+        // `!read.isLessThan(c)`: the member starts past the `!`.
+        let (at, _) = info.offset_for(e.id)?;
+        let inner = source
+            .get(start..end)?
+            .find(|ch: char| !ch.is_whitespace())?
+            + start;
+        if inner != at as usize {
+            return None;
+        }
+        return method_comparison(&c.args[0], info, source, inner + 1, end, true)
+            .filter(|c| c.op != "compareTo");
+    }
+    if c.args.len() != 2 {
         return None;
     }
     let (op, flipped) = match c.func_name.as_str() {
@@ -150,6 +171,11 @@ fn comparison(
     if !balanced(&left) || !balanced(&right) || left.is_empty() || right.is_empty() {
         return None;
     }
+    let compares_to = |a: &IdedExpr| matches!(&a.expr, Expr::Call(m) if m.func_name == "compareTo");
+    if c.args.iter().any(compares_to) {
+        // Its answer (-1, 0, 1) is no value a device holds.
+        return compare_to(&c.args, op, flipped, info, source, (start, at), (past, end));
+    }
     match (reads_device(&c.args[0]), reads_device(&c.args[1])) {
         (true, false) => Some(Comparison {
             read: left,
@@ -164,6 +190,115 @@ fn comparison(
         }),
         _ => None,
     }
+}
+
+/// `read.compareTo(c) OP k` (either order), with `k` an integer: the
+/// comparison of the read with `c` it stands for (`compareTo` answers -1,
+/// 0 or 1, so `>= 0` is `>=`, `== -1` is `<`, `> -1` is `>=`).
+fn compare_to(
+    args: &[IdedExpr],
+    op: &'static str,
+    flipped: &'static str,
+    info: &SourceInfo,
+    source: &str,
+    left: (usize, usize),
+    right: (usize, usize),
+) -> Option<Comparison> {
+    let ((call, call_at), k, op) = match (int_literal(&args[1]), int_literal(&args[0])) {
+        (Some(k), _) => ((&args[0], left), k, op),
+        (None, Some(k)) if !flipped.is_empty() => ((&args[1], right), k, flipped),
+        _ => return None,
+    };
+    let Expr::Call(m) = &call.expr else {
+        return None;
+    };
+    if m.func_name != "compareTo" {
+        return None;
+    }
+    let answers = [-1i64, 0, 1].map(|r| match op {
+        "==" => r == k,
+        "!=" => r != k,
+        "<" => r < k,
+        "<=" => r <= k,
+        ">" => r > k,
+        ">=" => r >= k,
+        _ => false,
+    });
+    let op = match answers {
+        [true, false, false] => "<",
+        [true, true, false] => "<=",
+        [false, true, false] => "==",
+        [false, true, true] => ">=",
+        [false, false, true] => ">",
+        [true, false, true] => "!=",
+        _ => return None,
+    };
+    let mut compared = method_comparison(call, info, source, call_at.0, call_at.1, false)?;
+    compared.op = op;
+    Some(compared)
+}
+
+fn int_literal(e: &IdedExpr) -> Option<i64> {
+    use cel::common::ast::LiteralValue;
+    match &e.expr {
+        Expr::Literal(LiteralValue::Int(i)) => Some(*i.inner()),
+        Expr::Call(c) if c.func_name == op::NEGATE && c.args.len() == 1 => {
+            int_literal(&c.args[0]).map(|i| -i)
+        }
+        _ => None,
+    }
+}
+
+/// `read.f(constant)` written in `[start, end)`: the receiver as the read,
+/// `f` as the operator (`isGreaterThan` as `>`; `negated`: under `!`).
+fn method_comparison(
+    e: &IdedExpr,
+    info: &SourceInfo,
+    source: &str,
+    start: usize,
+    end: usize,
+    negated: bool,
+) -> Option<Comparison> {
+    let Expr::Call(c) = &e.expr else { return None };
+    let target = c.target.as_deref()?;
+    if c.args.len() != 1 || !reads_device(target) || reads_device(&c.args[0]) {
+        return None;
+    }
+    let op = match (c.func_name.as_str(), negated) {
+        ("isGreaterThan", false) => ">",
+        ("isGreaterThan", true) => "<=",
+        ("isLessThan", false) => "<",
+        ("isLessThan", true) => ">=",
+        // compareTo's answer is read by compare_to.
+        ("compareTo", false) => "compareTo",
+        ("matches", false) => "matches",
+        ("startsWith", false) => "startsWith",
+        ("endsWith", false) => "endsWith",
+        ("contains", false) => "contains",
+        _ => return None,
+    };
+    // The call's recorded position is its `(`.
+    let (open, _) = info.offset_for(e.id)?;
+    let open = open as usize;
+    if !(start < open && open < end) {
+        return None;
+    }
+    let read = source
+        .get(start..open)?
+        .trim_end()
+        .strip_suffix(c.func_name.as_str())?
+        .trim_end()
+        .strip_suffix('.')?
+        .trim();
+    let constant = source.get(open + 1..end)?.trim().strip_suffix(')')?.trim();
+    if read.is_empty() || constant.is_empty() || !balanced(read) || !balanced(constant) {
+        return None;
+    }
+    Some(Comparison {
+        read: read.to_owned(),
+        op,
+        constant: constant.to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -224,5 +359,68 @@ mod tests {
             terms(r#"has(device.attributes["d"].x)"#).unwrap()[0].comparison,
             None
         );
+    }
+
+    fn compared(src: &str) -> Option<(String, &'static str, String)> {
+        let t = terms(src).unwrap().remove(0);
+        t.comparison.map(|c| (c.read, c.op, c.constant))
+    }
+
+    #[test]
+    fn a_method_comparison_reads_its_receiver() {
+        let mem = r#"device.capacity["gpu.example.com"].memory"#;
+        let q = r#"quantity("40Gi")"#;
+        let want = |op| Some((mem.to_owned(), op, q.to_owned()));
+        assert_eq!(compared(&format!("{mem}.isGreaterThan({q})")), want(">"));
+        assert_eq!(compared(&format!("{mem}.isLessThan( {q} )")), want("<"));
+        assert_eq!(compared(&format!("!{mem}.isLessThan({q})")), want(">="));
+        assert_eq!(compared(&format!("! {mem}.isGreaterThan({q})")), want("<="));
+        // compareTo answers -1, 0 or 1: what `OP k` keeps of those.
+        for (tail, op) in [
+            (">= 0", ">="),
+            ("> 0", ">"),
+            ("== 1", ">"),
+            ("> -1", ">="),
+            ("== -1", "<"),
+            ("<= 0", "<="),
+            ("< 1", "<="),
+            ("== 0", "=="),
+            ("!= 0", "!="),
+        ] {
+            assert_eq!(
+                compared(&format!("{mem}.compareTo({q}) {tail}")),
+                want(op),
+                "{tail}"
+            );
+        }
+        assert_eq!(compared(&format!("0 <= {mem}.compareTo({q})")), want(">="));
+        assert_eq!(compared(&format!("-1 == {mem}.compareTo({q})")), want("<"));
+        // Every answer, or none, kept: no comparison.
+        assert_eq!(compared(&format!("{mem}.compareTo({q}) >= -1")), None);
+        assert_eq!(compared(&format!("{mem}.compareTo({q}) > 1")), None);
+        let model = r#"device.attributes["gpu.example.com"].model"#;
+        assert_eq!(
+            compared(&format!(r#"{model}.matches("^a100")"#)),
+            Some((model.to_owned(), "matches", r#""^a100""#.to_owned()))
+        );
+        assert_eq!(
+            compared(&format!(r#"{model}.startsWith("a1")"#)),
+            Some((model.to_owned(), "startsWith", r#""a1""#.to_owned()))
+        );
+        // The argument reads the device, or the method is no comparison.
+        assert_eq!(compared(&format!("{mem}.isGreaterThan({mem})")), None);
+        assert_eq!(compared(&format!(r#"!{model}.matches("x")"#)), None);
+        assert_eq!(
+            compared(&format!(r#"{model}.lowerAscii() == "x""#))
+                .unwrap()
+                .0,
+            format!("{model}.lowerAscii()")
+        );
+        // Within a longer selector.
+        let t = terms(&format!(
+            r#"device.driver == "d" && {mem}.compareTo({q}) >= 0"#
+        ))
+        .unwrap();
+        assert_eq!(t[1].comparison.as_ref().unwrap().read, mem);
     }
 }
