@@ -855,6 +855,115 @@ fn one_namespace_still_counts_every_bound_pod() {
     );
 }
 
+/// VolumeBinding and VolumeZone on a live cluster: for a pod with a PVC
+/// volume (and only then) the PVCs of its namespace, the PVs and the
+/// StorageClasses are read; the bound PV's node affinity rules node-0 out,
+/// a missing PVC stops the pod before any node, and a snapshot replays the
+/// same verdict. Forbidden, the answer says the volumes were not checked.
+#[test]
+fn explain_pod_reads_the_volumes_the_scheduler_filters_on() {
+    let mut objects = small_cluster(2);
+    objects.push(one_gpu_template());
+    let pod = |name: &str, volumes: Value| {
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "ml"},
+            "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                     "containers": [{"name": "c", "image": "x", "resources": {"claims": [{"name": "gpu"}]}}],
+                     "volumes": volumes}})
+    };
+    objects.push(pod(
+        "db",
+        json!([{"name": "data", "persistentVolumeClaim": {"claimName": "data"}},
+                                 {"name": "token", "secret": {"secretName": "db-token"}}]),
+    ));
+    objects.push(pod(
+        "lost",
+        json!([{"name": "data", "persistentVolumeClaim": {"claimName": "nowhere"}}]),
+    ));
+    objects.push(pod(
+        "plain",
+        json!([{"name": "token", "secret": {"secretName": "db-token"}}]),
+    ));
+    objects.push(json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "data", "namespace": "ml", "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+        "spec": {"volumeName": "pv-data", "storageClassName": "standard", "accessModes": ["ReadWriteOnce"],
+                 "resources": {"requests": {"storage": "10Gi"}}},
+        "status": {"phase": "Bound"}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-data"},
+        "spec": {"capacity": {"storage": "10Gi"}, "storageClassName": "standard",
+                 "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}]}}}}));
+    objects.push(json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "standard"},
+        "provisioner": "pd.csi.storage.gke.io", "volumeBindingMode": "WaitForFirstConsumer"}));
+    let live = Live::start("volumes", Fixture::new("1.37", &objects, &[]));
+    let read_storage = |live: &Live| {
+        live.server
+            .log()
+            .iter()
+            .filter(|l| {
+                [
+                    "persistentvolumeclaims",
+                    "persistentvolumes",
+                    "storageclasses",
+                ]
+                .iter()
+                .any(|p| l.path.ends_with(p))
+            })
+            .map(|l| l.path.clone())
+            .collect::<Vec<_>>()
+    };
+    let argv = ["explain", "pod", "ml/db", "-o", "json"];
+    let o = live.run(&argv);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert!(
+        v["verdict"]
+            .to_string()
+            .contains("node(s) had volume node affinity conflict"),
+        "{v}"
+    );
+    let mut paths = read_storage(&live);
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "/api/v1/namespaces/ml/persistentvolumeclaims",
+            "/api/v1/persistentvolumes",
+            "/apis/storage.k8s.io/v1/storageclasses"
+        ]
+    );
+    let snapshot = live.replay_from_snapshot("volumes", &["-n", "ml"], &argv, &o);
+    // The pod's volumes keep their claim, never a secret's name.
+    assert!(snapshot.contains("claimName: data"), "{snapshot}");
+    assert!(!snapshot.contains("db-token"), "{snapshot}");
+    let o = live.run(&["explain", "pod", "ml/lost", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(
+        v["verdict"]["preFilter"]["kind"],
+        json!({"check": "volumes", "name": "nowhere"}),
+        "{v}"
+    );
+    assert_eq!(
+        v["verdict"]["preFilter"]["message"],
+        "persistentvolumeclaim \"nowhere\" not found"
+    );
+    // No PVC volume: nothing of storage is read.
+    live.server.clear_log();
+    let o = live.run(&["explain", "pod", "ml/plain", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(read_storage(&live), Vec::<String>::new());
+    // Forbidden: not checked, and said.
+    live.server
+        .set_fixture(|f| f.deny.push(("/api/v1/persistentvolumes".into(), 403)));
+    let o = live.run(&["explain", "pod", "ml/db"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the pods' volumes are not checked"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("volume node affinity"));
+}
+
 /// InterPodAffinity on a live cluster: the bound pods of another namespace
 /// keep their labels and required anti-affinity terms through the read,
 /// and a term that selects namespaces by label reads the Namespaces

@@ -3144,3 +3144,83 @@ fn selectors_that_match_no_device_name_what_the_devices_hold() {
         "{pods}"
     );
 }
+
+/// kube-scheduler's VolumeBinding and VolumeZone run before DynamicResources
+/// (dra_core::volumes): a bound PV's node affinity rules a node out, a
+/// missing PVC or an ephemeral volume's PVC not created yet stops the pod
+/// at PreFilter, and a claim waiting for its first consumer needs a PV it
+/// can bind on the node (a local one here). Files without any storage
+/// object leave the volumes unchecked, and say so.
+#[test]
+fn the_pods_volumes_filter_nodes_as_the_scheduler_does() {
+    let fixture = "testdata/fixtures/explain-volumes.yaml";
+    for (pod, code, lines) in [
+        (
+            "ml/train",
+            0,
+            [
+                "Pod ml/train (ml/train-gpu) can be scheduled: its claims fit on 1 of 2 nodes: n2.",
+                "  1 node   the pod cannot run there: node(s) had volume node affinity conflict  (e.g. n1)",
+            ],
+        ),
+        (
+            "ml/local",
+            0,
+            [
+                "Pod ml/local (ml/local-gpu) can be scheduled: its claims fit on 1 of 2 nodes: n1.",
+                "  1 node   the pod cannot run there: node(s) didn't find available persistent volumes to bind  (e.g. n2)",
+            ],
+        ),
+        (
+            "ml/orphan",
+            1,
+            [
+                "Pod ml/orphan (ml/orphan-gpu) stays Pending: the scheduler's PreFilter marks it unschedulable before it tries any node.",
+                "  persistentvolumeclaim \"missing\" not found",
+            ],
+        ),
+        (
+            "ml/scratch",
+            1,
+            [
+                "Pod ml/scratch (ml/scratch-gpu) stays Pending: the scheduler's PreFilter marks it unschedulable before it tries any node.",
+                "  waiting for ephemeral volume controller to create the persistentvolumeclaim \"scratch-tmp\"",
+            ],
+        ),
+    ] {
+        let (text, got) = out(&["explain", "pod", pod, "-f", fixture]);
+        assert_eq!(got, code, "{text}");
+        for line in lines {
+            assert!(text.lines().any(|l| l == line), "{line}\n{text}");
+        }
+    }
+    let (v, _) = json_out(&["explain", "pod", "ml/orphan", "-f", fixture]);
+    assert_eq!(
+        v["verdict"]["preFilter"]["kind"],
+        serde_json::json!({"check": "volumes", "name": "missing"})
+    );
+    let (v, _) = json_out(&["explain", "pods", "-n", "ml", "-f", fixture]);
+    assert_eq!(
+        (
+            v["blockedOnVolumes"].as_u64(),
+            v["blockedOnDevices"].as_u64()
+        ),
+        (Some(2), Some(0)),
+        "{v}"
+    );
+    // Without a PVC, PV or StorageClass in the files: not checked, and said.
+    let dir = support::ScratchDir::new("explain-volumes-unread");
+    let text = std::fs::read_to_string(support::root().join(fixture)).unwrap();
+    let cut = text
+        .find("---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: standard}")
+        .unwrap();
+    let bare = dir.join("bare.yaml");
+    std::fs::write(&bare, &text[..cut]).unwrap();
+    let o = support::run(&["explain", "pod", "ml/train", "-f", bare.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("the pod's volumes are not checked"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -117,6 +117,24 @@ pub const NAMESPACES: Resource = Resource {
     plural: "namespaces",
     kind: "Namespace",
 };
+pub const PVCS: Resource = Resource {
+    group: "",
+    version: "v1",
+    plural: "persistentvolumeclaims",
+    kind: "PersistentVolumeClaim",
+};
+pub const PVS: Resource = Resource {
+    group: "",
+    version: "v1",
+    plural: "persistentvolumes",
+    kind: "PersistentVolume",
+};
+pub const STORAGE_CLASSES: Resource = Resource {
+    group: "storage.k8s.io",
+    version: "v1",
+    plural: "storageclasses",
+    kind: "StorageClass",
+};
 pub const EVENTS: Resource = Resource {
     group: "",
     version: "v1",
@@ -702,6 +720,10 @@ pub struct Needs {
     /// plugin is not running (DRA-H008, `explain pod`); skipped with a
     /// warning when events are forbidden.
     pub prepare_events: Option<String>,
+    /// PersistentVolumeClaims of this namespace (`Some("")`: every
+    /// namespace), with every PersistentVolume and StorageClass, when a pod
+    /// read has a PVC volume (VolumeBinding and VolumeZone filter on them).
+    pub volumes: Option<String>,
 }
 
 /// What was read, and what could not be.
@@ -717,6 +739,9 @@ pub struct ClusterState {
     pub notes: Vec<String>,
     pub server: String,
     pub requests: usize,
+    /// Why the pods' PVCs, PVs and StorageClasses were not read (`None`:
+    /// read, or no pod read has a PVC volume).
+    pub volumes_unread: Option<String>,
 }
 
 fn status_ok<T>(r: Result<T, ReadError>) -> Result<Option<T>, ReadError> {
@@ -965,8 +990,18 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         ),
         Err(e) => return Err(e.into()),
     }
+    let volumes_unread = match &needs.volumes {
+        Some(ns) => read_volumes(conn, scope(&Some(ns.clone())), &mut objects).await?,
+        None => None,
+    };
+    if let Some(why) = &volumes_unread {
+        warnings.push(format!(
+            "{why}: the pods' volumes are not checked (kube-scheduler's VolumeBinding and VolumeZone), so a node they rule out may look usable"
+        ));
+    }
     warnings.extend(drop_repeated(&mut objects));
     Ok(ClusterState {
+        volumes_unread,
         version,
         git_version: info.git_version,
         reported_gates,
@@ -976,6 +1011,43 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         server: conn.server.clone(),
         requests: conn.requests(),
     })
+}
+
+/// The PVCs (of `namespace`, else every namespace), PVs and StorageClasses,
+/// read only when a pod read has a PVC volume: most pods that use devices
+/// have none, and a cluster's PVs can be many. `Some(why)` when the
+/// cluster did not let them be read.
+async fn read_volumes(
+    conn: &Connection,
+    namespace: Option<&str>,
+    objects: &mut Vec<Object>,
+) -> Result<Option<String>, ReadError> {
+    let wanted = objects.iter().any(|o| {
+        o.kind == model::ObjectKind::Workload
+            && o.reference.kind == "Pod"
+            && !dra_core::volumes::pod_claims(o).is_empty()
+    });
+    if !wanted {
+        return Ok(None);
+    }
+    let (pvcs, pvs, classes) = tokio::join!(
+        conn.list(PVCS, namespace, false),
+        conn.list(PVS, None, false),
+        conn.list(STORAGE_CLASSES, None, false),
+    );
+    let mut read = Vec::new();
+    for list in [pvcs, pvs, classes] {
+        match status_ok(list)? {
+            Some(items) => read.extend(items),
+            None => {
+                return Ok(Some(
+                    "the cluster did not let kubectl-dra list PersistentVolumeClaims, PersistentVolumes and StorageClasses".into(),
+                ))
+            }
+        }
+    }
+    objects.extend(read);
+    Ok(None)
 }
 
 /// The pods kept of a list: those that use claims, those that ask for an

@@ -45,6 +45,7 @@ pub fn run(args: &DoctorArgs) -> Result<Outcome, String> {
             pods: Some(String::new()),
             bound_pods: false,
             prepare_events: Some(String::new()),
+            volumes: None,
         },
         args.output == crate::cli::OutputFormat::Text,
     )?;

@@ -35,6 +35,8 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
             bound_pods: true,
             // A pod whose driver's kubelet plugin is not running (DRA-H008).
             prepare_events: Some(scope(ns)),
+            // The PVCs, PVs and StorageClasses of pods with PVC volumes.
+            volumes: Some(scope(ns)),
         },
         args.output_file.is_some(),
     )?;

@@ -60,6 +60,9 @@ pub fn plural_of(kind: &str) -> Option<&'static str> {
         "Pod" => "pods",
         "Event" => "events",
         "Namespace" => "namespaces",
+        "PersistentVolumeClaim" => "persistentvolumeclaims",
+        "PersistentVolume" => "persistentvolumes",
+        "StorageClass" => "storageclasses",
         _ => return None,
     })
 }

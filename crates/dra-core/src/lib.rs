@@ -69,5 +69,6 @@ pub mod tree;
 pub mod usage;
 pub mod usage_summary;
 pub mod verdict;
+pub mod volumes;
 pub mod whatif;
 pub mod yaml;

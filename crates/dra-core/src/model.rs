@@ -24,6 +24,12 @@ pub enum ObjectKind {
     /// A core v1 Event: the kubelet's `FailedPrepareDynamicResources` on a
     /// pod is the one trace of a driver whose kubelet plugin is not running.
     Event,
+    /// Core v1 PersistentVolumeClaims and PersistentVolumes and
+    /// storage.k8s.io StorageClasses: the scheduler's VolumeBinding and
+    /// VolumeZone filters read them (`volumes`).
+    PersistentVolumeClaim,
+    PersistentVolume,
+    StorageClass,
     /// RBAC objects, read for the status-authorization rules.
     Role,
     ClusterRole,
@@ -241,6 +247,13 @@ fn classify(
         ("kubectl-dra.dev", "ClusterSnapshot") => other(ObjectKind::ClusterSnapshot),
         ("", "Node") if api_version == "v1" => Some((ObjectKind::Node, ApiVersion::Other, &[])),
         ("", "Event") if api_version == "v1" => Some((ObjectKind::Event, ApiVersion::Other, &[])),
+        ("", "PersistentVolumeClaim") if api_version == "v1" => {
+            other(ObjectKind::PersistentVolumeClaim)
+        }
+        ("", "PersistentVolume") if api_version == "v1" => other(ObjectKind::PersistentVolume),
+        ("storage.k8s.io", "StorageClass") if api_version == "storage.k8s.io/v1" => {
+            other(ObjectKind::StorageClass)
+        }
         ("", "Namespace") if api_version == "v1" => {
             Some((ObjectKind::Namespace, ApiVersion::Other, &[]))
         }

@@ -72,6 +72,11 @@ pub enum StopKind {
     /// A request with neither exactly nor firstAvailable (PreFilter's
     /// "unknown request type").
     UnknownRequestType,
+    /// VolumeBinding's or VolumeZone's PreFilter, which run before the DRA
+    /// plugin's: a PersistentVolumeClaim of the pod's volumes missing,
+    /// lost, being deleted, not the pod's, or unbound though it should be
+    /// bound; or the PersistentVolume of a bound one missing (its name).
+    Volumes(String),
 }
 
 impl StopKind {
@@ -272,7 +277,7 @@ fn meta<'a>(o: &'a Object, key: &str) -> Option<&'a Node> {
 /// `resourceclaim.IsForPod`: the claim is in the pod's namespace and the
 /// pod is its controller (`metav1.IsControlledBy`, by UID). A pod without a
 /// UID (a manifest never stored) cannot be told apart, and passes.
-fn is_for_pod(pod: &Object, claim: &Object) -> bool {
+pub(crate) fn is_for_pod(pod: &Object, claim: &Object) -> bool {
     let Some(uid) = meta(pod, "uid").and_then(Node::as_str) else {
         return true;
     };

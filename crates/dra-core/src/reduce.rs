@@ -85,6 +85,17 @@ const POD: &[(&str, Keep)] = &[
             ("overhead", All),
             ("containers", Each(CONTAINER)),
             ("initContainers", Each(CONTAINER)),
+            // VolumeBinding and VolumeZone: which PVCs (an ephemeral
+            // volume's is named after the pod and the volume); not the
+            // ephemeral template, nor any other volume's source.
+            (
+                "volumes",
+                Each(&[
+                    ("name", All),
+                    ("persistentVolumeClaim", All),
+                    ("ephemeral", Fields(&[])),
+                ]),
+            ),
         ]),
     ),
     (

@@ -44,6 +44,9 @@ pub(super) struct PerNode {
     /// The nodes NodePorts rules out (a host port taken), which the
     /// scheduler checks before NodeResourcesFit.
     pub ports_taken: std::collections::HashSet<String>,
+    /// VolumeBinding's or VolumeZone's reasons for ruling a node out
+    /// (after NodeResourcesFit, before PodTopologySpread).
+    pub volumes: HashMap<String, Vec<&'static str>>,
 }
 
 impl PerNode {
@@ -57,6 +60,7 @@ impl PerNode {
         full: &[String],
         user_claims: bool,
         usage: &NodeUsage,
+        volumes: Option<&dra_core::volumes::VolumeFilter<'_, '_>>,
     ) -> PerNode {
         let mut out = PerNode::default();
         let resources = PodResources::of(pod, objects, gates);
@@ -73,6 +77,9 @@ impl PerNode {
             }
             if let Some(r) = around.after_resources(i) {
                 out.inter_pod.insert(name.to_owned(), r);
+            }
+            if let Some(reasons) = volumes.map(|v| v.reasons(node)).filter(|r| !r.is_empty()) {
+                out.volumes.insert(name.to_owned(), reasons);
             }
             let placement = match resources.on_node(node, around.used(i).as_deref(), user_claims) {
                 NodeServes::Insufficient(r) => Placement::Insufficient(r),
@@ -129,16 +136,20 @@ impl PerNode {
     }
 
     /// NodePorts' or NodeResourcesFit's reasons for ruling the node out, if
-    /// they do; else PodTopologySpread's or InterPodAffinity's (the
-    /// scheduler's filters in their order).
+    /// they do; else VolumeBinding's or VolumeZone's; else
+    /// PodTopologySpread's or InterPodAffinity's (the scheduler's filters
+    /// in their order).
     pub fn ruled_out(&self, node: &str) -> Option<String> {
         if self.ports_taken.contains(node) {
             return Some(dra_core::node_ports::REASON.to_owned());
         }
-        match self.nodes.get(node) {
-            Some(Placement::Insufficient(r)) => Some(r.join(", ")),
-            _ => self.inter_pod.get(node).map(|r| (*r).to_owned()),
+        if let Some(Placement::Insufficient(r)) = self.nodes.get(node) {
+            return Some(r.join(", "));
         }
+        if let Some(r) = self.volumes.get(node) {
+            return Some(r.join(", "));
+        }
+        self.inter_pod.get(node).map(|r| (*r).to_owned())
     }
 }
 

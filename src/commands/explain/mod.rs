@@ -17,6 +17,7 @@ use dra_core::dra::{self, NodeSelection};
 use dra_core::model::{Object, ObjectKind};
 use dra_core::prefilter::{self, PodClaimRef, Unresolved};
 use dra_core::tree::Node;
+use dra_core::volumes;
 use serde_json::{json, Value};
 
 use crate::cli::{ExplainClaimArgs, ExplainCommon, ExplainPodArgs, MatchOutput};
@@ -232,6 +233,7 @@ fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory
             let ns = pod.as_ref().map_or(ns, |(pns, _)| pns.as_str());
             // A bound pod the kubelet cannot start (its driver's plugin).
             let prepare_events = pod.as_ref().map(|(pns, _)| pns.clone());
+            let volumes = prepare_events.clone();
             Needs {
                 slices: true,
                 classes: true,
@@ -244,6 +246,8 @@ fn load_inventory(common: &ExplainCommon, pod: Option<&str>) -> Result<Inventory
                 bound_pods: pod.is_some(),
                 pod,
                 pods: None,
+                // VolumeBinding and VolumeZone, if the pod has PVC volumes.
+                volumes,
                 prepare_events,
             }
         },
@@ -440,7 +444,24 @@ fn pod_report(
             &own_usage
         }
     };
-    let per_node = extended_nodes::PerNode::of(pod, objects, gates, &full, own_claims > 0, usage);
+    // VolumeBinding's and VolumeZone's PreFilter (before DRA's), and their
+    // Filter on each node (after NodeResourcesFit's).
+    let storage = volumes::Storage::of(objects);
+    let volume_check = volume_check(inv, pod, &storage);
+    let (volume_stop, volume_filter) = match volume_check {
+        Some(Err(stop)) => (Some(stop), None),
+        Some(Ok(filter)) => (None, filter),
+        None => (None, None),
+    };
+    let per_node = extended_nodes::PerNode::of(
+        pod,
+        objects,
+        gates,
+        &full,
+        own_claims > 0,
+        usage,
+        volume_filter.as_ref(),
+    );
     let variants: Vec<Object> = per_node
         .sets
         .iter()
@@ -522,7 +543,20 @@ fn pod_report(
     // Created with spec.nodeName: the scheduler never sees it (nor runs its
     // PreFilter); what it would do is still shown, for nodeSelector instead.
     let bypass = prefilter::bypassed(pod, &claims[..own_claims.min(claims.len())]);
-    let stop = prefilter::prefilter(pod, &refs, objects, gates).filter(|_| bypass.is_none());
+    let stop = prefilter::prefilter(pod, &refs, objects, gates);
+    // The DRA plugin's PreEnqueue checks come before any PreFilter; its
+    // PreFilter after VolumeBinding's and VolumeZone's (the profile's order).
+    let stop = match stop {
+        Some(s) if s.kind.pre_enqueue() => Some(s),
+        dra_stop => volume_stop
+            .map(|v| prefilter::Stop {
+                message: v.message,
+                error: false,
+                kind: prefilter::StopKind::Volumes(v.claim),
+            })
+            .or(dra_stop),
+    }
+    .filter(|_| bypass.is_none());
     if let Some(stop) = stop {
         let names = if claims.is_empty() {
             format!("Pod {ns}/{name}")
@@ -569,6 +603,33 @@ fn pod_report(
     );
     drop((claims, extended, more_sets));
     out
+}
+
+/// VolumeBinding's and VolumeZone's PreFilter for the pod: `None` when it
+/// has no PVC volume, or the PVCs, PVs and StorageClasses are unknown (not
+/// read from the cluster, or files that hold none of them: said once, on
+/// stderr, for `explain pod`).
+fn volume_check<'s, 'a>(
+    inv: &Inventory,
+    pod: &'a Object,
+    storage: &'s volumes::Storage<'a>,
+) -> Option<Result<Option<volumes::VolumeFilter<'s, 'a>>, volumes::VolumeStop>> {
+    if volumes::pod_claims(pod).is_empty() {
+        return None;
+    }
+    let known = match &inv.live {
+        Some(live) => live.volumes_unread.is_none(),
+        None => storage.describes_storage(),
+    };
+    if !known {
+        if inv.live.is_none() {
+            eprintln!(
+                "note: the files hold no PersistentVolumeClaim, PersistentVolume or StorageClass: the pod's volumes are not checked (kube-scheduler's VolumeBinding and VolumeZone)"
+            );
+        }
+        return None;
+    }
+    Some(volumes::prefilter(pod, storage))
 }
 
 /// A pod without claims: an extended resource that no DeviceClass backs
@@ -1274,6 +1335,11 @@ fn pre_filter_report(
         summary.hint = Some(format!(
             "ResourceClaimTemplate {template} does not exist in the pod's namespace: the resourceclaim controller cannot create the claim until it does"
         ));
+    }
+    if let prefilter::StopKind::Volumes(_) = &stop.kind {
+        summary.hint = Some(
+            "kube-scheduler's volume plugins (VolumeBinding, VolumeZone) stop the pod before the DRA plugin looks at its claims: its volumes, not its devices, keep it Pending".into(),
+        );
     }
     if let prefilter::StopKind::ClassMissing(class) = &stop.kind {
         let known = objects

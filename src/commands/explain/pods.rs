@@ -46,9 +46,16 @@ pub(super) struct Group {
 /// The group of pods held back by scheduling gates.
 const GATED: &str = "schedulingGated";
 
+/// The group of pods VolumeBinding's or VolumeZone's PreFilter stops.
+const VOLUMES: &str = "preFilter.volumes";
+
 impl Group {
     fn gated(&self) -> bool {
         self.kind == GATED
+    }
+    /// Held by its volumes, not its devices.
+    fn volumes(&self) -> bool {
+        self.kind == VOLUMES
     }
 }
 
@@ -69,6 +76,8 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
         pods: Some(if all { String::new() } else { ns.to_owned() }),
         bound_pods: true,
         prepare_events: None,
+        // VolumeBinding and VolumeZone, for pods with PVC volumes.
+        volumes: Some(if all { String::new() } else { ns.to_owned() }),
     })?;
     let mut inv = inv;
     // (namespace/name, priority, creationTimestamp) of each pending pod.
@@ -181,7 +190,12 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
     // apart from those whose devices are the block.
     let blocked = groups
         .iter()
-        .filter(|g| !g.fits && !g.gated())
+        .filter(|g| !g.fits && !g.gated() && !g.volumes())
+        .map(|g| g.pods)
+        .sum::<usize>();
+    let on_volumes = groups
+        .iter()
+        .filter(|g| g.volumes())
         .map(|g| g.pods)
         .sum::<usize>();
     let gated = groups
@@ -202,6 +216,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 "pending": decided.len(),
                 "blockedOnDevices": blocked,
                 "schedulingGated": gated,
+                "blockedOnVolumes": on_volumes,
                 "decidedAlone": !args.in_order,
                 "inOrder": args.in_order,
                 "evaluations": evaluations,
@@ -243,7 +258,7 @@ pub fn run_pods(args: &ExplainPodsArgs) -> Result<CmdOutcome, String> {
                 &groups,
                 &order,
                 &decided,
-                (blocked, gated),
+                (blocked, gated, on_volumes),
             ));
             out
         }
@@ -641,7 +656,7 @@ fn text(
     groups: &[Group],
     order: &[usize],
     decided: &[Decided],
-    (blocked, gated): (usize, usize),
+    (blocked, gated, on_volumes): (usize, usize, usize),
 ) -> String {
     use crate::render::terminal::strict;
     let plural = |n: usize, one: &str, many: &str| {
@@ -663,6 +678,15 @@ fn text(
         )
     } else {
         String::new()
+    };
+    let held = if on_volumes > 0 {
+        format!(
+            "{held}; {on_volumes} {} held by {} volumes (PersistentVolumeClaims)",
+            plural(on_volumes, "is", "are"),
+            plural(on_volumes, "its", "their"),
+        )
+    } else {
+        held
     };
     let mut s = format!(
         "{} {} {scope} {} pending on DRA; {} {} the devices {} claims need{held}.\n",

@@ -4,7 +4,8 @@
 //! affinity, tolerations), the scheduling gates and scheduler, the containers'
 //! names, restart policies, resources and ports, the pod's resources, and each pod claim's
 //! source with the stored claim's spec and status; its labels too, where a
-//! pod affinity term may read them (InterPodAffinity). The second pod's answer
+//! pod affinity term may read them (InterPodAffinity). A pod with a PVC
+//! volume shares with none (VolumeBinding reads its own PVCs). The second pod's answer
 //! is the first's with the names exchanged (the pod's, and its claims'),
 //! and its own last scheduling attempt.
 
@@ -94,6 +95,12 @@ fn key(pod: &Object, objects: &[Object], labels_read: bool) -> Option<String> {
             json!({"name": c.name, "source": source, "stored": stored})
         })
         .collect();
+    let claims_of_volumes = dra_core::volumes::pod_claims(pod);
+    let volumes = if claims_of_volumes.is_empty() {
+        Value::Null
+    } else {
+        json!([pod.name(), claims_of_volumes])
+    };
     let key = json!({
         "namespace": ns,
         "labels": labels,
@@ -105,6 +112,9 @@ fn key(pod: &Object, objects: &[Object], labels_read: bool) -> Option<String> {
         "initContainers": resources(&spec["initContainers"]),
         "overhead": spec["overhead"],
         "resources": spec["resources"],
+        // VolumeBinding and VolumeZone: a pod with a PVC volume is its own
+        // shape (an ephemeral volume's PVC is named after the pod).
+        "volumes": volumes,
         "schedulingGates": spec["schedulingGates"],
         "schedulerName": spec["schedulerName"],
         "claims": claims,

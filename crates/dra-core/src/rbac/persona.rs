@@ -99,12 +99,13 @@ pub fn least_privilege(persona: Persona, gates: &FeatureGates, driver: &str) -> 
                 "resourceslices, deviceclasses, resourceclaims, resourceclaimtemplates, devicetaintrules",
                 "get, list",
             ));
-            y.push_str("# Node labels for node selectors; pods for `explain pod`; namespaces'\n# labels for pod affinity's namespace selectors; the kubelet's\n# FailedPrepareDynamicResources events for `doctor` (optional).\n");
+            y.push_str("# Node labels for node selectors; pods for `explain pod`; namespaces'\n# labels for pod affinity's namespace selectors; the kubelet's\n# FailedPrepareDynamicResources events for `doctor` (optional); the\n# volumes of pods that have PVCs (VolumeBinding, VolumeZone; optional).\n");
             y.push_str(&rule(
                 "\"\"",
-                "nodes, pods, namespaces, events",
+                "nodes, pods, namespaces, events, persistentvolumeclaims, persistentvolumes",
                 "get, list",
             ));
+            y.push_str(&rule("\"storage.k8s.io\"", "storageclasses", "get, list"));
             y.push_str("# Feature gates (kubernetes_feature_enabled). Optional: without it the\n# version's defaults are assumed.\n");
             y.push_str("- nonResourceURLs: [/metrics]\n  verbs: [get]\n");
         }

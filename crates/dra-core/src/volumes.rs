@@ -1,0 +1,576 @@
+//! The pod's PersistentVolumeClaims as kube-scheduler's VolumeBinding and
+//! VolumeZone plugins see them, which run before DynamicResources (after
+//! NodeResourcesFit). Read in kubernetes/kubernetes
+//! `pkg/scheduler/framework/plugins/volumebinding` (`podHasPVCs`,
+//! `PreFilter`, `GetPodVolumeClaims`, `FindPodVolumes`, `checkBoundClaims`,
+//! `findMatchingVolumes`, `checkVolumeProvisions`), `volumezone`
+//! (`getPVbyPod`, `Filter`) and component-helpers `storage/volume`
+//! (`FindMatchingVolume`, `CheckNodeAffinity`, `IsDelayBindingMode`),
+//! alike from 1.34 to 1.37. Not modelled: CSI storage capacity
+//! (`CSIStorageCapacity`, so "did not have enough free storage" is never
+//! said), in-tree PVs translated to CSI, and the volume count limits.
+//! Pure: the caller says whether the storage objects were read at all.
+
+use std::collections::HashMap;
+
+use crate::allocate::node_selector_matches;
+use crate::model::{Object, ObjectKind};
+use crate::quantity::Quantity;
+use crate::tree::Node;
+
+/// `ErrReasonNodeConflict`: a bound volume's node affinity.
+pub const NODE_CONFLICT: &str = "node(s) had volume node affinity conflict";
+/// `ErrReasonBindConflict`: no volume to bind, none to provision here.
+pub const BIND_CONFLICT: &str = "node(s) didn't find available persistent volumes to bind";
+/// `ErrReasonPVNotExist`.
+pub const PV_NOT_EXIST: &str =
+    "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
+/// VolumeZone's `ErrReasonConflict`.
+pub const ZONE_CONFLICT: &str = "node(s) had no available volume zone";
+
+const BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
+const SELECTED_NODE: &str = "volume.kubernetes.io/selected-node";
+const BETA_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
+const NO_PROVISIONER: &str = "kubernetes.io/no-provisioner";
+/// VolumeZone's labels, in its order, with the GA label each beta one
+/// falls back to on the node.
+const ZONE_LABELS: [(&str, &str); 4] = [
+    (
+        "failure-domain.beta.kubernetes.io/zone",
+        "topology.kubernetes.io/zone",
+    ),
+    (
+        "failure-domain.beta.kubernetes.io/region",
+        "topology.kubernetes.io/region",
+    ),
+    ("topology.kubernetes.io/zone", "topology.kubernetes.io/zone"),
+    (
+        "topology.kubernetes.io/region",
+        "topology.kubernetes.io/region",
+    ),
+];
+
+/// Why VolumeBinding's or VolumeZone's PreFilter stops the pod
+/// (UnschedulableAndUnresolvable): no node is tried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VolumeStop {
+    pub plugin: &'static str,
+    /// The claim it is about (the PV's name for a missing PV).
+    pub claim: String,
+    /// The status message, as the plugin words it.
+    pub message: String,
+}
+
+/// The cluster's PVCs, PVs and StorageClasses, by name.
+pub struct Storage<'a> {
+    pvcs: HashMap<(&'a str, &'a str), &'a Object>,
+    pvs: HashMap<&'a str, &'a Object>,
+    /// In the objects' order (`pvCache.ListPVs` by class).
+    pv_list: Vec<&'a Object>,
+    classes: HashMap<&'a str, &'a Object>,
+}
+
+impl<'a> Storage<'a> {
+    pub fn of(objects: &'a [Object]) -> Storage<'a> {
+        let mut s = Storage {
+            pvcs: HashMap::new(),
+            pvs: HashMap::new(),
+            pv_list: Vec::new(),
+            classes: HashMap::new(),
+        };
+        for o in objects {
+            let Some(name) = o.name() else { continue };
+            match o.kind {
+                ObjectKind::PersistentVolumeClaim => {
+                    s.pvcs.insert((o.namespace_or_default(), name), o);
+                }
+                ObjectKind::PersistentVolume => {
+                    s.pvs.insert(name, o);
+                    s.pv_list.push(o);
+                }
+                ObjectKind::StorageClass => {
+                    s.classes.insert(name, o);
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// Whether the objects hold any PVC, PV or StorageClass: files given
+    /// without any say nothing of the pod's volumes (a cluster has a
+    /// StorageClass or a PV wherever it has volumes).
+    pub fn describes_storage(&self) -> bool {
+        !self.pvcs.is_empty() || !self.pvs.is_empty() || !self.classes.is_empty()
+    }
+}
+
+/// A volume of the pod that uses a PVC: its name, and whether it is a
+/// generic ephemeral volume (the PVC `<pod>-<volume>`).
+pub fn pod_claims(pod: &Object) -> Vec<(String, bool)> {
+    let pod_name = pod.name().unwrap_or_default();
+    pod.pod_spec()
+        .and_then(|s| s.get("volumes"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|v| {
+            if let Some(pvc) = v.get("persistentVolumeClaim") {
+                let name = pvc.get("claimName").and_then(Node::as_str).unwrap_or("");
+                return Some((name.to_owned(), false));
+            }
+            v.get("ephemeral")?;
+            let vol = v.get("name").and_then(Node::as_str).unwrap_or("");
+            Some((format!("{pod_name}-{vol}"), true))
+        })
+        .collect()
+}
+
+/// What the two plugins' Filter needs, from their PreFilter.
+pub struct VolumeFilter<'s, 'a> {
+    storage: &'s Storage<'a>,
+    /// Fully bound PVCs (VolumeBinding's `boundClaims`).
+    bound: Vec<&'a Object>,
+    /// Unbound PVCs of a WaitForFirstConsumer class.
+    delayed: Vec<&'a Object>,
+    /// VolumeZone's topology of the bound PVs: (label, zones).
+    zones: Vec<(&'static str, Vec<String>)>,
+}
+
+fn meta<'n>(o: &'n Object, key: &str) -> Option<&'n Node> {
+    o.root.get("metadata")?.get(key)
+}
+
+fn annotation<'n>(o: &'n Object, key: &str) -> Option<&'n str> {
+    meta(o, "annotations")?.get(key)?.as_str()
+}
+
+fn spec_str<'n>(o: &'n Object, key: &str) -> &'n str {
+    o.root
+        .get("spec")
+        .and_then(|s| s.get(key))
+        .and_then(Node::as_str)
+        .unwrap_or("")
+}
+
+/// `GetPersistentVolumeClaimClass` (and `GetPersistentVolumeClass`): the
+/// beta annotation first, then `spec.storageClassName`.
+fn class_of(o: &Object) -> &str {
+    annotation(o, BETA_CLASS).unwrap_or_else(|| spec_str(o, "storageClassName"))
+}
+
+fn storage_quantity(n: Option<&Node>) -> Quantity {
+    n.and_then(|q| q.get("storage"))
+        .and_then(|q| {
+            q.as_str()
+                .map(str::to_owned)
+                .or_else(|| q.as_i64().map(|i| i.to_string()))
+        })
+        .and_then(|s| Quantity::parse(&s).ok())
+        .unwrap_or_else(Quantity::zero)
+}
+
+fn requested(pvc: &Object) -> Quantity {
+    storage_quantity(
+        pvc.root
+            .get("spec")
+            .and_then(|s| s.get("resources"))
+            .and_then(|r| r.get("requests")),
+    )
+}
+
+/// The PreFilters of VolumeBinding, then VolumeZone, in the scheduler's
+/// order: `Ok(None)` when the pod has no PVC (both skip).
+pub fn prefilter<'s, 'a>(
+    pod: &'a Object,
+    storage: &'s Storage<'a>,
+) -> Result<Option<VolumeFilter<'s, 'a>>, VolumeStop> {
+    let claims = pod_claims(pod);
+    if claims.is_empty() {
+        return Ok(None);
+    }
+    let ns = pod.namespace_or_default();
+    let stop = |plugin, claim: &str, message: String| VolumeStop {
+        plugin,
+        claim: claim.to_owned(),
+        message,
+    };
+    let binding = |claim: &str, message| Err(stop("VolumeBinding", claim, message));
+    // podHasPVCs: each PVC exists, is not lost or being deleted, and an
+    // ephemeral volume's is the pod's own.
+    let mut pvcs = Vec::with_capacity(claims.len());
+    for (name, ephemeral) in &claims {
+        let Some(&pvc) = storage.pvcs.get(&(ns, name.as_str())) else {
+            let message = if *ephemeral {
+                format!("waiting for ephemeral volume controller to create the persistentvolumeclaim {name:?}")
+            } else {
+                format!("persistentvolumeclaim {name:?} not found")
+            };
+            return binding(name, message);
+        };
+        let phase = pvc
+            .root
+            .get("status")
+            .and_then(|s| s.get("phase"))
+            .and_then(Node::as_str);
+        if phase == Some("Lost") {
+            let pv = spec_str(pvc, "volumeName");
+            return binding(
+                name,
+                format!(
+                    "persistentvolumeclaim {name:?} bound to non-existent persistentvolume {pv:?}"
+                ),
+            );
+        }
+        if meta(pvc, "deletionTimestamp").is_some_and(|d| !d.is_null()) {
+            return binding(
+                name,
+                format!("persistentvolumeclaim {name:?} is being deleted"),
+            );
+        }
+        if *ephemeral && !crate::prefilter::is_for_pod(pod, pvc) {
+            return binding(
+                name,
+                format!(
+                    "PVC {ns}/{name} was not created for pod {ns}/{} (pod is not owner)",
+                    pod.name().unwrap_or_default()
+                ),
+            );
+        }
+        pvcs.push((pvc, *ephemeral));
+    }
+    // GetPodVolumeClaims: fully bound, delayed (WaitForFirstConsumer and
+    // no volume named yet), or immediate, which should be bound already.
+    let mut bound = Vec::new();
+    let mut delayed = Vec::new();
+    let mut immediate = None;
+    for (pvc, _) in &pvcs {
+        let volume = spec_str(pvc, "volumeName");
+        if !volume.is_empty() && annotation(pvc, BIND_COMPLETED).is_some() {
+            bound.push(*pvc);
+            continue;
+        }
+        // IsDelayBindingMode: a class that does not exist is Immediate; the
+        // apiserver defaults an unset mode to Immediate.
+        let delay = storage.classes.get(class_of(pvc)).is_some_and(|c| {
+            c.root.get("volumeBindingMode").and_then(Node::as_str) == Some("WaitForFirstConsumer")
+        });
+        if delay && volume.is_empty() {
+            delayed.push(*pvc);
+        } else if immediate.is_none() {
+            immediate = Some(pvc.name().unwrap_or_default());
+        }
+    }
+    if let Some(name) = immediate {
+        return binding(
+            name,
+            "pod has unbound immediate PersistentVolumeClaims".into(),
+        );
+    }
+    // VolumeZone's getPVbyPod: the bound PVs of `persistentVolumeClaim`
+    // volumes (not ephemeral ones), each of which must exist.
+    let mut zones = Vec::new();
+    for (pvc, ephemeral) in &pvcs {
+        let volume = spec_str(pvc, "volumeName");
+        if *ephemeral || volume.is_empty() {
+            // Unbound: VolumeBinding stopped it already unless its class
+            // waits for the first consumer, which VolumeZone skips.
+            continue;
+        }
+        let Some(pv) = storage.pvs.get(volume) else {
+            return Err(stop(
+                "VolumeZone",
+                volume,
+                format!("persistentvolume {volume:?} not found"),
+            ));
+        };
+        for (label, _) in ZONE_LABELS {
+            let Some(value) = meta(pv, "labels")
+                .and_then(|l| l.get(label))
+                .and_then(Node::as_str)
+            else {
+                continue;
+            };
+            // LabelZonesToSet: `__`-separated, trimmed; an empty zone makes
+            // the label ignored.
+            let set: Vec<String> = value.split("__").map(|z| z.trim().to_owned()).collect();
+            if set.iter().all(|z| !z.is_empty()) {
+                zones.push((label, set));
+            }
+        }
+    }
+    Ok(Some(VolumeFilter {
+        storage,
+        bound,
+        delayed,
+        zones,
+    }))
+}
+
+/// `CheckNodeAffinity`: the PV's required node affinity against a node
+/// made of the labels alone (so `matchFields` on `metadata.name` never
+/// matches).
+fn affinity_admits(pv: &Object, labels: Option<&Node>) -> bool {
+    match pv
+        .root
+        .get("spec")
+        .and_then(|s| s.get("nodeAffinity"))
+        .and_then(|a| a.get("required"))
+    {
+        Some(required) if !required.is_null() => node_selector_matches(required, "", labels),
+        _ => true,
+    }
+}
+
+/// `volumeMode`, Filesystem when unset (`CheckVolumeModeMismatches`).
+fn mode(o: &Object) -> &str {
+    match spec_str(o, "volumeMode") {
+        "" => "Filesystem",
+        m => m,
+    }
+}
+
+fn modes(o: &Object) -> Vec<&str> {
+    o.root
+        .get("spec")
+        .and_then(|s| s.get("accessModes"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Node::as_str)
+        .collect()
+}
+
+/// `MatchTopologySelectorTerms` of a class's `allowedTopologies`.
+fn topology_admits(class: &Object, labels: Option<&Node>) -> bool {
+    let terms = class
+        .root
+        .get("allowedTopologies")
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    if terms.is_empty() {
+        return true;
+    }
+    let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
+    terms.iter().any(|t| {
+        let exprs = t
+            .get("matchLabelExpressions")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        !exprs.is_empty()
+            && exprs.iter().all(|e| {
+                let key = e.get("key").and_then(Node::as_str).unwrap_or("");
+                let values = e.get("values").and_then(Node::as_seq).unwrap_or_default();
+                // labels.NewRequirement refuses `In` without values.
+                !values.is_empty()
+                    && label(key).is_some_and(|v| values.iter().any(|x| x.as_str() == Some(v)))
+            })
+    })
+}
+
+impl<'s, 'a> VolumeFilter<'s, 'a> {
+    /// The reasons VolumeBinding, else VolumeZone, rules the node out for
+    /// (empty: it passes both).
+    pub fn reasons(&self, node: &Object) -> Vec<&'static str> {
+        let labels = meta(node, "labels");
+        let binding = self.binding(node.name().unwrap_or_default(), labels);
+        if !binding.is_empty() {
+            return binding;
+        }
+        if self.zone_conflict(labels) {
+            return vec![ZONE_CONFLICT];
+        }
+        Vec::new()
+    }
+
+    /// FindPodVolumes' reasons, in its order.
+    fn binding(&self, node: &str, labels: Option<&Node>) -> Vec<&'static str> {
+        let (mut bound_ok, mut pvs_found, mut unbound_ok) = (true, true, true);
+        // checkBoundClaims: stops at the first PV missing or not admitting.
+        for pvc in &self.bound {
+            match self.storage.pvs.get(spec_str(pvc, "volumeName")) {
+                None => {
+                    pvs_found = false;
+                    break;
+                }
+                Some(pv) if !affinity_admits(pv, labels) => {
+                    bound_ok = false;
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        if !self.delayed.is_empty() {
+            unbound_ok = self.unbound_fit(node, labels);
+        }
+        let mut out = Vec::new();
+        if !bound_ok {
+            out.push(NODE_CONFLICT);
+        }
+        if !unbound_ok {
+            out.push(BIND_CONFLICT);
+        }
+        if !pvs_found {
+            out.push(PV_NOT_EXIST);
+        }
+        out
+    }
+
+    /// The delayed claims: a PV to bind on this node, or a class that can
+    /// provision one here.
+    fn unbound_fit(&self, node: &str, labels: Option<&Node>) -> bool {
+        let mut to_match = Vec::new();
+        let mut to_provision = Vec::new();
+        for pvc in &self.delayed {
+            match annotation(pvc, SELECTED_NODE) {
+                Some(selected) if selected != node => return false,
+                Some(_) => to_provision.push(*pvc),
+                None => to_match.push(*pvc),
+            }
+        }
+        let mut satisfied = true;
+        if !to_match.is_empty() {
+            // findMatchingVolumes: smallest request first, each PV chosen once.
+            to_match.sort_by_key(|p| requested(p));
+            let mut chosen: Vec<&str> = Vec::new();
+            for pvc in to_match {
+                match self.matching_volume(pvc, labels, &chosen) {
+                    Some(pv) => chosen.push(pv),
+                    None => {
+                        satisfied = false;
+                        to_provision.push(pvc);
+                    }
+                }
+            }
+        }
+        if !to_provision.is_empty() {
+            // checkVolumeProvisions decides alone once it runs.
+            satisfied = to_provision.iter().all(|pvc| {
+                self.storage
+                    .classes
+                    .get(class_of(pvc))
+                    .is_some_and(|class| {
+                        let provisioner = class.root.get("provisioner").and_then(Node::as_str);
+                        !matches!(provisioner, None | Some("" | NO_PROVISIONER))
+                            && topology_admits(class, labels)
+                    })
+            });
+        }
+        satisfied
+    }
+
+    /// `FindMatchingVolume` on the scheduler's path (with the node): a PV
+    /// pre-bound to the claim if its affinity admits the node, else the
+    /// smallest available one of the claim's class that fits it.
+    fn matching_volume(
+        &self,
+        pvc: &Object,
+        labels: Option<&Node>,
+        chosen: &[&str],
+    ) -> Option<&'a str> {
+        let want = requested(pvc);
+        let class = class_of(pvc);
+        let ns = pvc.namespace_or_default();
+        let name = pvc.name().unwrap_or_default();
+        let uid = meta(pvc, "uid").and_then(Node::as_str).unwrap_or("");
+        let selector = pvc
+            .root
+            .get("spec")
+            .and_then(|s| s.get("selector"))
+            .filter(|s| !s.is_null());
+        let mut best: Option<(&'a str, Quantity)> = None;
+        // ListPVs(class): the PVs of the claim's class.
+        for &pv in self
+            .storage
+            .pv_list
+            .iter()
+            .filter(|pv| class_of(pv) == class)
+        {
+            let pv_name = pv.name().unwrap_or_default();
+            if chosen.contains(&pv_name) {
+                continue;
+            }
+            let claim_ref = pv
+                .root
+                .get("spec")
+                .and_then(|s| s.get("claimRef"))
+                .filter(|c| !c.is_null());
+            let bound_to_claim = claim_ref.is_some_and(|c| {
+                let field = |k| c.get(k).and_then(Node::as_str).unwrap_or("");
+                field("name") == name
+                    && field("namespace") == ns
+                    && (field("uid").is_empty() || field("uid") == uid)
+            });
+            if claim_ref.is_some() && !bound_to_claim {
+                continue;
+            }
+            let size = storage_quantity(pv.root.get("spec").and_then(|s| s.get("capacity")));
+            if size < want || mode(pv) != mode(pvc) {
+                continue;
+            }
+            if meta(pv, "deletionTimestamp").is_some_and(|d| !d.is_null()) {
+                continue;
+            }
+            let admits = affinity_admits(pv, labels);
+            if bound_to_claim {
+                return admits.then_some(pv_name);
+            }
+            let phase = pv
+                .root
+                .get("status")
+                .and_then(|s| s.get("phase"))
+                .and_then(Node::as_str);
+            if phase != Some("Available") {
+                continue;
+            }
+            if let Some(sel) = selector {
+                if crate::label_selector::matches(sel, meta(pv, "labels")) != Some(true) {
+                    continue;
+                }
+            }
+            if !admits {
+                continue;
+            }
+            let offered = modes(pv);
+            if !modes(pvc).iter().all(|m| offered.contains(m)) {
+                continue;
+            }
+            // VolumeAttributesClass (GA in 1.34): the same class, or none.
+            if spec_str(pv, "volumeAttributesClassName")
+                != spec_str(pvc, "volumeAttributesClassName")
+            {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(_, q)| *q > size) {
+                best = Some((pv_name, size));
+            }
+        }
+        best.map(|(n, _)| n)
+    }
+
+    /// VolumeZone's Filter: a node with any zone or region label must
+    /// carry each bound PV's zone and region among the PV's values.
+    fn zone_conflict(&self, labels: Option<&Node>) -> bool {
+        if self.zones.is_empty() {
+            return false;
+        }
+        let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
+        if ZONE_LABELS.iter().all(|(k, _)| label(k).is_none()) {
+            return false;
+        }
+        self.zones.iter().any(|(key, zones)| {
+            let ga = ZONE_LABELS
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or(*key, |(_, g)| *g);
+            match label(key).or_else(|| label(ga)) {
+                Some(v) => !zones.iter().any(|z| z == v),
+                None => true,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "volumes_tests.rs"]
+mod tests;
