@@ -280,3 +280,32 @@ fn affinity_to_its_own_kind_keeps_the_copies_together() {
         ]
     );
 }
+
+/// The copies share the pod's PVCs: a bound PV's node affinity, or a local
+/// PV only one node has, keeps them off the other nodes (VolumeBinding, as
+/// `explain pod` applies it); a PVC that does not exist stops every copy.
+#[test]
+fn copies_go_only_where_the_pods_volumes_can() {
+    let fixture = "testdata/fixtures/explain-volumes.yaml";
+    for (pod, fits, out) in [("ml/train", "n2", "n1"), ("ml/local", "n1", "n2")] {
+        let v = support::json_answer(&["capacity", "pod", pod, "-f", fixture]);
+        assert_eq!(v["total"], 1, "{v}");
+        let rows = support::capacity_rows(&v);
+        assert!(
+            rows.contains(&(fits.to_owned(), 1, "inUse".to_owned())),
+            "{rows:?}"
+        );
+        assert!(
+            rows.contains(&(out.to_owned(), 0, "podExcluded".to_owned())),
+            "{rows:?}"
+        );
+    }
+    let o = support::run(&["capacity", "pod", "ml/orphan", "-f", fixture]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("kube-scheduler's VolumeBinding stops it before any node is tried: persistentvolumeclaim \"missing\" not found"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

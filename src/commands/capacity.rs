@@ -31,6 +31,7 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
                 (pns.to_owned(), name.to_owned())
             });
             let ns = pod.as_ref().map_or(ns, |(pns, _)| pns.as_str());
+            let volumes = pod.as_ref().map(|(pns, _)| pns.clone());
             Needs {
                 slices: true,
                 classes: true,
@@ -46,6 +47,8 @@ pub fn run(args: &CapacityArgs) -> Result<Outcome, String> {
                 nodes: true,
                 taint_rules: true,
                 bound_pods: matches!(args.kind.as_str(), "pod" | "workload"),
+                // VolumeBinding and VolumeZone, if the pod has PVC volumes.
+                volumes,
                 ..Needs::default()
             }
         },

@@ -128,6 +128,25 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     let ports = dra_core::node_ports::NodePorts::prefilter(pod);
     let ports_taken = |n: &str| index(n).is_some_and(|i| around.ports_taken(i));
     let inter_pod_rules_out = |n: &str| index(n).and_then(|i| around.after_resources(i));
+    // VolumeBinding and VolumeZone: the copies share the pod's PVCs. A
+    // generic ephemeral volume's PVC would be made for each copy anew, so
+    // a pod with one is not checked.
+    let storage = dra_core::volumes::Storage::of(&inv.objects);
+    let ephemeral = dra_core::volumes::pod_claims(pod).iter().any(|(_, e)| *e);
+    let volumes = match (ephemeral, source::volume_check(&inv, pod, &storage)) {
+        (true, _) | (_, None) => None,
+        (false, Some(Err(stop))) => {
+            return Err(format!(
+                "{kind} {ns}/{name}: kube-scheduler's {} stops it before any node is tried: {}; no copy fits until its volumes do",
+                stop.plugin, stop.message
+            ))
+        }
+        (false, Some(Ok(filter))) => filter,
+    };
+    let volumes_rule_out = |n: &str| {
+        let reasons = volumes.as_ref()?.reasons(node_object(n)?);
+        (!reasons.is_empty()).then(|| reasons.join(", "))
+    };
 
     let mut counts: Vec<NodeCapacity> = Vec::new();
     let mut counted: Vec<String> = Vec::new();
@@ -163,7 +182,9 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
             )),
             NodeFit::Fits | NodeFit::Unchecked => match fit_bound(&n) {
                 Some((0, why)) => counts.push(excluded(format!("the pod cannot run there: {why}"))),
-                _ => match inter_pod_rules_out(&n) {
+                _ => match volumes_rule_out(&n)
+                    .or_else(|| inter_pod_rules_out(&n).map(str::to_owned))
+                {
                     Some(r) => counts.push(excluded(format!("the pod cannot run there: {r}"))),
                     None => counted.push(n),
                 },

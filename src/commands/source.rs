@@ -329,3 +329,31 @@ pub fn load(
         live: Some(state),
     })
 }
+
+/// VolumeBinding's and VolumeZone's PreFilter for the pod: `None` when it
+/// has no PVC volume, or the PVCs, PVs and StorageClasses are unknown (not
+/// read from the cluster, or files that hold none of them: said once, on
+/// stderr, for `explain pod`).
+pub fn volume_check<'s, 'a>(
+    inv: &Inventory,
+    pod: &'a Object,
+    storage: &'s dra_core::volumes::Storage<'a>,
+) -> Option<Result<Option<dra_core::volumes::VolumeFilter<'s, 'a>>, dra_core::volumes::VolumeStop>>
+{
+    if dra_core::volumes::pod_claims(pod).is_empty() {
+        return None;
+    }
+    let known = match &inv.live {
+        Some(live) => live.volumes_unread.is_none(),
+        None => storage.describes_storage(),
+    };
+    if !known {
+        if inv.live.is_none() {
+            eprintln!(
+                "note: the files hold no PersistentVolumeClaim, PersistentVolume or StorageClass: the pod's volumes are not checked (kube-scheduler's VolumeBinding and VolumeZone)"
+            );
+        }
+        return None;
+    }
+    Some(dra_core::volumes::prefilter(pod, storage))
+}

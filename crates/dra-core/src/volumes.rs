@@ -6,7 +6,8 @@
 //! `findMatchingVolumes`, `checkVolumeProvisions`), `volumezone`
 //! (`getPVbyPod`, `Filter`) and component-helpers `storage/volume`
 //! (`FindMatchingVolume`, `CheckNodeAffinity`, `IsDelayBindingMode`),
-//! alike from 1.34 to 1.37. Not modelled: CSI storage capacity
+//! alike from 1.34 to 1.37. Not modelled: VolumeRestrictions (ReadWriteOncePod,
+//! inline disks), CSI storage capacity
 //! (`CSIStorageCapacity`, so "did not have enough free storage" is never
 //! said), in-tree PVs translated to CSI, and the volume count limits.
 //! Pure: the caller says whether the storage objects were read at all.

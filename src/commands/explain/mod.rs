@@ -447,7 +447,7 @@ fn pod_report(
     // VolumeBinding's and VolumeZone's PreFilter (before DRA's), and their
     // Filter on each node (after NodeResourcesFit's).
     let storage = volumes::Storage::of(objects);
-    let volume_check = volume_check(inv, pod, &storage);
+    let volume_check = source::volume_check(inv, pod, &storage);
     let (volume_stop, volume_filter) = match volume_check {
         Some(Err(stop)) => (Some(stop), None),
         Some(Ok(filter)) => (None, filter),
@@ -603,33 +603,6 @@ fn pod_report(
     );
     drop((claims, extended, more_sets));
     out
-}
-
-/// VolumeBinding's and VolumeZone's PreFilter for the pod: `None` when it
-/// has no PVC volume, or the PVCs, PVs and StorageClasses are unknown (not
-/// read from the cluster, or files that hold none of them: said once, on
-/// stderr, for `explain pod`).
-fn volume_check<'s, 'a>(
-    inv: &Inventory,
-    pod: &'a Object,
-    storage: &'s volumes::Storage<'a>,
-) -> Option<Result<Option<volumes::VolumeFilter<'s, 'a>>, volumes::VolumeStop>> {
-    if volumes::pod_claims(pod).is_empty() {
-        return None;
-    }
-    let known = match &inv.live {
-        Some(live) => live.volumes_unread.is_none(),
-        None => storage.describes_storage(),
-    };
-    if !known {
-        if inv.live.is_none() {
-            eprintln!(
-                "note: the files hold no PersistentVolumeClaim, PersistentVolume or StorageClass: the pod's volumes are not checked (kube-scheduler's VolumeBinding and VolumeZone)"
-            );
-        }
-        return None;
-    }
-    Some(volumes::prefilter(pod, storage))
 }
 
 /// A pod without claims: an extended resource that no DeviceClass backs
