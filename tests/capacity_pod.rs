@@ -304,7 +304,7 @@ fn copies_go_only_where_the_pods_volumes_can() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("kube-scheduler's VolumeBinding stops it before any node is tried: persistentvolumeclaim \"missing\" not found"),
+            .contains("kube-scheduler's VolumeRestrictions stops it before any node is tried: persistentvolumeclaim \"missing\" not found"),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );

@@ -893,6 +893,25 @@ fn explain_pod_reads_the_volumes_the_scheduler_filters_on() {
                  "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}]}}}}));
     objects.push(json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "standard"},
         "provisioner": "pd.csi.storage.gke.io", "volumeBindingMode": "WaitForFirstConsumer"}));
+    // A ReadWriteOncePod PVC a running pod uses (VolumeRestrictions): its
+    // volumes survive the bound pods' reduction.
+    objects.push(json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "solo", "namespace": "ml", "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+        "spec": {"volumeName": "pv-solo", "accessModes": ["ReadWriteOncePod"], "resources": {"requests": {"storage": "1Gi"}}}}));
+    objects.push(
+        json!({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-solo"},
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOncePod"]}}),
+    );
+    objects.push(
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "first", "namespace": "ml"},
+        "spec": {"nodeName": "node-1", "containers": [{"name": "c", "image": "x"}],
+                 "volumes": [{"name": "solo", "persistentVolumeClaim": {"claimName": "solo"}}]},
+        "status": {"phase": "Running"}}),
+    );
+    objects.push(pod(
+        "second",
+        json!([{"name": "solo", "persistentVolumeClaim": {"claimName": "solo"}}]),
+    ));
     let live = Live::start("volumes", Fixture::new("1.37", &objects, &[]));
     let read_storage = |live: &Live| {
         live.server
@@ -945,6 +964,15 @@ fn explain_pod_reads_the_volumes_the_scheduler_filters_on() {
     assert_eq!(
         v["verdict"]["preFilter"]["message"],
         "persistentvolumeclaim \"nowhere\" not found"
+    );
+    let o = live.run(&["explain", "pod", "ml/second", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        json_of(&o)["verdict"]["causes"]
+            .to_string()
+            .contains("ReadWriteOncePod access mode"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
     );
     // No PVC volume: nothing of storage is read.
     live.server.clear_log();

@@ -3172,6 +3172,14 @@ fn the_pods_volumes_filter_nodes_as_the_scheduler_does() {
             ],
         ),
         (
+            "ml/second",
+            1,
+            [
+                "Pod ml/second (ml/second-gpu) stays Pending: none of the 2 nodes can take the pod; each is ruled out before its claims are tried.",
+                "  2 nodes  the pod cannot run there: node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode  (e.g. n1)",
+            ],
+        ),
+        (
             "ml/orphan",
             1,
             [
@@ -3205,7 +3213,7 @@ fn the_pods_volumes_filter_nodes_as_the_scheduler_does() {
             v["blockedOnVolumes"].as_u64(),
             v["blockedOnDevices"].as_u64()
         ),
-        (Some(2), Some(0)),
+        (Some(2), Some(1)),
         "{v}"
     );
     // Without a PVC, PV or StorageClass in the files: not checked, and said.

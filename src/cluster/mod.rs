@@ -1014,7 +1014,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
 }
 
 /// The PVCs (of `namespace`, else every namespace), PVs and StorageClasses,
-/// read only when a pod read has a PVC volume: most pods that use devices
+/// read only when a pod read and not bound has a PVC volume: most pods that use devices
 /// have none, and a cluster's PVs can be many. `Some(why)` when the
 /// cluster did not let them be read.
 async fn read_volumes(
@@ -1022,9 +1022,15 @@ async fn read_volumes(
     namespace: Option<&str>,
     objects: &mut Vec<Object>,
 ) -> Result<Option<String>, ReadError> {
+    // A pod not bound yet (the pods the command decides; those running on
+    // a node are read for what they hold there, not explained).
     let wanted = objects.iter().any(|o| {
         o.kind == model::ObjectKind::Workload
             && o.reference.kind == "Pod"
+            && o.pod_spec()
+                .and_then(|s| s.get("nodeName"))
+                .and_then(Node::as_str)
+                .is_none_or(str::is_empty)
             && !dra_core::volumes::pod_claims(o).is_empty()
     });
     if !wanted {

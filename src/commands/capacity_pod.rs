@@ -131,9 +131,14 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
     // VolumeBinding and VolumeZone: the copies share the pod's PVCs. A
     // generic ephemeral volume's PVC would be made for each copy anew, so
     // a pod with one is not checked.
-    let storage = dra_core::volumes::Storage::of(&inv.objects);
-    let ephemeral = dra_core::volumes::pod_claims(pod).iter().any(|(_, e)| *e);
-    let volumes = match (ephemeral, source::volume_check(&inv, pod, &storage)) {
+    let claims_of_volumes = dra_core::volumes::pod_claims(pod);
+    let storage =
+        (!claims_of_volumes.is_empty()).then(|| dra_core::volumes::Storage::of(&inv.objects));
+    let ephemeral = claims_of_volumes.iter().any(|(_, e)| *e);
+    let check = storage
+        .as_ref()
+        .and_then(|s| source::volume_check(&inv, pod, s));
+    let volumes = match (ephemeral, check) {
         (true, _) | (_, None) => None,
         (false, Some(Err(stop))) => {
             return Err(format!(

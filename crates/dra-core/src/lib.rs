@@ -69,6 +69,8 @@ pub mod tree;
 pub mod usage;
 pub mod usage_summary;
 pub mod verdict;
+mod volume_fields;
+mod volume_match;
 pub mod volumes;
 pub mod whatif;
 pub mod yaml;

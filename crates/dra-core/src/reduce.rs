@@ -139,8 +139,9 @@ fn keep(node: &mut Node, fields: &[(&str, Keep)]) {
 
 /// A pod kept only for what it takes of its node (bound, not finished, no
 /// claim and no extended resource): NodeResourcesFit's
-/// `NodeInfo.Requested`, and InterPodAffinity's labels and required
-/// anti-affinity terms; a large cluster has many.
+/// `NodeInfo.Requested`, InterPodAffinity's labels and required
+/// anti-affinity terms, and the PVCs it uses (VolumeRestrictions); a large
+/// cluster has many.
 const BOUND_POD: &[(&str, Keep)] = &[
     ("apiVersion", All),
     ("kind", All),
@@ -171,6 +172,11 @@ const BOUND_POD: &[(&str, Keep)] = &[
             ("overhead", All),
             ("containers", Each(CONTAINER)),
             ("initContainers", Each(CONTAINER)),
+            // VolumeRestrictions: a ReadWriteOncePod PVC in use.
+            (
+                "volumes",
+                Each(&[("persistentVolumeClaim", Fields(&[("claimName", All)]))]),
+            ),
         ]),
     ),
     (

@@ -1,23 +1,25 @@
-//! The pod's PersistentVolumeClaims as kube-scheduler's VolumeBinding and
-//! VolumeZone plugins see them, which run before DynamicResources (after
-//! NodeResourcesFit). Read in kubernetes/kubernetes
+//! The pod's PersistentVolumeClaims as kube-scheduler's VolumeRestrictions,
+//! VolumeBinding and VolumeZone plugins see them, which run before
+//! DynamicResources (after NodeResourcesFit). Read in kubernetes/kubernetes
+//! `pkg/scheduler/framework/plugins/volumerestrictions` (`PreFilter`:
+//! ReadWriteOncePod, `readWriteOncePodPVCsForPod`, `calPreFilterState`),
 //! `pkg/scheduler/framework/plugins/volumebinding` (`podHasPVCs`,
 //! `PreFilter`, `GetPodVolumeClaims`, `FindPodVolumes`, `checkBoundClaims`,
 //! `findMatchingVolumes`, `checkVolumeProvisions`), `volumezone`
 //! (`getPVbyPod`, `Filter`) and component-helpers `storage/volume`
 //! (`FindMatchingVolume`, `CheckNodeAffinity`, `IsDelayBindingMode`),
-//! alike from 1.34 to 1.37. Not modelled: VolumeRestrictions (ReadWriteOncePod,
-//! inline disks), CSI storage capacity
+//! alike from 1.34 to 1.37. Not modelled: VolumeRestrictions' inline disks
+//! (GCE PD, EBS, RBD, iSCSI) and nominated pods' PVCs, CSI storage capacity
 //! (`CSIStorageCapacity`, so "did not have enough free storage" is never
 //! said), in-tree PVs translated to CSI, and the volume count limits.
 //! Pure: the caller says whether the storage objects were read at all.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::allocate::node_selector_matches;
 use crate::model::{Object, ObjectKind};
-use crate::quantity::Quantity;
 use crate::tree::Node;
+use crate::volume_fields::{affinity_admits, annotation, class_of, meta, modes, spec_str};
+use crate::volume_match::ClaimVolumes;
 
 /// `ErrReasonNodeConflict`: a bound volume's node affinity.
 pub const NODE_CONFLICT: &str = "node(s) had volume node affinity conflict";
@@ -26,12 +28,14 @@ pub const BIND_CONFLICT: &str = "node(s) didn't find available persistent volume
 /// `ErrReasonPVNotExist`.
 pub const PV_NOT_EXIST: &str =
     "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
+/// VolumeRestrictions' `ErrReasonReadWriteOncePodConflict`.
+pub const RWOP_CONFLICT: &str =
+    "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode";
 /// VolumeZone's `ErrReasonConflict`.
 pub const ZONE_CONFLICT: &str = "node(s) had no available volume zone";
 
 const BIND_COMPLETED: &str = "pv.kubernetes.io/bind-completed";
 const SELECTED_NODE: &str = "volume.kubernetes.io/selected-node";
-const BETA_CLASS: &str = "volume.beta.kubernetes.io/storage-class";
 const NO_PROVISIONER: &str = "kubernetes.io/no-provisioner";
 /// VolumeZone's labels, in its order, with the GA label each beta one
 /// falls back to on the node.
@@ -69,6 +73,10 @@ pub struct Storage<'a> {
     /// In the objects' order (`pvCache.ListPVs` by class).
     pv_list: Vec<&'a Object>,
     classes: HashMap<&'a str, &'a Object>,
+    /// (namespace, claimName) of the `persistentVolumeClaim` volumes of the
+    /// pods on a node (bound, not finished, the Node known): the
+    /// scheduler's `PVCRefCounts`, which VolumeRestrictions reads.
+    used: HashSet<(&'a str, &'a str)>,
 }
 
 impl<'a> Storage<'a> {
@@ -78,8 +86,24 @@ impl<'a> Storage<'a> {
             pvs: HashMap::new(),
             pv_list: Vec::new(),
             classes: HashMap::new(),
+            used: HashSet::new(),
         };
+        let nodes: HashSet<&str> = objects
+            .iter()
+            .filter(|o| o.kind == ObjectKind::Node)
+            .filter_map(Object::name)
+            .collect();
         for o in objects {
+            if let Some(node) = on_node(o) {
+                if nodes.contains(node) {
+                    let ns = o.namespace_or_default();
+                    for (name, ephemeral) in pod_claims(o) {
+                        if let (false, Some(name)) = (ephemeral, claim_name_in(o, &name)) {
+                            s.used.insert((ns, name));
+                        }
+                    }
+                }
+            }
             let Some(name) = o.name() else { continue };
             match o.kind {
                 ObjectKind::PersistentVolumeClaim => {
@@ -127,61 +151,51 @@ pub fn pod_claims(pod: &Object) -> Vec<(String, bool)> {
         .collect()
 }
 
+/// The node a pod is bound to, when it is not finished.
+fn on_node(o: &Object) -> Option<&str> {
+    if o.kind != ObjectKind::Workload || o.reference.kind != "Pod" {
+        return None;
+    }
+    let phase = o
+        .root
+        .get("status")
+        .and_then(|s| s.get("phase"))
+        .and_then(Node::as_str);
+    if matches!(phase, Some("Succeeded" | "Failed")) {
+        return None;
+    }
+    o.pod_spec()?
+        .get("nodeName")
+        .and_then(Node::as_str)
+        .filter(|n| !n.is_empty())
+}
+
+/// The pod's own text of a volume's claim name (borrowed from the pod).
+fn claim_name_in<'o>(pod: &'o Object, name: &str) -> Option<&'o str> {
+    pod.pod_spec()?
+        .get("volumes")?
+        .as_seq()?
+        .iter()
+        .filter_map(|v| v.get("persistentVolumeClaim")?.get("claimName")?.as_str())
+        .find(|n| *n == name)
+}
+
 /// What the two plugins' Filter needs, from their PreFilter.
 pub struct VolumeFilter<'s, 'a> {
     storage: &'s Storage<'a>,
     /// Fully bound PVCs (VolumeBinding's `boundClaims`).
     bound: Vec<&'a Object>,
-    /// Unbound PVCs of a WaitForFirstConsumer class.
-    delayed: Vec<&'a Object>,
+    /// Unbound PVCs of a WaitForFirstConsumer class, each with the PVs it
+    /// could bind.
+    delayed: Vec<ClaimVolumes<'a>>,
     /// VolumeZone's topology of the bound PVs: (label, zones).
     zones: Vec<(&'static str, Vec<String>)>,
+    /// VolumeRestrictions: a ReadWriteOncePod PVC of the pod is in use.
+    rwop_conflict: bool,
 }
 
-fn meta<'n>(o: &'n Object, key: &str) -> Option<&'n Node> {
-    o.root.get("metadata")?.get(key)
-}
-
-fn annotation<'n>(o: &'n Object, key: &str) -> Option<&'n str> {
-    meta(o, "annotations")?.get(key)?.as_str()
-}
-
-fn spec_str<'n>(o: &'n Object, key: &str) -> &'n str {
-    o.root
-        .get("spec")
-        .and_then(|s| s.get(key))
-        .and_then(Node::as_str)
-        .unwrap_or("")
-}
-
-/// `GetPersistentVolumeClaimClass` (and `GetPersistentVolumeClass`): the
-/// beta annotation first, then `spec.storageClassName`.
-fn class_of(o: &Object) -> &str {
-    annotation(o, BETA_CLASS).unwrap_or_else(|| spec_str(o, "storageClassName"))
-}
-
-fn storage_quantity(n: Option<&Node>) -> Quantity {
-    n.and_then(|q| q.get("storage"))
-        .and_then(|q| {
-            q.as_str()
-                .map(str::to_owned)
-                .or_else(|| q.as_i64().map(|i| i.to_string()))
-        })
-        .and_then(|s| Quantity::parse(&s).ok())
-        .unwrap_or_else(Quantity::zero)
-}
-
-fn requested(pvc: &Object) -> Quantity {
-    storage_quantity(
-        pvc.root
-            .get("spec")
-            .and_then(|s| s.get("resources"))
-            .and_then(|r| r.get("requests")),
-    )
-}
-
-/// The PreFilters of VolumeBinding, then VolumeZone, in the scheduler's
-/// order: `Ok(None)` when the pod has no PVC (both skip).
+/// The PreFilters of VolumeRestrictions, VolumeBinding and VolumeZone, in
+/// the scheduler's order: `Ok(None)` when the pod has no PVC (they skip).
 pub fn prefilter<'s, 'a>(
     pod: &'a Object,
     storage: &'s Storage<'a>,
@@ -197,6 +211,26 @@ pub fn prefilter<'s, 'a>(
         message,
     };
     let binding = |claim: &str, message| Err(stop("VolumeBinding", claim, message));
+    // VolumeRestrictions' PreFilter comes first: each
+    // `persistentVolumeClaim` volume's PVC must exist (the lister's
+    // NotFound), and one with the ReadWriteOncePod access mode must be
+    // used by no pod on a node (then every node is ruled out).
+    let mut rwop_conflict = false;
+    for (name, ephemeral) in &claims {
+        if *ephemeral {
+            continue;
+        }
+        let Some(&pvc) = storage.pvcs.get(&(ns, name.as_str())) else {
+            return Err(stop(
+                "VolumeRestrictions",
+                name,
+                format!("persistentvolumeclaim {name:?} not found"),
+            ));
+        };
+        if modes(pvc).contains(&"ReadWriteOncePod") && storage.used.contains(&(ns, name.as_str())) {
+            rwop_conflict = true;
+        }
+    }
     // podHasPVCs: each PVC exists, is not lost or being deleted, and an
     // ephemeral volume's is the pod's own.
     let mut pvcs = Vec::with_capacity(claims.len());
@@ -300,46 +334,25 @@ pub fn prefilter<'s, 'a>(
             }
         }
     }
+    // ListPVs(class) for each class waited on, gathered once.
+    let mut of_class: HashMap<&'a str, Vec<&'a Object>> =
+        delayed.iter().map(|p| (class_of(p), Vec::new())).collect();
+    for &pv in &storage.pv_list {
+        if let Some(list) = of_class.get_mut(class_of(pv)) {
+            list.push(pv);
+        }
+    }
+    let delayed = delayed
+        .into_iter()
+        .map(|p| ClaimVolumes::of(p, &of_class[class_of(p)]))
+        .collect();
     Ok(Some(VolumeFilter {
         storage,
         bound,
         delayed,
         zones,
+        rwop_conflict,
     }))
-}
-
-/// `CheckNodeAffinity`: the PV's required node affinity against a node
-/// made of the labels alone (so `matchFields` on `metadata.name` never
-/// matches).
-fn affinity_admits(pv: &Object, labels: Option<&Node>) -> bool {
-    match pv
-        .root
-        .get("spec")
-        .and_then(|s| s.get("nodeAffinity"))
-        .and_then(|a| a.get("required"))
-    {
-        Some(required) if !required.is_null() => node_selector_matches(required, "", labels),
-        _ => true,
-    }
-}
-
-/// `volumeMode`, Filesystem when unset (`CheckVolumeModeMismatches`).
-fn mode(o: &Object) -> &str {
-    match spec_str(o, "volumeMode") {
-        "" => "Filesystem",
-        m => m,
-    }
-}
-
-fn modes(o: &Object) -> Vec<&str> {
-    o.root
-        .get("spec")
-        .and_then(|s| s.get("accessModes"))
-        .and_then(Node::as_seq)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(Node::as_str)
-        .collect()
 }
 
 /// `MatchTopologySelectorTerms` of a class's `allowedTopologies`.
@@ -370,9 +383,13 @@ fn topology_admits(class: &Object, labels: Option<&Node>) -> bool {
 }
 
 impl<'s, 'a> VolumeFilter<'s, 'a> {
-    /// The reasons VolumeBinding, else VolumeZone, rules the node out for
-    /// (empty: it passes both).
+    /// The reasons VolumeRestrictions, else VolumeBinding, else VolumeZone
+    /// rules the node out for (empty: it passes them all).
     pub fn reasons(&self, node: &Object) -> Vec<&'static str> {
+        // VolumeRestrictions' Filter (Unschedulable: preemption may free it).
+        if self.rwop_conflict {
+            return vec![RWOP_CONFLICT];
+        }
         let labels = meta(node, "labels");
         let binding = self.binding(node.name().unwrap_or_default(), labels);
         if !binding.is_empty() {
@@ -422,24 +439,24 @@ impl<'s, 'a> VolumeFilter<'s, 'a> {
     fn unbound_fit(&self, node: &str, labels: Option<&Node>) -> bool {
         let mut to_match = Vec::new();
         let mut to_provision = Vec::new();
-        for pvc in &self.delayed {
-            match annotation(pvc, SELECTED_NODE) {
+        for claim in &self.delayed {
+            match annotation(claim.pvc, SELECTED_NODE) {
                 Some(selected) if selected != node => return false,
-                Some(_) => to_provision.push(*pvc),
-                None => to_match.push(*pvc),
+                Some(_) => to_provision.push(claim.pvc),
+                None => to_match.push(claim),
             }
         }
         let mut satisfied = true;
         if !to_match.is_empty() {
             // findMatchingVolumes: smallest request first, each PV chosen once.
-            to_match.sort_by_key(|p| requested(p));
+            to_match.sort_by_key(|c| c.size);
             let mut chosen: Vec<&str> = Vec::new();
-            for pvc in to_match {
-                match self.matching_volume(pvc, labels, &chosen) {
+            for claim in to_match {
+                match claim.matching(labels, &chosen) {
                     Some(pv) => chosen.push(pv),
                     None => {
                         satisfied = false;
-                        to_provision.push(pvc);
+                        to_provision.push(claim.pvc);
                     }
                 }
             }
@@ -458,95 +475,6 @@ impl<'s, 'a> VolumeFilter<'s, 'a> {
             });
         }
         satisfied
-    }
-
-    /// `FindMatchingVolume` on the scheduler's path (with the node): a PV
-    /// pre-bound to the claim if its affinity admits the node, else the
-    /// smallest available one of the claim's class that fits it.
-    fn matching_volume(
-        &self,
-        pvc: &Object,
-        labels: Option<&Node>,
-        chosen: &[&str],
-    ) -> Option<&'a str> {
-        let want = requested(pvc);
-        let class = class_of(pvc);
-        let ns = pvc.namespace_or_default();
-        let name = pvc.name().unwrap_or_default();
-        let uid = meta(pvc, "uid").and_then(Node::as_str).unwrap_or("");
-        let selector = pvc
-            .root
-            .get("spec")
-            .and_then(|s| s.get("selector"))
-            .filter(|s| !s.is_null());
-        let mut best: Option<(&'a str, Quantity)> = None;
-        // ListPVs(class): the PVs of the claim's class.
-        for &pv in self
-            .storage
-            .pv_list
-            .iter()
-            .filter(|pv| class_of(pv) == class)
-        {
-            let pv_name = pv.name().unwrap_or_default();
-            if chosen.contains(&pv_name) {
-                continue;
-            }
-            let claim_ref = pv
-                .root
-                .get("spec")
-                .and_then(|s| s.get("claimRef"))
-                .filter(|c| !c.is_null());
-            let bound_to_claim = claim_ref.is_some_and(|c| {
-                let field = |k| c.get(k).and_then(Node::as_str).unwrap_or("");
-                field("name") == name
-                    && field("namespace") == ns
-                    && (field("uid").is_empty() || field("uid") == uid)
-            });
-            if claim_ref.is_some() && !bound_to_claim {
-                continue;
-            }
-            let size = storage_quantity(pv.root.get("spec").and_then(|s| s.get("capacity")));
-            if size < want || mode(pv) != mode(pvc) {
-                continue;
-            }
-            if meta(pv, "deletionTimestamp").is_some_and(|d| !d.is_null()) {
-                continue;
-            }
-            let admits = affinity_admits(pv, labels);
-            if bound_to_claim {
-                return admits.then_some(pv_name);
-            }
-            let phase = pv
-                .root
-                .get("status")
-                .and_then(|s| s.get("phase"))
-                .and_then(Node::as_str);
-            if phase != Some("Available") {
-                continue;
-            }
-            if let Some(sel) = selector {
-                if crate::label_selector::matches(sel, meta(pv, "labels")) != Some(true) {
-                    continue;
-                }
-            }
-            if !admits {
-                continue;
-            }
-            let offered = modes(pv);
-            if !modes(pvc).iter().all(|m| offered.contains(m)) {
-                continue;
-            }
-            // VolumeAttributesClass (GA in 1.34): the same class, or none.
-            if spec_str(pv, "volumeAttributesClassName")
-                != spec_str(pvc, "volumeAttributesClassName")
-            {
-                continue;
-            }
-            if best.as_ref().is_none_or(|(_, q)| *q > size) {
-                best = Some((pv_name, size));
-            }
-        }
-        best.map(|(n, _)| n)
     }
 
     /// VolumeZone's Filter: a node with any zone or region label must

@@ -95,7 +95,7 @@ fn prefilter_stops_on_a_claim_it_cannot_use() {
     let p = pod(CLAIM);
     assert_eq!(
         run(&[&p]).unwrap_err(),
-        r#"VolumeBinding: persistentvolumeclaim "data" not found"#
+        r#"VolumeRestrictions: persistentvolumeclaim "data" not found"#
     );
     let eph = pod("[{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {}}}}]");
     assert_eq!(
@@ -251,5 +251,77 @@ fn a_claim_waiting_for_its_consumer_needs_a_volume_or_a_provisioner_here() {
             vec![BIND_CONFLICT],
             vec![BIND_CONFLICT]
         ]
+    );
+}
+
+#[test]
+fn a_pre_bound_volume_decides_and_affinities_are_read_whole() {
+    let p = pod(CLAIM);
+    let claim = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: ns, uid: pvc-uid}\nspec: {storageClassName: local, accessModes: [ReadWriteOnce], resources: {requests: {storage: 5Gi}}}";
+    let pv = |name: &str, terms: &str, extra: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {name}}}\nspec: {{storageClassName: local, capacity: {{storage: 10Gi}}, accessModes: [ReadWriteOnce], nodeAffinity: {{required: {{nodeSelectorTerms: {terms}}}}}{extra}}}\nstatus: {{phase: Available}}")
+    };
+    let on = |hosts: &str| {
+        format!("[{{matchExpressions: [{{key: kubernetes.io/hostname, operator: In, values: [{hosts}]}}]}}]")
+    };
+    // Pre-bound to n1: FindMatchingVolume returns it, or nothing, wherever
+    // it meets it; a free PV on n2 does not count.
+    let pre = pv("pre", &on("n1"), ", claimRef: {name: data, namespace: ns}");
+    let free = pv("free", &on("n2"), "");
+    assert_eq!(
+        reasons(&[&p, claim, &free, &pre]),
+        [vec![], vec![BIND_CONFLICT], vec![BIND_CONFLICT]]
+    );
+    // One requirement with several values; two requirements (read whole);
+    // a term on a label the node lacks.
+    assert_eq!(
+        reasons(&[&p, claim, &pv("a", &on("n1, n2"), "")]),
+        [vec![], vec![], vec![BIND_CONFLICT]]
+    );
+    let both = "[{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1, n2]}, {key: topology.kubernetes.io/zone, operator: NotIn, values: [a]}]}]";
+    assert_eq!(
+        reasons(&[&p, claim, &pv("b", both, "")]),
+        [vec![BIND_CONFLICT], vec![], vec![BIND_CONFLICT]]
+    );
+    // Two terms: either admits.
+    let either = "[{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1]}]}, {matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [b]}]}]";
+    assert_eq!(
+        reasons(&[&p, claim, &pv("c", either, "")]),
+        [vec![], vec![], vec![BIND_CONFLICT]]
+    );
+}
+
+#[test]
+fn a_read_write_once_pod_claim_in_use_rules_out_every_node() {
+    let p = pod(CLAIM);
+    let pvc = |modes: &str| BOUND.replace("[ReadWriteOnce]", modes);
+    let pv = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\nspec: {capacity: {storage: 1Gi}}";
+    let user = |node: &str, phase: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: other, namespace: ns}}\nspec:\n  nodeName: {node}\n  containers: [{{name: c, image: i}}]\n  volumes: [{{name: d, persistentVolumeClaim: {{claimName: data}}}}]\nstatus: {{phase: {phase}}}")
+    };
+    let rwop = pvc("[ReadWriteOncePod]");
+    assert_eq!(
+        reasons(&[&p, &rwop, pv, &user("n2", "Running")]),
+        [
+            vec![RWOP_CONFLICT],
+            vec![RWOP_CONFLICT],
+            vec![RWOP_CONFLICT]
+        ]
+    );
+    // Not in use: a finished pod, a pod on a node that is not known, or a
+    // PVC without the mode.
+    for other in [user("n2", "Succeeded"), user("gone", "Running")] {
+        assert_eq!(reasons(&[&p, &rwop, pv, &other]), NONE);
+    }
+    assert_eq!(
+        reasons(&[&p, &pvc("[ReadWriteOnce]"), pv, &user("n2", "Running")]),
+        NONE
+    );
+    // VolumeRestrictions meets a missing PVC before VolumeBinding meets the
+    // ephemeral volume's.
+    let both = pod("[{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {}}}}, {name: data, persistentVolumeClaim: {claimName: data}}]");
+    assert_eq!(
+        run(&[&both]).unwrap_err(),
+        r#"VolumeRestrictions: persistentvolumeclaim "data" not found"#
     );
 }

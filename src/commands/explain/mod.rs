@@ -446,8 +446,12 @@ fn pod_report(
     };
     // VolumeBinding's and VolumeZone's PreFilter (before DRA's), and their
     // Filter on each node (after NodeResourcesFit's).
-    let storage = volumes::Storage::of(objects);
-    let volume_check = source::volume_check(inv, pod, &storage);
+    // Read of the objects only for a pod with a PVC volume (`explain pods`
+    // asks for each pending pod).
+    let storage = (!volumes::pod_claims(pod).is_empty()).then(|| volumes::Storage::of(objects));
+    let volume_check = storage
+        .as_ref()
+        .and_then(|s| source::volume_check(inv, pod, s));
     let (volume_stop, volume_filter) = match volume_check {
         Some(Err(stop)) => (Some(stop), None),
         Some(Ok(filter)) => (None, filter),
@@ -1311,7 +1315,7 @@ fn pre_filter_report(
     }
     if let prefilter::StopKind::Volumes(_) = &stop.kind {
         summary.hint = Some(
-            "kube-scheduler's volume plugins (VolumeBinding, VolumeZone) stop the pod before the DRA plugin looks at its claims: its volumes, not its devices, keep it Pending".into(),
+            "kube-scheduler's volume plugins (VolumeRestrictions, VolumeBinding, VolumeZone) stop the pod before the DRA plugin looks at its claims: its volumes, not its devices, keep it Pending".into(),
         );
     }
     if let prefilter::StopKind::ClassMissing(class) = &stop.kind {
