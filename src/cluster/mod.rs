@@ -60,6 +60,15 @@ impl Resource {
             kind,
         }
     }
+    /// A core (`v1`) resource.
+    const fn core(plural: &'static str, kind: &'static str) -> Resource {
+        Resource {
+            group: "",
+            version: "v1",
+            plural,
+            kind,
+        }
+    }
     pub fn api_version(&self) -> String {
         if self.group.is_empty() {
             self.version.to_owned()
@@ -99,48 +108,18 @@ pub const CLASSES: Resource = Resource::dra("deviceclasses", "DeviceClass");
 pub const CLAIMS: Resource = Resource::dra("resourceclaims", "ResourceClaim");
 pub const TEMPLATES: Resource = Resource::dra("resourceclaimtemplates", "ResourceClaimTemplate");
 pub const TAINT_RULES: Resource = Resource::dra("devicetaintrules", "DeviceTaintRule");
-pub const NODES: Resource = Resource {
-    group: "",
-    version: "v1",
-    plural: "nodes",
-    kind: "Node",
-};
-pub const PODS: Resource = Resource {
-    group: "",
-    version: "v1",
-    plural: "pods",
-    kind: "Pod",
-};
-pub const NAMESPACES: Resource = Resource {
-    group: "",
-    version: "v1",
-    plural: "namespaces",
-    kind: "Namespace",
-};
-pub const PVCS: Resource = Resource {
-    group: "",
-    version: "v1",
-    plural: "persistentvolumeclaims",
-    kind: "PersistentVolumeClaim",
-};
-pub const PVS: Resource = Resource {
-    group: "",
-    version: "v1",
-    plural: "persistentvolumes",
-    kind: "PersistentVolume",
-};
+pub const NODES: Resource = Resource::core("nodes", "Node");
+pub const PODS: Resource = Resource::core("pods", "Pod");
+pub const NAMESPACES: Resource = Resource::core("namespaces", "Namespace");
+pub const PVCS: Resource = Resource::core("persistentvolumeclaims", "PersistentVolumeClaim");
+pub const PVS: Resource = Resource::core("persistentvolumes", "PersistentVolume");
 pub const STORAGE_CLASSES: Resource = Resource {
     group: "storage.k8s.io",
     version: "v1",
     plural: "storageclasses",
     kind: "StorageClass",
 };
-pub const EVENTS: Resource = Resource {
-    group: "",
-    version: "v1",
-    plural: "events",
-    kind: "Event",
-};
+pub const EVENTS: Resource = Resource::core("events", "Event");
 
 /// Percent-encodes a path segment or query value.
 fn encode(s: &str) -> String {

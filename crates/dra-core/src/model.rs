@@ -137,6 +137,25 @@ impl Object {
     pub fn pod_spec_field(&self) -> String {
         field_path(self.pod_spec_path)
     }
+    /// A Pod's `spec.nodeName` while it has not finished (Succeeded or
+    /// Failed): the node the scheduler counts it on.
+    pub fn running_on(&self) -> Option<&str> {
+        if self.kind != ObjectKind::Workload || self.reference.kind != "Pod" {
+            return None;
+        }
+        let phase = self
+            .root
+            .get("status")
+            .and_then(|s| s.get("phase"))
+            .and_then(Node::as_str);
+        if matches!(phase, Some("Succeeded" | "Failed")) {
+            return None;
+        }
+        self.pod_spec()?
+            .get("nodeName")
+            .and_then(Node::as_str)
+            .filter(|n| !n.is_empty())
+    }
 }
 
 /// A key path as a field path: a number is an index (`spec.replicatedJobs[0]`).

@@ -10,9 +10,8 @@ use std::collections::HashMap;
 
 use crate::extended::{class_for, containers, pod_request, quantity, requested};
 use crate::gates::{FeatureGates, Gate, Version};
-use crate::model::{Object, ObjectKind};
+use crate::model::Object;
 use crate::quantity::Quantity;
-use crate::tree::Node;
 
 /// How one node serves the pod's resources.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,26 +124,10 @@ pub struct NodeUsage {
 impl NodeUsage {
     pub fn of(objects: &[Object], gates: &FeatureGates) -> NodeUsage {
         let mut by_node: HashMap<String, Used> = HashMap::new();
-        for pod in objects
-            .iter()
-            .filter(|o| o.kind == ObjectKind::Workload && o.reference.kind == "Pod")
-        {
-            let Some(node) = pod
-                .pod_spec()
-                .and_then(|s| s.get("nodeName"))
-                .and_then(Node::as_str)
-                .filter(|n| !n.is_empty())
-            else {
+        for pod in objects {
+            let Some(node) = pod.running_on() else {
                 continue;
             };
-            let phase = pod
-                .root
-                .get("status")
-                .and_then(|s| s.get("phase"))
-                .and_then(Node::as_str);
-            if matches!(phase, Some("Succeeded" | "Failed")) {
-                continue;
-            }
             let used = by_node.entry(node.to_owned()).or_default();
             used.pods += 1;
             for (name, q) in pod_requests(pod, gates, |_| true) {

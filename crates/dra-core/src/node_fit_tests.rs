@@ -4,6 +4,7 @@
 use super::*;
 use crate::extended_fixture::{find, gates, load};
 use crate::gates::Version;
+use crate::model::ObjectKind;
 
 /// filterExtendedResources and fitsRequest, node by node: a node's
 /// device plugin serves what it advertises; zero is DRA's from 1.35

@@ -94,7 +94,7 @@ impl<'a> Storage<'a> {
             .filter_map(Object::name)
             .collect();
         for o in objects {
-            if let Some(node) = on_node(o) {
+            if let Some(node) = o.running_on() {
                 if nodes.contains(node) {
                     let ns = o.namespace_or_default();
                     for (name, ephemeral) in pod_claims(o) {
@@ -149,25 +149,6 @@ pub fn pod_claims(pod: &Object) -> Vec<(String, bool)> {
             Some((format!("{pod_name}-{vol}"), true))
         })
         .collect()
-}
-
-/// The node a pod is bound to, when it is not finished.
-fn on_node(o: &Object) -> Option<&str> {
-    if o.kind != ObjectKind::Workload || o.reference.kind != "Pod" {
-        return None;
-    }
-    let phase = o
-        .root
-        .get("status")
-        .and_then(|s| s.get("phase"))
-        .and_then(Node::as_str);
-    if matches!(phase, Some("Succeeded" | "Failed")) {
-        return None;
-    }
-    o.pod_spec()?
-        .get("nodeName")
-        .and_then(Node::as_str)
-        .filter(|n| !n.is_empty())
 }
 
 /// The pod's own text of a volume's claim name (borrowed from the pod).
