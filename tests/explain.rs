@@ -3160,7 +3160,7 @@ fn the_pods_volumes_filter_nodes_as_the_scheduler_does() {
             0,
             [
                 "Pod ml/train (ml/train-gpu) can be scheduled: its claims fit on 1 of 2 nodes: n2.",
-                "  1 node   the pod cannot run there: node(s) had volume node affinity conflict  (e.g. n1)",
+                "  1 node   the pod cannot run there: node(s) had volume node affinity conflict (PersistentVolume pv-data of PVC data is for nodes with topology.kubernetes.io/zone In [b])  (e.g. n1)",
             ],
         ),
         (
@@ -3168,7 +3168,7 @@ fn the_pods_volumes_filter_nodes_as_the_scheduler_does() {
             0,
             [
                 "Pod ml/local (ml/local-gpu) can be scheduled: its claims fit on 1 of 2 nodes: n1.",
-                "  1 node   the pod cannot run there: node(s) didn't find available persistent volumes to bind  (e.g. n2)",
+                "  1 node   the pod cannot run there: node(s) didn't find available persistent volumes to bind (no PersistentVolume of class local can be bound to PVC cache here, and StorageClass local does not provision (kubernetes.io/no-provisioner))  (e.g. n2)",
             ],
         ),
         (
@@ -3176,7 +3176,7 @@ fn the_pods_volumes_filter_nodes_as_the_scheduler_does() {
             1,
             [
                 "Pod ml/second (ml/second-gpu) stays Pending: none of the 2 nodes can take the pod; each is ruled out before its claims are tried.",
-                "  2 nodes  the pod cannot run there: node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode  (e.g. n1)",
+                "  2 nodes  the pod cannot run there: node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode (PVC solo is ReadWriteOncePod and pod ml/first on node n2 uses it)  (e.g. n1)",
             ],
         ),
         (

@@ -149,8 +149,12 @@ pub fn run(args: &CapacityArgs, mut inv: Inventory) -> Result<Outcome, String> {
         (false, Some(Ok(filter))) => filter,
     };
     let volumes_rule_out = |n: &str| {
-        let reasons = volumes.as_ref()?.reasons(node_object(n)?);
-        (!reasons.is_empty()).then(|| reasons.join(", "))
+        let (reasons, why) = volumes.as_ref()?.verdict(node_object(n)?);
+        let words = reasons.join(", ");
+        (!reasons.is_empty()).then(|| match why {
+            Some(why) => format!("{words} ({why})"),
+            None => words,
+        })
     };
 
     let mut counts: Vec<NodeCapacity> = Vec::new();

@@ -76,7 +76,7 @@ pub struct Storage<'a> {
     /// (namespace, claimName) of the `persistentVolumeClaim` volumes of the
     /// pods on a node (bound, not finished, the Node known): the
     /// scheduler's `PVCRefCounts`, which VolumeRestrictions reads.
-    used: HashSet<(&'a str, &'a str)>,
+    used: HashMap<(&'a str, &'a str), (&'a str, &'a str)>,
 }
 
 impl<'a> Storage<'a> {
@@ -86,7 +86,7 @@ impl<'a> Storage<'a> {
             pvs: HashMap::new(),
             pv_list: Vec::new(),
             classes: HashMap::new(),
-            used: HashSet::new(),
+            used: HashMap::new(),
         };
         let nodes: HashSet<&str> = objects
             .iter()
@@ -99,7 +99,8 @@ impl<'a> Storage<'a> {
                     let ns = o.namespace_or_default();
                     for (name, ephemeral) in pod_claims(o) {
                         if let (false, Some(name)) = (ephemeral, claim_name_in(o, &name)) {
-                            s.used.insert((ns, name));
+                            let pod = o.name().unwrap_or_default();
+                            s.used.entry((ns, name)).or_insert((pod, node));
                         }
                     }
                 }
@@ -170,9 +171,10 @@ pub struct VolumeFilter<'s, 'a> {
     /// could bind.
     delayed: Vec<ClaimVolumes<'a>>,
     /// VolumeZone's topology of the bound PVs: (label, zones).
-    zones: Vec<(&'static str, Vec<String>)>,
-    /// VolumeRestrictions: a ReadWriteOncePod PVC of the pod is in use.
-    rwop_conflict: bool,
+    zones: Vec<(&'a str, &'static str, Vec<String>)>,
+    /// VolumeRestrictions: a ReadWriteOncePod PVC of the pod is in use (by
+    /// whom, in words).
+    rwop_conflict: Option<String>,
 }
 
 /// The PreFilters of VolumeRestrictions, VolumeBinding and VolumeZone, in
@@ -196,7 +198,7 @@ pub fn prefilter<'s, 'a>(
     // `persistentVolumeClaim` volume's PVC must exist (the lister's
     // NotFound), and one with the ReadWriteOncePod access mode must be
     // used by no pod on a node (then every node is ruled out).
-    let mut rwop_conflict = false;
+    let mut rwop_conflict = None;
     for (name, ephemeral) in &claims {
         if *ephemeral {
             continue;
@@ -208,8 +210,12 @@ pub fn prefilter<'s, 'a>(
                 format!("persistentvolumeclaim {name:?} not found"),
             ));
         };
-        if modes(pvc).contains(&"ReadWriteOncePod") && storage.used.contains(&(ns, name.as_str())) {
-            rwop_conflict = true;
+        if let Some((user, node)) = storage.used.get(&(ns, name.as_str())) {
+            if modes(pvc).contains(&"ReadWriteOncePod") && rwop_conflict.is_none() {
+                rwop_conflict = Some(format!(
+                    "PVC {name} is ReadWriteOncePod and pod {ns}/{user} on node {node} uses it"
+                ));
+            }
         }
     }
     // podHasPVCs: each PVC exists, is not lost or being deleted, and an
@@ -311,7 +317,7 @@ pub fn prefilter<'s, 'a>(
             // the label ignored.
             let set: Vec<String> = value.split("__").map(|z| z.trim().to_owned()).collect();
             if set.iter().all(|z| !z.is_empty()) {
-                zones.push((label, set));
+                zones.push((volume, label, set));
             }
         }
     }
@@ -367,67 +373,84 @@ impl<'s, 'a> VolumeFilter<'s, 'a> {
     /// The reasons VolumeRestrictions, else VolumeBinding, else VolumeZone
     /// rules the node out for (empty: it passes them all).
     pub fn reasons(&self, node: &Object) -> Vec<&'static str> {
+        self.verdict(node).0
+    }
+
+    /// The reasons, and the defect behind the first: which PVC or PV, and
+    /// what of it the node does not meet.
+    pub fn verdict(&self, node: &Object) -> (Vec<&'static str>, Option<String>) {
         // VolumeRestrictions' Filter (Unschedulable: preemption may free it).
-        if self.rwop_conflict {
-            return vec![RWOP_CONFLICT];
+        if let Some(user) = &self.rwop_conflict {
+            return (vec![RWOP_CONFLICT], Some(user.clone()));
         }
         let labels = meta(node, "labels");
         let binding = self.binding(node.name().unwrap_or_default(), labels);
-        if !binding.is_empty() {
+        if !binding.0.is_empty() {
             return binding;
         }
-        if self.zone_conflict(labels) {
-            return vec![ZONE_CONFLICT];
+        match self.zone_conflict(labels) {
+            Some(why) => (vec![ZONE_CONFLICT], Some(why)),
+            None => (Vec::new(), None),
         }
-        Vec::new()
     }
 
-    /// FindPodVolumes' reasons, in its order.
-    fn binding(&self, node: &str, labels: Option<&Node>) -> Vec<&'static str> {
-        let (mut bound_ok, mut pvs_found, mut unbound_ok) = (true, true, true);
+    /// FindPodVolumes' reasons, in its order, and the first one's defect.
+    fn binding(&self, node: &str, labels: Option<&Node>) -> (Vec<&'static str>, Option<String>) {
+        let (mut bound, mut missing, mut unbound) = (None, None, None);
         // checkBoundClaims: stops at the first PV missing or not admitting.
         for pvc in &self.bound {
-            match self.storage.pvs.get(spec_str(pvc, "volumeName")) {
+            let volume = spec_str(pvc, "volumeName");
+            let name = pvc.name().unwrap_or_default();
+            match self.storage.pvs.get(volume) {
                 None => {
-                    pvs_found = false;
+                    missing = Some(format!(
+                        "PVC {name} is bound to PersistentVolume {volume}, which does not exist"
+                    ));
                     break;
                 }
                 Some(pv) if !affinity_admits(pv, labels) => {
-                    bound_ok = false;
+                    bound = Some(format!(
+                        "PersistentVolume {volume} of PVC {name} is for nodes with {}",
+                        affinity_text(pv)
+                    ));
                     break;
                 }
                 Some(_) => {}
             }
         }
         if !self.delayed.is_empty() {
-            unbound_ok = self.unbound_fit(node, labels);
+            unbound = self.unbound_fit(node, labels).err();
         }
         let mut out = Vec::new();
-        if !bound_ok {
+        if bound.is_some() {
             out.push(NODE_CONFLICT);
         }
-        if !unbound_ok {
+        if unbound.is_some() {
             out.push(BIND_CONFLICT);
         }
-        if !pvs_found {
+        if missing.is_some() {
             out.push(PV_NOT_EXIST);
         }
-        out
+        (out, bound.or(unbound).or(missing))
     }
 
     /// The delayed claims: a PV to bind on this node, or a class that can
-    /// provision one here.
-    fn unbound_fit(&self, node: &str, labels: Option<&Node>) -> bool {
+    /// provision one here; else the claim that has neither.
+    fn unbound_fit(&self, node: &str, labels: Option<&Node>) -> Result<(), String> {
         let mut to_match = Vec::new();
         let mut to_provision = Vec::new();
         for claim in &self.delayed {
             match annotation(claim.pvc, SELECTED_NODE) {
-                Some(selected) if selected != node => return false,
+                Some(selected) if selected != node => {
+                    return Err(format!(
+                        "PVC {} is being provisioned for node {selected} ({SELECTED_NODE})",
+                        claim.pvc.name().unwrap_or_default()
+                    ))
+                }
                 Some(_) => to_provision.push(claim.pvc),
                 None => to_match.push(claim),
             }
         }
-        let mut satisfied = true;
         if !to_match.is_empty() {
             // findMatchingVolumes: smallest request first, each PV chosen once.
             to_match.sort_by_key(|c| c.size);
@@ -435,49 +458,98 @@ impl<'s, 'a> VolumeFilter<'s, 'a> {
             for claim in to_match {
                 match claim.matching(labels, &chosen) {
                     Some(pv) => chosen.push(pv),
-                    None => {
-                        satisfied = false;
-                        to_provision.push(claim.pvc);
-                    }
+                    None => to_provision.push(claim.pvc),
                 }
             }
         }
-        if !to_provision.is_empty() {
-            // checkVolumeProvisions decides alone once it runs.
-            satisfied = to_provision.iter().all(|pvc| {
-                self.storage
-                    .classes
-                    .get(class_of(pvc))
-                    .is_some_and(|class| {
-                        let provisioner = class.root.get("provisioner").and_then(Node::as_str);
-                        !matches!(provisioner, None | Some("" | NO_PROVISIONER))
-                            && topology_admits(class, labels)
-                    })
-            });
+        // checkVolumeProvisions decides alone once it runs.
+        for pvc in to_provision {
+            let class = class_of(pvc);
+            let name = pvc.name().unwrap_or_default();
+            let no_pv =
+                format!("no PersistentVolume of class {class} can be bound to PVC {name} here");
+            let Some(sc) = self.storage.classes.get(class) else {
+                return Err(format!("{no_pv}, and StorageClass {class} does not exist"));
+            };
+            let provisioner = sc.root.get("provisioner").and_then(Node::as_str);
+            if matches!(provisioner, None | Some("" | NO_PROVISIONER)) {
+                return Err(format!(
+                    "{no_pv}, and StorageClass {class} does not provision ({NO_PROVISIONER})"
+                ));
+            }
+            if !topology_admits(sc, labels) {
+                return Err(format!(
+                    "{no_pv}, and StorageClass {class} provisions only where its allowedTopologies say"
+                ));
+            }
         }
-        satisfied
+        Ok(())
     }
 
     /// VolumeZone's Filter: a node with any zone or region label must
     /// carry each bound PV's zone and region among the PV's values.
-    fn zone_conflict(&self, labels: Option<&Node>) -> bool {
+    fn zone_conflict(&self, labels: Option<&Node>) -> Option<String> {
         if self.zones.is_empty() {
-            return false;
+            return None;
         }
         let label = |k: &str| labels.and_then(|l| l.get(k)).and_then(Node::as_str);
         if ZONE_LABELS.iter().all(|(k, _)| label(k).is_none()) {
-            return false;
+            return None;
         }
-        self.zones.iter().any(|(key, zones)| {
+        self.zones.iter().find_map(|(pv, key, zones)| {
             let ga = ZONE_LABELS
                 .iter()
                 .find(|(k, _)| k == key)
                 .map_or(*key, |(_, g)| *g);
-            match label(key).or_else(|| label(ga)) {
-                Some(v) => !zones.iter().any(|z| z == v),
-                None => true,
-            }
+            let held = label(key).or_else(|| label(ga));
+            (!held.is_some_and(|v| zones.iter().any(|z| z == v)))
+                .then(|| format!("PersistentVolume {pv} is in {key} {}", zones.join(" or ")))
         })
+    }
+}
+
+/// A PV's required node affinity in words (`key In [a, b]`, terms joined
+/// by "or"), cut short past a few hundred characters.
+fn affinity_text(pv: &Object) -> String {
+    let terms = pv
+        .root
+        .get("spec")
+        .and_then(|s| s.get("nodeAffinity"))
+        .and_then(|a| a.get("required"))
+        .and_then(|r| r.get("nodeSelectorTerms"))
+        .and_then(Node::as_seq)
+        .unwrap_or_default();
+    let requirement = |r: &Node| {
+        let s = |k| r.get(k).and_then(Node::as_str).unwrap_or("");
+        let values: Vec<&str> = r
+            .get("values")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+            .collect();
+        if values.is_empty() {
+            format!("{} {}", s("key"), s("operator"))
+        } else {
+            format!("{} {} [{}]", s("key"), s("operator"), values.join(", "))
+        }
+    };
+    let text = terms
+        .iter()
+        .map(|t| {
+            ["matchExpressions", "matchFields"]
+                .iter()
+                .flat_map(|k| t.get(k).and_then(Node::as_seq).unwrap_or_default())
+                .map(requirement)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        })
+        .collect::<Vec<_>>()
+        .join(" or ");
+    match text.char_indices().nth(300) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None if text.is_empty() => "no term (it admits none)".into(),
+        None => text,
     }
 }
 

@@ -325,3 +325,60 @@ fn a_read_write_once_pod_claim_in_use_rules_out_every_node() {
         r#"VolumeRestrictions: persistentvolumeclaim "data" not found"#
     );
 }
+
+/// The defect behind each reason, named: which PVC or PV, and what of it
+/// the node does not meet.
+fn why(docs: &[&str], node: &str) -> Option<String> {
+    let objects = load(docs);
+    let pod = find(&objects, ObjectKind::Workload, "p");
+    let storage = Storage::of(&objects);
+    let filter = prefilter(pod, &storage).unwrap().unwrap();
+    filter.verdict(find(&objects, ObjectKind::Node, node)).1
+}
+
+#[test]
+fn the_defect_behind_a_reason_is_named() {
+    let p = pod(CLAIM);
+    let pv = |meta: &str, spec: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: pv1{meta}}}\nspec: {{capacity: {{storage: 1Gi}}{spec}}}")
+    };
+    let pinned = pv("", ", nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1, n3]}, {key: gpu, operator: Exists}]}, {matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]}}");
+    assert_eq!(
+        why(&[&p, BOUND, &pinned], "n2").as_deref(),
+        Some("PersistentVolume pv1 of PVC data is for nodes with kubernetes.io/hostname In [n1, n3] and gpu Exists or metadata.name In [n1]")
+    );
+    let zoned = pv(", labels: {topology.kubernetes.io/zone: 'a__c'}", "");
+    assert_eq!(
+        why(&[&p, BOUND, &zoned], "n2").as_deref(),
+        Some("PersistentVolume pv1 is in topology.kubernetes.io/zone a or c")
+    );
+    assert_eq!(why(&[&p, BOUND, &zoned], "n1"), None);
+    let delayed = |class: &str, annotations: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data, namespace: ns, annotations: {annotations}}}\nspec: {{storageClassName: {class}, accessModes: [ReadWriteOnce], resources: {{requests: {{storage: 5Gi}}}}}}")
+    };
+    assert_eq!(
+        why(&[&p, &delayed("local", "{}")], "n1").as_deref(),
+        Some("no PersistentVolume of class local can be bound to PVC data here, and StorageClass local does not provision (kubernetes.io/no-provisioner)")
+    );
+    assert_eq!(
+        why(&[&p, &delayed("zonal", "{}")], "n2").as_deref(),
+        Some("no PersistentVolume of class zonal can be bound to PVC data here, and StorageClass zonal provisions only where its allowedTopologies say")
+    );
+    assert_eq!(
+        why(
+            &[
+                &p,
+                &delayed("zonal", "{volume.kubernetes.io/selected-node: n1}")
+            ],
+            "n2"
+        )
+        .as_deref(),
+        Some("PVC data is being provisioned for node n1 (volume.kubernetes.io/selected-node)")
+    );
+    let user = "apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: ns}\nspec:\n  nodeName: n2\n  containers: [{name: c, image: i}]\n  volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]";
+    let rwop = BOUND.replace("[ReadWriteOnce]", "[ReadWriteOncePod]");
+    assert_eq!(
+        why(&[&p, &rwop, &pv("", ""), user], "n1").as_deref(),
+        Some("PVC data is ReadWriteOncePod and pod ns/other on node n2 uses it")
+    );
+}

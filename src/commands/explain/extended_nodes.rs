@@ -46,7 +46,7 @@ pub(super) struct PerNode {
     pub ports_taken: std::collections::HashSet<String>,
     /// VolumeBinding's or VolumeZone's reasons for ruling a node out
     /// (after NodeResourcesFit, before PodTopologySpread).
-    pub volumes: HashMap<String, Vec<&'static str>>,
+    pub volumes: HashMap<String, String>,
 }
 
 impl PerNode {
@@ -78,8 +78,18 @@ impl PerNode {
             if let Some(r) = around.after_resources(i) {
                 out.inter_pod.insert(name.to_owned(), r);
             }
-            if let Some(reasons) = volumes.map(|v| v.reasons(node)).filter(|r| !r.is_empty()) {
-                out.volumes.insert(name.to_owned(), reasons);
+            if let Some((reasons, why)) =
+                volumes.map(|v| v.verdict(node)).filter(|r| !r.0.is_empty())
+            {
+                // The scheduler's words, then the defect they stand for.
+                let words = reasons.join(", ");
+                out.volumes.insert(
+                    name.to_owned(),
+                    match why {
+                        Some(why) => format!("{words} ({why})"),
+                        None => words,
+                    },
+                );
             }
             let placement = match resources.on_node(node, around.used(i).as_deref(), user_claims) {
                 NodeServes::Insufficient(r) => Placement::Insufficient(r),
@@ -147,7 +157,7 @@ impl PerNode {
             return Some(r.join(", "));
         }
         if let Some(r) = self.volumes.get(node) {
-            return Some(r.join(", "));
+            return Some(r.clone());
         }
         self.inter_pod.get(node).map(|r| (*r).to_owned())
     }
