@@ -992,6 +992,29 @@ fn explain_pod_reads_the_volumes_the_scheduler_filters_on() {
     assert!(!String::from_utf8_lossy(&o.stdout).contains("volume node affinity"));
 }
 
+/// A cluster that holds no PVC, PV or StorageClass at all: the pod's PVC
+/// is not found, live and from a snapshot alike (the snapshot's header
+/// says the storage was listed, so an empty list is not "not read").
+#[test]
+fn a_cluster_without_storage_still_checks_the_pods_volumes() {
+    let mut objects = small_cluster(1);
+    objects.push(one_gpu_template());
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "db", "namespace": "ml"},
+        "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}],
+                 "containers": [{"name": "c", "image": "x", "resources": {"claims": [{"name": "gpu"}]}}],
+                 "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "data"}}]}}));
+    let live = Live::start("no-storage", Fixture::new("1.37", &objects, &[]));
+    let argv = ["explain", "pod", "ml/db", "-o", "json"];
+    let o = live.run(&argv);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        json_of(&o)["verdict"]["preFilter"]["message"],
+        "persistentvolumeclaim \"data\" not found"
+    );
+    let snapshot = live.replay_from_snapshot("no-storage", &["-n", "ml"], &argv, &o);
+    assert!(snapshot.contains("volumesListed: true"), "{snapshot}");
+}
+
 /// InterPodAffinity on a live cluster: the bound pods of another namespace
 /// keep their labels and required anti-affinity terms through the read,
 /// and a term that selects namespaces by label reads the Namespaces

@@ -721,6 +721,9 @@ pub struct ClusterState {
     /// Why the pods' PVCs, PVs and StorageClasses were not read (`None`:
     /// read, or no pod read has a PVC volume).
     pub volumes_unread: Option<String>,
+    /// They were listed (a snapshot says so: a cluster with none of them
+    /// is not a cluster whose storage was not read).
+    pub volumes_listed: bool,
 }
 
 fn status_ok<T>(r: Result<T, ReadError>) -> Result<Option<T>, ReadError> {
@@ -969,9 +972,9 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
         ),
         Err(e) => return Err(e.into()),
     }
-    let volumes_unread = match &needs.volumes {
+    let (volumes_unread, volumes_listed) = match &needs.volumes {
         Some(ns) => read_volumes(conn, scope(&Some(ns.clone())), &mut objects).await?,
-        None => None,
+        None => (None, false),
     };
     if let Some(why) = &volumes_unread {
         warnings.push(format!(
@@ -981,6 +984,7 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
     warnings.extend(drop_repeated(&mut objects));
     Ok(ClusterState {
         volumes_unread,
+        volumes_listed,
         version,
         git_version: info.git_version,
         reported_gates,
@@ -995,12 +999,12 @@ pub async fn read_state(conn: &Connection, needs: &Needs) -> Result<ClusterState
 /// The PVCs (of `namespace`, else every namespace), PVs and StorageClasses,
 /// read only when a pod read and not bound has a PVC volume: most pods that use devices
 /// have none, and a cluster's PVs can be many. `Some(why)` when the
-/// cluster did not let them be read.
+/// cluster did not let them be read; `true` when they were listed.
 async fn read_volumes(
     conn: &Connection,
     namespace: Option<&str>,
     objects: &mut Vec<Object>,
-) -> Result<Option<String>, ReadError> {
+) -> Result<(Option<String>, bool), ReadError> {
     // A pod not bound yet (the pods the command decides; those running on
     // a node are read for what they hold there, not explained).
     let wanted = objects.iter().any(|o| {
@@ -1013,7 +1017,7 @@ async fn read_volumes(
             && !dra_core::volumes::pod_claims(o).is_empty()
     });
     if !wanted {
-        return Ok(None);
+        return Ok((None, false));
     }
     let (pvcs, pvs, classes) = tokio::join!(
         conn.list(PVCS, namespace, false),
@@ -1025,14 +1029,15 @@ async fn read_volumes(
         match status_ok(list)? {
             Some(items) => read.extend(items),
             None => {
-                return Ok(Some(
-                    "the cluster did not let kubectl-dra list PersistentVolumeClaims, PersistentVolumes and StorageClasses".into(),
+                return Ok((
+                    Some("the cluster did not let kubectl-dra list PersistentVolumeClaims, PersistentVolumes and StorageClasses".into()),
+                    false,
                 ))
             }
         }
     }
     objects.extend(read);
-    Ok(None)
+    Ok((None, true))
 }
 
 /// The pods kept of a list: those that use claims, those that ask for an

@@ -58,6 +58,9 @@ pub fn run(args: &SnapshotArgs) -> Result<Outcome, String> {
             "featureGates": gates,
             "featureGatesSource": if state.reported_gates.is_some() { "/metrics" } else { "version defaults" },
             "namespace": inv.namespace,
+            // PVCs, PVs and StorageClasses were listed (for pods with PVC
+            // volumes): offline, the volumes are checked against them.
+            "volumesListed": state.volumes_listed,
         },
         "kept": {
             "Pod": dra_core::reduce::kept_fields("Pod"),

@@ -343,14 +343,22 @@ pub fn volume_check<'s, 'a>(
     if dra_core::volumes::pod_claims(pod).is_empty() {
         return None;
     }
-    let known = match &inv.live {
-        Some(live) => live.volumes_unread.is_none(),
-        None => storage.describes_storage(),
+    // A snapshot says whether they were listed; other files are taken to
+    // describe the storage when they hold any of it.
+    let listed = inv
+        .objects
+        .iter()
+        .find(|o| o.kind == dra_core::model::ObjectKind::ClusterSnapshot)
+        .and_then(|h| h.root.get("cluster")?.get("volumesListed")?.as_bool());
+    let known = match (&inv.live, listed) {
+        (Some(live), _) => live.volumes_listed,
+        (None, Some(listed)) => listed || storage.describes_storage(),
+        (None, None) => storage.describes_storage(),
     };
     if !known {
         if inv.live.is_none() {
             eprintln!(
-                "note: the files hold no PersistentVolumeClaim, PersistentVolume or StorageClass: the pod's volumes are not checked (kube-scheduler's VolumeBinding and VolumeZone)"
+                "note: the files hold no PersistentVolumeClaim, PersistentVolume or StorageClass (nor a snapshot that listed them): the pod's volumes are not checked (kube-scheduler's VolumeBinding and VolumeZone)"
             );
         }
         return None;
