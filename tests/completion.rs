@@ -156,6 +156,7 @@ fn kubectl_runs_explain_and_names_what_holds_the_pod() {
     let anti = support::root().join("testdata/fixtures/explain-pod-anti-affinity.yaml");
     let spread = support::root().join("testdata/fixtures/explain-topology-spread.yaml");
     let ports = support::root().join("testdata/fixtures/explain-node-ports.yaml");
+    let volumes = support::root().join("testdata/fixtures/explain-volumes.yaml");
     for (pod, fixture, code, expected) in [
         (
             "default/gated",
@@ -192,6 +193,18 @@ fn kubectl_runs_explain_and_names_what_holds_the_pod() {
             &ports,
             0,
             "1 node   the pod cannot run there: node(s) didn't have free ports for the requested pod ports  (e.g. n1)",
+        ),
+        (
+            "ml/orphan",
+            &volumes,
+            1,
+            "  persistentvolumeclaim \"missing\" not found",
+        ),
+        (
+            "ml/train",
+            &volumes,
+            0,
+            "1 node   the pod cannot run there: node(s) had volume node affinity conflict (PersistentVolume pv-data of PVC data is for nodes with topology.kubernetes.io/zone In [b])  (e.g. n1)",
         ),
     ] {
         let fixture = fixture.to_string_lossy();
